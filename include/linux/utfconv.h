@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utfconv: in-kernel UTF-8 <-> UTF-16 codec
+ *
+ * The codec allocates nothing, takes no locks, never sleeps and uses no
+ * FPU: it may be called from any context. The caller owns the stream
+ * state (&struct utfconv_state) and the buffers.
+ */
+#ifndef _LINUX_UTFCONV_H
+#define _LINUX_UTFCONV_H
+
+#include <linux/types.h>
+#include <uapi/linux/utfconv.h>
+
+/* Call flag of utfconv_convert(): the input ends with this call. */
+#define UTFCONV_END		(1U << 0)
+
+/* Most input bytes a stream keeps pending between calls. */
+#define UTFCONV_MAX_PENDING	3
+
+/**
+ * struct utfconv_state - state of one conversion stream
+ * @bytes_in: input bytes accepted, a pending tail included; set back to
+ *	the error offset when a strict error stops the stream
+ * @bytes_out: output bytes written
+ * @code_points: code points written, U+FFFD, lone surrogates (WTF-8) and
+ *	an emitted BOM included
+ * @replacements: ill-formed or incomplete sequences replaced or skipped
+ * @error_offset: absolute byte offset of the first ill-formed or
+ *	incomplete sequence seen, under any policy
+ * @error_kind: UTFCONV_ERR_* of that sequence, %UTFCONV_ERR_NONE if none
+ * @direction: UTFCONV_DIR_* (private)
+ * @policy: UTFCONV_POLICY_* (private)
+ * @flags: UTFCONV_FLAG_* (private)
+ * @bits: internal state bits (private)
+ * @npend: input bytes pending in @pend (private)
+ * @pend: pending input bytes: up to 3 of a UTF-8 sequence, or one odd
+ *	byte of a UTF-16 code unit (private)
+ * @lead: pending lead surrogate of UTF-16 input (private)
+ * @halt: errno that stopped the stream, 0 while it runs (private)
+ *
+ * Fill it with utfconv_init(); the counters may be read at any time.
+ * Its size is fixed: a stream never allocates.
+ */
+struct utfconv_state {
+	u64 bytes_in;
+	u64 bytes_out;
+	u64 code_points;
+	u64 replacements;
+	u64 error_offset;
+	u32 error_kind;
+	u8 direction;
+	u8 policy;
+	u8 flags;
+	u8 bits;
+	u8 npend;
+	u8 pend[UTFCONV_MAX_PENDING];
+	u16 lead;
+	s16 halt;
+};
+
+int utfconv_init(struct utfconv_state *st, u32 direction, u32 policy,
+		 u32 flags);
+void utfconv_reset(struct utfconv_state *st);
+int utfconv_convert(struct utfconv_state *st, const void *src,
+		    size_t src_bytes, size_t *src_used, void *dst,
+		    size_t dst_bytes, size_t *dst_used, unsigned int cflags);
+unsigned int utfconv_pending_bytes(const struct utfconv_state *st);
+bool utfconv_ended(const struct utfconv_state *st);
+ssize_t utfconv_length(u32 direction, u32 policy, u32 flags,
+		       const void *src, size_t src_bytes, u64 *error_offset);
+size_t utfconv_max_length(u32 direction, u32 flags, size_t src_bytes);
+ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
+		    size_t src_bytes, void *dst, size_t dst_bytes,
+		    u64 *error_offset);
+
+#endif /* _LINUX_UTFCONV_H */
