@@ -14,12 +14,8 @@
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#include <linux/utfconv.h>
-#if __has_include(<linux/unaligned.h>)
 #include <linux/unaligned.h>
-#else
-#include <asm/unaligned.h>
-#endif
+#include <linux/utfconv.h>
 
 /**
  * DOC: UTF-8 and UTF-16 forms
@@ -112,22 +108,23 @@ static inline u16 utfconv_get16(const u8 *s, bool le)
 /* Write @cp (a scalar value, or a surrogate under WTF-8) as 1-4 bytes. */
 static inline unsigned int utfconv_put_utf8(u8 *d, u32 cp)
 {
+	/* the masks only keep sparse quiet where @cp is a constant */
 	if (cp < 0x80) {
-		d[0] = cp;
+		d[0] = cp & 0x7F;
 		return 1;
 	}
 	if (cp < 0x800) {
-		d[0] = 0xC0 | (cp >> 6);
+		d[0] = 0xC0 | ((cp >> 6) & 0x1F);
 		d[1] = 0x80 | (cp & 0x3F);
 		return 2;
 	}
 	if (cp < 0x10000) {
-		d[0] = 0xE0 | (cp >> 12);
+		d[0] = 0xE0 | ((cp >> 12) & 0x0F);
 		d[1] = 0x80 | ((cp >> 6) & 0x3F);
 		d[2] = 0x80 | (cp & 0x3F);
 		return 3;
 	}
-	d[0] = 0xF0 | (cp >> 18);
+	d[0] = 0xF0 | ((cp >> 18) & 0x07);
 	d[1] = 0x80 | ((cp >> 12) & 0x3F);
 	d[2] = 0x80 | ((cp >> 6) & 0x3F);
 	d[3] = 0x80 | (cp & 0x3F);

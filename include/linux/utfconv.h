@@ -9,11 +9,12 @@
 #ifndef _LINUX_UTFCONV_H
 #define _LINUX_UTFCONV_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <uapi/linux/utfconv.h>
 
 /* Call flag of utfconv_convert(): the input ends with this call. */
-#define UTFCONV_END		(1U << 0)
+#define UTFCONV_END		BIT(0)
 
 /* Most input bytes a stream keeps pending between calls. */
 #define UTFCONV_MAX_PENDING	3

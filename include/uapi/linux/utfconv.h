@@ -14,6 +14,7 @@
 #ifndef _UAPI_LINUX_UTFCONV_H
 #define _UAPI_LINUX_UTFCONV_H
 
+#include <linux/const.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -49,8 +50,8 @@
 #define UTFCONV_POLICY_MAX		UTFCONV_POLICY_WTF8
 
 /* Option flags of &struct utfconv_config and &struct utfconv_convert. */
-#define UTFCONV_FLAG_STRIP_BOM		(1U << 0)
-#define UTFCONV_FLAG_EMIT_BOM		(1U << 1)
+#define UTFCONV_FLAG_STRIP_BOM		_BITUL(0)
+#define UTFCONV_FLAG_EMIT_BOM		_BITUL(1)
 #define UTFCONV_FLAGS_ALL		(UTFCONV_FLAG_STRIP_BOM | \
 					 UTFCONV_FLAG_EMIT_BOM)
 
@@ -60,8 +61,8 @@
 #define UTFCONV_ERR_INCOMPLETE		2	/* errno EINVAL */
 
 /* Bits of &utfconv_status.state. */
-#define UTFCONV_STATE_ENDED		(1U << 0)	/* input ended (flushed) */
-#define UTFCONV_STATE_FAILED		(1U << 1)	/* strict error holds */
+#define UTFCONV_STATE_ENDED		_BITUL(0)	/* input ended (flushed) */
+#define UTFCONV_STATE_FAILED		_BITUL(1)	/* strict error holds */
 
 /**
  * struct utfconv_config - configuration of one stream
