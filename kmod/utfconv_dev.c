@@ -1,0 +1,995 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utfconv_dev.c - /dev/utfconv, UTF-8 <-> UTF-16 conversion streams
+ *
+ * Every open file of the misc device /dev/utfconv is an independent
+ * conversion stream: write() feeds input bytes, read() returns converted
+ * bytes, ioctls select the direction and options, end the input, report
+ * the counters and reset the stream. UTFCONV_IOC_CONVERT converts one
+ * user buffer into another in one call without touching the stream.
+ *
+ * The device touches no state shared between open files, so it is
+ * mode 0666: any user may convert text. The memory an open file holds
+ * (the output buffer and two small bounce buffers) is charged to the
+ * opener's memory cgroup.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/kfifo.h>
+#include <linux/log2.h>
+#include <linux/miscdevice.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/utfconv.h>
+#include <linux/wait.h>
+
+#define UTFCONV_DEV_NAME		"utfconv"
+
+/* Input bytes copied from userspace and converted in one step. */
+#define UTFCONV_IN_BYTES		4096
+/*
+ * Output bytes produced in one step: room for the worst case of a full
+ * input step (UTF-8 -> UTF-16: 2 bytes per input byte), so that a step
+ * is normally limited by the input or by the output buffer only.
+ */
+#define UTFCONV_OUT_BYTES		(2 * UTFCONV_IN_BYTES)
+/*
+ * Free output bytes that hold any single character the codec writes in
+ * one piece: a 4-byte UTF-8 sequence or a UTF-16 surrogate pair.
+ */
+#define UTFCONV_MIN_ROOM		4
+
+#define UTFCONV_BUFFER_MIN		4096U
+#define UTFCONV_BUFFER_MAX		(16U << 20)
+#define UTFCONV_BUFFER_DEFAULT		65536U
+
+/**
+ * DOC: buffer_bytes
+ *
+ * Module parameter ``buffer_bytes``: capacity in bytes of the output
+ * buffer of each open file of /dev/utfconv (default 65536). It must be a
+ * power of two from 4096 to 16777216; loading the module with any other
+ * value fails with -EINVAL and a message in the kernel log. It is fixed
+ * once the module is loaded (mode 0444) and reported by
+ * %UTFCONV_IOC_GET_INFO.
+ */
+static unsigned int utfconv_buffer_bytes = UTFCONV_BUFFER_DEFAULT;
+module_param_named(buffer_bytes, utfconv_buffer_bytes, uint, 0444);
+MODULE_PARM_DESC(buffer_bytes,
+		 "Output buffer bytes per open file: a power of two in [4096, 16777216] (default 65536)");
+
+/**
+ * struct utfconv_file - one open file of /dev/utfconv: one stream
+ * @lock: serialises every operation on the file; guards all fields below
+ *	except @wait
+ * @wait: readers, writers and pollers wait here for a change of @seq
+ * @seq: bumped under @lock on every change a waiter may care about
+ *	(output added or removed, input ended, error, reset); waiters read
+ *	it without the lock (READ_ONCE()) and then recheck under @lock
+ * @state: the codec's stream state and counters
+ * @config: the configuration set by %UTFCONV_IOC_SET_CONFIG
+ * @fifo: converted bytes waiting to be read; its buffer is @fifo_buf
+ * @fifo_buf: backing store of @fifo, utfconv_buffer_bytes bytes
+ * @in_buf: bounce buffer for input from userspace, %UTFCONV_IN_BYTES
+ * @out_buf: bounce buffer for codec output, %UTFCONV_OUT_BYTES
+ * @error: strict error holding the stream (-EILSEQ ill-formed input,
+ *	-EINVAL incomplete input at end of stream), 0 if none
+ * @ended: the input was ended by %UTFCONV_IOC_FLUSH
+ * @full_avail: free output bytes when the last write or flush could not
+ *	place its next character; 0 after any progress. poll() reports
+ *	EPOLLOUT only once more room than this is free.
+ *
+ * Lifetime: allocated by utfconv_open(), freed by utfconv_release() when
+ * the last reference to the file is gone, so no operation can run
+ * concurrently with either. Threads sharing the file take @lock
+ * (mutex_lock_interruptible() where they may wait behind a long
+ * operation) and drop it before sleeping on @wait.
+ */
+struct utfconv_file {
+	struct mutex lock;	/* guards all fields below but @wait */
+	wait_queue_head_t wait;
+	unsigned int seq;
+	struct utfconv_state state;
+	struct utfconv_config config;
+	struct kfifo fifo;
+	void *fifo_buf;
+	u8 *in_buf;
+	u8 *out_buf;
+	int error;
+	bool ended;
+	unsigned int full_avail;
+};
+
+/**
+ * utfconv_notify() - tell waiters that the stream changed
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock.
+ */
+static void utfconv_notify(struct utfconv_file *uf)
+{
+	lockdep_assert_held(&uf->lock);
+	WRITE_ONCE(uf->seq, uf->seq + 1);
+	wake_up_interruptible(&uf->wait);
+}
+
+/**
+ * utfconv_wait_unlocked() - wait for a change of the stream
+ * @uf: the stream
+ *
+ * Drops @uf->lock, sleeps until utfconv_notify() is called, retakes the
+ * lock. A change between the caller's last check and the sleep is not
+ * missed: @uf->seq is sampled under the lock.
+ *
+ * Context: Process context, holds @uf->lock; sleeps.
+ * Return:
+ * * 0 - something changed; @uf->lock is held again
+ * * -ERESTARTSYS - interrupted by a signal; @uf->lock is not held
+ */
+static int utfconv_wait_unlocked(struct utfconv_file *uf)
+{
+	unsigned int seq = uf->seq;
+
+	mutex_unlock(&uf->lock);
+	if (wait_event_interruptible(uf->wait, READ_ONCE(uf->seq) != seq))
+		return -ERESTARTSYS;
+	if (mutex_lock_interruptible(&uf->lock))
+		return -ERESTARTSYS;
+	return 0;
+}
+
+/**
+ * utfconv_fill() - convert bounced input into the output buffer
+ * @uf: the stream
+ * @src_bytes: input bytes in @uf->in_buf
+ * @src_used: out: input bytes the codec consumed (pending ones included)
+ * @dst_used: out: output bytes queued in @uf->fifo
+ * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
+ *
+ * Converts through @uf->out_buf into the free space of @uf->fifo, never
+ * more than fits; wakes readers when output was queued.
+ *
+ * Context: Holds @uf->lock.
+ * Return: the result of utfconv_convert():
+ * * 0 - all input consumed (and the stream ended with %UTFCONV_END)
+ * * -E2BIG - the next character did not fit; the rest is not consumed
+ * * -EILSEQ - strict: ill-formed input after *@src_used bytes
+ * * -EINVAL - strict: incomplete input at the end (%UTFCONV_END)
+ */
+static int utfconv_fill(struct utfconv_file *uf, size_t src_bytes,
+			size_t *src_used, size_t *dst_used,
+			unsigned int cflags)
+{
+	size_t room = min_t(size_t, kfifo_avail(&uf->fifo), UTFCONV_OUT_BYTES);
+	unsigned int queued;
+	int ret;
+
+	lockdep_assert_held(&uf->lock);
+
+	*src_used = 0;
+	*dst_used = 0;
+	ret = utfconv_convert(&uf->state, uf->in_buf, src_bytes, src_used,
+			      uf->out_buf, room, dst_used, cflags);
+	if (*dst_used) {
+		queued = kfifo_in(&uf->fifo, uf->out_buf, *dst_used);
+		/* Cannot fail: the codec wrote at most kfifo_avail() bytes. */
+		*dst_used = queued;
+		uf->full_avail = 0;
+		utfconv_notify(uf);
+	} else if (*src_used) {
+		uf->full_avail = 0;
+	}
+	return ret;
+}
+
+/**
+ * utfconv_open() - open a new conversion stream
+ * @inode: inode of /dev/utfconv
+ * @file: the new file
+ *
+ * Allocates the stream: its output buffer of utfconv_buffer_bytes bytes and
+ * its bounce buffers, all charged to the caller's memory cgroup. The
+ * stream starts as UTF-8 -> UTF-16LE, strict, no flags. The file is a
+ * stream: lseek() and positional reads and writes fail with -ESPIPE.
+ *
+ * Context: Process context; may sleep.
+ * Return:
+ * * 0 - the stream is ready
+ * * -ENOMEM - out of memory
+ */
+static int utfconv_open(struct inode *inode, struct file *file)
+{
+	struct utfconv_file *uf;
+	int ret;
+
+	uf = kzalloc(sizeof(*uf), GFP_KERNEL_ACCOUNT);
+	if (!uf)
+		return -ENOMEM;
+
+	uf->in_buf = kmalloc(UTFCONV_IN_BYTES, GFP_KERNEL_ACCOUNT);
+	uf->out_buf = kmalloc(UTFCONV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
+	uf->fifo_buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
+	if (!uf->in_buf || !uf->out_buf || !uf->fifo_buf) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	/* utfconv_dev_init() checked it is a power of two: no rounding. */
+	ret = kfifo_init(&uf->fifo, uf->fifo_buf, utfconv_buffer_bytes);
+	if (ret)
+		goto err_free;
+
+	uf->config.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	uf->config.policy = UTFCONV_POLICY_STRICT;
+	uf->config.flags = 0;
+	ret = utfconv_init(&uf->state, uf->config.direction,
+			   uf->config.policy, uf->config.flags);
+	if (ret)
+		goto err_free;
+
+	mutex_init(&uf->lock);
+	init_waitqueue_head(&uf->wait);
+	file->private_data = uf;
+
+	return stream_open(inode, file);
+
+err_free:
+	kvfree(uf->fifo_buf);
+	kfree(uf->out_buf);
+	kfree(uf->in_buf);
+	kfree(uf);
+	return ret;
+}
+
+/**
+ * utfconv_release() - free a conversion stream
+ * @inode: inode of /dev/utfconv
+ * @file: the file, with no operation in progress on it
+ *
+ * Output not read yet is discarded.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0.
+ */
+static int utfconv_release(struct inode *inode, struct file *file)
+{
+	struct utfconv_file *uf = file->private_data;
+
+	mutex_destroy(&uf->lock);
+	kvfree(uf->fifo_buf);
+	kfree(uf->out_buf);
+	kfree(uf->in_buf);
+	kfree(uf);
+	return 0;
+}
+
+/**
+ * utfconv_read() - read converted bytes
+ * @file: the stream
+ * @buf: user buffer
+ * @count: its size in bytes; any size, 1-byte reads give the same bytes
+ * @ppos: unused (the file is a stream)
+ *
+ * Returns the bytes waiting in the output buffer, up to @count. When none
+ * are waiting it sleeps until some are, unless the stream has ended
+ * (%UTFCONV_IOC_FLUSH: end of file) or a strict error holds (the error is
+ * returned so that readers of a failed stream do not wait for output that
+ * never comes). Output produced before a strict error is returned first.
+ *
+ * Context: Process context; may sleep, takes the stream's mutex.
+ * Return:
+ * * >0 - bytes copied to @buf
+ * * 0 - @count is 0, or end of file: the stream was flushed and all its
+ *   output has been read
+ * * -EILSEQ - no output left and the stream stopped at ill-formed input
+ * * -EINVAL - no output left and the stream ended inside a character
+ * * -EAGAIN - no output ready and the file is non-blocking
+ * * -ERESTARTSYS - interrupted by a signal before any byte was copied
+ * * -EFAULT - @buf is not writable; no byte was consumed
+ */
+static ssize_t utfconv_read(struct file *file, char __user *buf,
+			    size_t count, loff_t *ppos)
+{
+	struct utfconv_file *uf = file->private_data;
+	unsigned int copied;
+	ssize_t ret;
+
+	if (!count)
+		return 0;
+
+	if (mutex_lock_interruptible(&uf->lock))
+		return -ERESTARTSYS;
+
+	for (;;) {
+		if (!kfifo_is_empty(&uf->fifo)) {
+			ret = kfifo_to_user(&uf->fifo, buf, count, &copied);
+			if (copied) {
+				ret = copied;
+				utfconv_notify(uf);
+			}
+			break;
+		}
+		if (uf->error) {
+			ret = uf->error;
+			break;
+		}
+		if (uf->ended) {
+			ret = 0;
+			break;
+		}
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		if (utfconv_wait_unlocked(uf))
+			return -ERESTARTSYS;
+	}
+
+	mutex_unlock(&uf->lock);
+	return ret;
+}
+
+/**
+ * utfconv_write() - convert input bytes
+ * @file: the stream
+ * @buf: user buffer holding the input
+ * @count: its size in bytes; any size, split anywhere
+ * @ppos: unused (the file is a stream)
+ *
+ * Converts input in bounded steps into the stream's output buffer and
+ * accepts exactly the input whose output fits there (a tail of an
+ * incomplete character is accepted and held pending). It sleeps only
+ * when no input at all can be accepted, until a reader makes room.
+ *
+ * Under the strict and wtf8 policies, input up to an ill-formed sequence
+ * is accepted and converted; the sequence is not. The write returns the
+ * count of that valid prefix if there is one, and every later write
+ * fails with -EILSEQ until %UTFCONV_IOC_RESET.
+ *
+ * A bad @buf consumes nothing past the last byte that could be read, so
+ * retrying from the returned count gives the same stream.
+ *
+ * Context: Process context; may sleep, takes the stream's mutex.
+ * Return:
+ * * >0 - input bytes accepted, possibly fewer than @count (output buffer
+ *   full, signal, fault, or ill-formed input after them)
+ * * 0 - @count is 0
+ * * -EILSEQ - the stream stopped at ill-formed input (now or before)
+ * * -EINVAL - a flush found an incomplete character; the stream stopped
+ * * -EPIPE - the input was ended by %UTFCONV_IOC_FLUSH
+ * * -EAGAIN - no input can be accepted and the file is non-blocking
+ * * -ERESTARTSYS - interrupted by a signal before any byte was accepted
+ * * -EFAULT - @buf is not readable; no byte was accepted
+ * * -E2BIG - the output buffer cannot hold one character (cannot happen
+ *   with the sizes this module allows)
+ */
+static ssize_t utfconv_write(struct file *file, const char __user *buf,
+			     size_t count, loff_t *ppos)
+{
+	struct utfconv_file *uf = file->private_data;
+	size_t done = 0;
+	size_t src_used;
+	size_t dst_used;
+	size_t chunk;
+	size_t left;
+	ssize_t ret = 0;
+	int err;
+
+	if (mutex_lock_interruptible(&uf->lock))
+		return -ERESTARTSYS;
+
+	for (;;) {
+		if (uf->error) {
+			ret = uf->error;
+			break;
+		}
+		if (uf->ended) {
+			ret = -EPIPE;
+			break;
+		}
+		if (done == count)
+			break;
+		if (done && signal_pending(current))
+			break;
+
+		chunk = min_t(size_t, count - done, UTFCONV_IN_BYTES);
+		left = copy_from_user(uf->in_buf, buf + done, chunk);
+		if (left == chunk) {
+			ret = -EFAULT;
+			break;
+		}
+		chunk -= left;
+
+		err = utfconv_fill(uf, chunk, &src_used, &dst_used, 0);
+		done += src_used;
+
+		if (err == -E2BIG && !src_used && !dst_used) {
+			/* Not even one character fits. */
+			if (done)
+				break;
+			if (kfifo_is_empty(&uf->fifo)) {
+				ret = -E2BIG;
+				break;
+			}
+			if (file->f_flags & O_NONBLOCK) {
+				ret = -EAGAIN;
+				break;
+			}
+			uf->full_avail = kfifo_avail(&uf->fifo);
+			if (utfconv_wait_unlocked(uf))
+				return -ERESTARTSYS;
+			continue;
+		}
+		if (err && err != -E2BIG) {
+			uf->error = err;
+			utfconv_notify(uf);
+			ret = err;
+			break;
+		}
+		if (left && src_used == chunk) {
+			/* Everything readable was taken; the rest faults. */
+			ret = -EFAULT;
+			break;
+		}
+		cond_resched();
+	}
+
+	mutex_unlock(&uf->lock);
+	return done ? done : ret;
+}
+
+/**
+ * utfconv_poll() - readiness of a stream
+ * @file: the stream
+ * @wait: poll table
+ *
+ * Context: Process context; takes the stream's mutex.
+ * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
+ * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
+ * write() can accept input (room in the output buffer, input not ended,
+ * no error); EPOLLERR while a strict error holds.
+ */
+static __poll_t utfconv_poll(struct file *file, poll_table *wait)
+{
+	struct utfconv_file *uf = file->private_data;
+	unsigned int avail;
+	__poll_t mask = 0;
+
+	poll_wait(file, &uf->wait, wait);
+
+	mutex_lock(&uf->lock);
+	avail = kfifo_avail(&uf->fifo);
+	if (!kfifo_is_empty(&uf->fifo) || uf->ended || uf->error)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (uf->error)
+		mask |= EPOLLERR;
+	else if (!uf->ended && avail >= UTFCONV_MIN_ROOM &&
+		 avail > uf->full_avail)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	mutex_unlock(&uf->lock);
+
+	return mask;
+}
+
+/**
+ * utfconv_check_config() - validate a configuration from userspace
+ * @direction: UTFCONV_DIR_*
+ * @policy: UTFCONV_POLICY_*
+ * @flags: UTFCONV_FLAG_* bits
+ * @padding: reserved words of the structure
+ * @padding_bytes: their size in bytes
+ *
+ * Common to %UTFCONV_IOC_SET_CONFIG and %UTFCONV_IOC_CONVERT.
+ *
+ * Context: Any context.
+ * Return:
+ * * 0 - valid
+ * * -EINVAL - unknown direction, policy or flag bit, or nonzero padding
+ */
+static int utfconv_check_config(u32 direction, u32 policy, u32 flags,
+				const void *padding, size_t padding_bytes)
+{
+	if (direction < UTFCONV_DIR_UTF8_TO_UTF16LE ||
+	    direction > UTFCONV_DIR_MAX)
+		return -EINVAL;
+	if (policy > UTFCONV_POLICY_MAX)
+		return -EINVAL;
+	if (flags & ~UTFCONV_FLAGS_ALL)
+		return -EINVAL;
+	if (memchr_inv(padding, 0, padding_bytes))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * utfconv_ioctl_get_info() - %UTFCONV_IOC_GET_INFO
+ * @argp: user address of a &struct utfconv_info
+ *
+ * Context: Process context.
+ * Return: 0, or -EFAULT if @argp is not writable.
+ */
+static long utfconv_ioctl_get_info(void __user *argp)
+{
+	struct utfconv_info info;
+
+	memset(&info, 0, sizeof(info));
+	info.abi_version = UTFCONV_ABI_VERSION;
+	info.directions = GENMASK(UTFCONV_DIR_MAX, UTFCONV_DIR_UTF8_TO_UTF16LE);
+	info.policies = GENMASK(UTFCONV_POLICY_MAX, UTFCONV_POLICY_STRICT);
+	info.flags = UTFCONV_FLAGS_ALL;
+	info.buffer_bytes = utfconv_buffer_bytes;
+	info.max_pending_bytes = UTFCONV_MAX_PENDING;
+
+	if (copy_to_user(argp, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * utfconv_ioctl_set_config() - %UTFCONV_IOC_SET_CONFIG
+ * @uf: the stream
+ * @argp: user address of a &struct utfconv_config
+ * @usize: its size, from the command
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return:
+ * * 0 - configured
+ * * -EFAULT - @argp is not readable
+ * * -EINVAL - invalid configuration; nothing changed
+ * * -EBUSY - the stream is not fresh; nothing changed
+ * * -ERESTARTSYS - interrupted by a signal
+ */
+static long utfconv_ioctl_set_config(struct utfconv_file *uf,
+				     void __user *argp, size_t usize)
+{
+	struct utfconv_config config;
+	int ret;
+
+	ret = copy_struct_from_user(&config, sizeof(config), argp, usize);
+	if (ret)
+		return ret;
+	ret = utfconv_check_config(config.direction, config.policy,
+				   config.flags, config.padding,
+				   sizeof(config.padding));
+	if (ret)
+		return ret;
+
+	if (mutex_lock_interruptible(&uf->lock))
+		return -ERESTARTSYS;
+
+	/* Only a fresh stream (just opened or reset) changes its mode. */
+	if (uf->ended || uf->error || !kfifo_is_empty(&uf->fifo) ||
+	    utfconv_pending_bytes(&uf->state) || uf->state.bytes_in ||
+	    uf->state.bytes_out) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+
+	ret = utfconv_init(&uf->state, config.direction, config.policy,
+			   config.flags);
+	if (ret) {
+		/* Checked above: cannot happen; keep the old mode. */
+		utfconv_init(&uf->state, uf->config.direction,
+			     uf->config.policy, uf->config.flags);
+		goto out_unlock;
+	}
+	uf->config = config;
+
+out_unlock:
+	mutex_unlock(&uf->lock);
+	return ret;
+}
+
+/**
+ * utfconv_ioctl_get_config() - %UTFCONV_IOC_GET_CONFIG
+ * @uf: the stream
+ * @argp: user address of a &struct utfconv_config
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: 0, -EFAULT if @argp is not writable, or -ERESTARTSYS.
+ */
+static long utfconv_ioctl_get_config(struct utfconv_file *uf,
+				     void __user *argp)
+{
+	struct utfconv_config config;
+
+	if (mutex_lock_interruptible(&uf->lock))
+		return -ERESTARTSYS;
+	config = uf->config;
+	mutex_unlock(&uf->lock);
+
+	if (copy_to_user(argp, &config, sizeof(config)))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * utfconv_ioctl_get_status() - %UTFCONV_IOC_GET_STATUS
+ * @uf: the stream
+ * @argp: user address of a &struct utfconv_status
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: 0, -EFAULT if @argp is not writable, or -ERESTARTSYS.
+ */
+static long utfconv_ioctl_get_status(struct utfconv_file *uf,
+				     void __user *argp)
+{
+	struct utfconv_status status;
+
+	memset(&status, 0, sizeof(status));
+
+	if (mutex_lock_interruptible(&uf->lock))
+		return -ERESTARTSYS;
+	status.bytes_in = uf->state.bytes_in;
+	status.bytes_out = uf->state.bytes_out;
+	status.code_points = uf->state.code_points;
+	status.replacements = uf->state.replacements;
+	status.error_kind = uf->state.error_kind;
+	if (status.error_kind != UTFCONV_ERR_NONE)
+		status.error_offset = uf->state.error_offset;
+	if (uf->ended)
+		status.state |= UTFCONV_STATE_ENDED;
+	if (uf->error)
+		status.state |= UTFCONV_STATE_FAILED;
+	status.pending_bytes = utfconv_pending_bytes(&uf->state);
+	status.ready_bytes = kfifo_len(&uf->fifo);
+	mutex_unlock(&uf->lock);
+
+	if (copy_to_user(argp, &status, sizeof(status)))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * utfconv_ioctl_flush() - %UTFCONV_IOC_FLUSH: end the input
+ * @uf: the stream
+ * @file: its file, for O_NONBLOCK
+ *
+ * Context: Process context; takes @uf->lock; may sleep for output room.
+ * Return:
+ * * 0 - the input ended (now or by an earlier flush)
+ * * -EINVAL - strict: the input ends inside a character; the stream
+ *   stopped (also returned by any later flush)
+ * * -EILSEQ - the stream had stopped at ill-formed input
+ * * -EAGAIN - the final output does not fit and @file is non-blocking
+ * * -E2BIG - the output buffer cannot hold the final output (cannot
+ *   happen with the sizes this module allows)
+ * * -ERESTARTSYS - interrupted by a signal while waiting for room
+ */
+static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
+{
+	size_t src_used;
+	size_t dst_used;
+	long ret;
+
+	if (mutex_lock_interruptible(&uf->lock))
+		return -ERESTARTSYS;
+
+	for (;;) {
+		if (uf->error) {
+			ret = uf->error;
+			break;
+		}
+		if (uf->ended) {
+			ret = 0;
+			break;
+		}
+
+		ret = utfconv_fill(uf, 0, &src_used, &dst_used, UTFCONV_END);
+		if (!ret) {
+			uf->ended = true;
+			utfconv_notify(uf);
+			break;
+		}
+		if (ret != -E2BIG) {
+			/* Incomplete input at the end: the input did end. */
+			uf->ended = true;
+			uf->error = ret;
+			utfconv_notify(uf);
+			break;
+		}
+		if (dst_used)
+			continue;
+		if (kfifo_is_empty(&uf->fifo))
+			break;
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		uf->full_avail = kfifo_avail(&uf->fifo);
+		if (utfconv_wait_unlocked(uf))
+			return -ERESTARTSYS;
+	}
+
+	mutex_unlock(&uf->lock);
+	return ret;
+}
+
+/**
+ * utfconv_ioctl_reset() - %UTFCONV_IOC_RESET: start the stream again
+ * @uf: the stream
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: 0, or -ERESTARTSYS.
+ */
+static long utfconv_ioctl_reset(struct utfconv_file *uf)
+{
+	if (mutex_lock_interruptible(&uf->lock))
+		return -ERESTARTSYS;
+	utfconv_reset(&uf->state);
+	kfifo_reset(&uf->fifo);
+	uf->error = 0;
+	uf->ended = false;
+	uf->full_avail = 0;
+	utfconv_notify(uf);
+	mutex_unlock(&uf->lock);
+	return 0;
+}
+
+/**
+ * utfconv_convert_user() - the work of %UTFCONV_IOC_CONVERT
+ * @uf: the file, whose bounce buffers it borrows
+ * @cv: the validated request; its out fields are filled
+ *
+ * Converts in steps of at most %UTFCONV_IN_BYTES input bytes with a
+ * stream state of its own, %UTFCONV_END on the last step.
+ *
+ * Context: Process context; holds @uf->lock.
+ * Return:
+ * * 0 - all input converted
+ * * -EILSEQ - strict: ill-formed input at @cv->error_offset
+ * * -EINVAL - strict: the input ends inside a character
+ * * -E2BIG - the next character does not fit into the destination
+ * * -EFAULT - the source or destination is not accessible
+ * * -EINTR - a fatal signal is pending
+ */
+static int utfconv_convert_user(struct utfconv_file *uf,
+				struct utfconv_convert *cv)
+{
+	const u8 __user *src = u64_to_user_ptr(cv->src);
+	u8 __user *dst = u64_to_user_ptr(cv->dst);
+	struct utfconv_state st;
+	u64 src_done = 0;
+	u64 dst_done = 0;
+	size_t src_used;
+	size_t dst_used;
+	unsigned int cflags;
+	size_t chunk;
+	size_t room;
+	size_t pos;
+	bool full;
+	int ret;
+
+	ret = utfconv_init(&st, cv->direction, cv->policy, cv->flags);
+	if (ret)
+		return ret;
+
+	do {
+		chunk = min_t(u64, cv->src_bytes - src_done, UTFCONV_IN_BYTES);
+		if (copy_from_user(uf->in_buf, src + src_done, chunk)) {
+			ret = -EFAULT;
+			break;
+		}
+		cflags = src_done + chunk == cv->src_bytes ? UTFCONV_END : 0;
+
+		pos = 0;
+		do {
+			room = min_t(u64, cv->dst_bytes - dst_done,
+				     UTFCONV_OUT_BYTES);
+			full = room == cv->dst_bytes - dst_done;
+			ret = utfconv_convert(&st, uf->in_buf + pos,
+					      chunk - pos, &src_used,
+					      uf->out_buf, room, &dst_used,
+					      cflags);
+			if (copy_to_user(dst + dst_done, uf->out_buf,
+					 dst_used)) {
+				ret = -EFAULT;
+				break;
+			}
+			pos += src_used;
+			dst_done += dst_used;
+			/* Retry only when the bounce buffer, not dst, was full. */
+		} while (ret == -E2BIG && !full && (src_used || dst_used));
+
+		if (ret)
+			break;
+		src_done += chunk;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
+	} while (src_done < cv->src_bytes);
+
+	/* Input held pending was not converted. */
+	if (ret == -EILSEQ || ret == -EINVAL)
+		cv->src_used = st.error_offset;
+	else
+		cv->src_used = st.bytes_in - utfconv_pending_bytes(&st);
+	cv->dst_used = dst_done;
+	cv->error_kind = st.error_kind;
+	cv->error_offset = st.error_kind ? st.error_offset : 0;
+	cv->replacements = st.replacements;
+	return ret;
+}
+
+/**
+ * utfconv_ioctl_convert() - %UTFCONV_IOC_CONVERT
+ * @uf: the file
+ * @argp: user address of a &struct utfconv_convert
+ * @usize: its size, from the command
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: as utfconv_convert_user(), or -EINVAL for an invalid request,
+ * -EFAULT if @argp is not accessible, -ERESTARTSYS on a signal.
+ */
+static long utfconv_ioctl_convert(struct utfconv_file *uf,
+				  void __user *argp, size_t usize)
+{
+	struct utfconv_convert cv;
+	int ret;
+
+	ret = copy_struct_from_user(&cv, sizeof(cv), argp, usize);
+	if (ret)
+		return ret;
+	ret = utfconv_check_config(cv.direction, cv.policy, cv.flags,
+				   cv.padding, sizeof(cv.padding));
+	if (ret)
+		return ret;
+
+	if (mutex_lock_interruptible(&uf->lock))
+		return -ERESTARTSYS;
+	ret = utfconv_convert_user(uf, &cv);
+	mutex_unlock(&uf->lock);
+
+	if (copy_to_user(argp, &cv, sizeof(cv)))
+		return -EFAULT;
+	return ret;
+}
+
+/**
+ * utfconv_ioctl() - control a stream, or convert one buffer
+ * @file: the stream
+ * @cmd: UTFCONV_IOC_*
+ * @arg: user address of the command's structure, if it has one
+ *
+ * %UTFCONV_IOC_GET_INFO fills &struct utfconv_info.
+ *
+ * %UTFCONV_IOC_SET_CONFIG sets direction, policy and flags. It is refused
+ * with -EBUSY unless the stream is fresh: just opened or reset, with no
+ * input taken (counted or pending), no output produced or unread, not
+ * flushed and not failed. A rejected configuration leaves the stream as
+ * it was.
+ *
+ * %UTFCONV_IOC_GET_CONFIG returns the configuration, %UTFCONV_IOC_GET_STATUS
+ * the counters, first error, state bits, pending and ready bytes; the
+ * padding of both is written as zero.
+ *
+ * %UTFCONV_IOC_FLUSH ends the input: a pending tail becomes U+FFFD
+ * (replace), nothing (skip) or an incomplete error (strict, wtf8). Once
+ * the output is read, read() returns 0 and write() -EPIPE. It waits for
+ * room if the final output does not fit. Flushing again returns the
+ * first flush's result.
+ *
+ * %UTFCONV_IOC_RESET empties the stream: counters, pending input, unread
+ * output, end and error; the configuration stays.
+ *
+ * %UTFCONV_IOC_CONVERT converts &utfconv_convert.src into
+ * &utfconv_convert.dst under the configuration given in the structure,
+ * as one complete input, without touching the stream. The structure is
+ * written back, also when the call fails: src_used, dst_used (never part
+ * of a character), error_kind, error_offset, replacements.
+ *
+ * Context: Process context; may sleep, takes the stream's mutex.
+ * Return:
+ * * 0 - success
+ * * -EINVAL - SET_CONFIG or CONVERT: unknown direction, policy or flag
+ *   bits, or nonzero padding; FLUSH or CONVERT: input ends inside a
+ *   character (strict, wtf8); also any stream command after a flush found
+ *   such an input
+ * * -EILSEQ - FLUSH: the stream stopped at ill-formed input; CONVERT:
+ *   ill-formed input (strict, wtf8)
+ * * -E2BIG - CONVERT: the next character does not fit into dst
+ * * -EBUSY - SET_CONFIG on a stream that is not fresh
+ * * -EAGAIN - FLUSH: the final output does not fit and the file is
+ *   non-blocking
+ * * -EFAULT - @arg, src or dst is not accessible
+ * * -EINTR - CONVERT: a fatal signal is pending
+ * * -ERESTARTSYS - interrupted by a signal
+ * * -ENOIOCTLCMD - unknown @cmd (-ENOTTY to userspace)
+ */
+static long utfconv_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct utfconv_file *uf = file->private_data;
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case UTFCONV_IOC_GET_INFO:
+		return utfconv_ioctl_get_info(argp);
+	case UTFCONV_IOC_SET_CONFIG:
+		return utfconv_ioctl_set_config(uf, argp, _IOC_SIZE(cmd));
+	case UTFCONV_IOC_GET_CONFIG:
+		return utfconv_ioctl_get_config(uf, argp);
+	case UTFCONV_IOC_GET_STATUS:
+		return utfconv_ioctl_get_status(uf, argp);
+	case UTFCONV_IOC_FLUSH:
+		return utfconv_ioctl_flush(uf, file);
+	case UTFCONV_IOC_RESET:
+		return utfconv_ioctl_reset(uf);
+	case UTFCONV_IOC_CONVERT:
+		return utfconv_ioctl_convert(uf, argp, _IOC_SIZE(cmd));
+	default:
+		return -ENOIOCTLCMD;
+	}
+}
+
+static const struct file_operations utfconv_fops = {
+	.owner		= THIS_MODULE,
+	.open		= utfconv_open,
+	.release	= utfconv_release,
+	.read		= utfconv_read,
+	.write		= utfconv_write,
+	.poll		= utfconv_poll,
+	.unlocked_ioctl	= utfconv_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+};
+
+static struct miscdevice utfconv_misc = {
+	.minor		= MISC_DYNAMIC_MINOR,
+	.name		= UTFCONV_DEV_NAME,
+	.fops		= &utfconv_fops,
+	.mode		= 0666,
+};
+
+/**
+ * utfconv_dev_init() - check the parameters, register /dev/utfconv
+ *
+ * Context: Module load; may sleep.
+ * Return:
+ * * 0 - registered
+ * * -EINVAL - buffer_bytes is not a power of two in [4096, 16 MiB]
+ * * other negative errno - from misc_register()
+ */
+static int __init utfconv_dev_init(void)
+{
+	if (utfconv_buffer_bytes < UTFCONV_BUFFER_MIN ||
+	    utfconv_buffer_bytes > UTFCONV_BUFFER_MAX ||
+	    !is_power_of_2(utfconv_buffer_bytes)) {
+		pr_err("buffer_bytes=%u: must be a power of two from %u to %u\n",
+		       utfconv_buffer_bytes, UTFCONV_BUFFER_MIN,
+		       UTFCONV_BUFFER_MAX);
+		return -EINVAL;
+	}
+	return misc_register(&utfconv_misc);
+}
+module_init(utfconv_dev_init);
+
+/**
+ * utfconv_dev_exit() - unregister /dev/utfconv
+ *
+ * Context: Module unload; no file is open (each holds a module reference).
+ */
+static void __exit utfconv_dev_exit(void)
+{
+	misc_deregister(&utfconv_misc);
+}
+module_exit(utfconv_dev_exit);
+
+MODULE_DESCRIPTION("UTF-8 <-> UTF-16 conversion device /dev/utfconv");
+MODULE_AUTHOR("utfconv developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION("1.0");
