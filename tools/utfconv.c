@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utfconv - convert text between UTF-8 and UTF-16 through /dev/utfconv
+ *
+ * The input is streamed: it is read in chunks, written to the device with
+ * O_NONBLOCK, and the converted bytes are read back as poll() reports them,
+ * so no file is ever held in memory as a whole. At the end of the input the
+ * stream is flushed (UTFCONV_IOC_FLUSH) and drained until read() returns 0.
+ *
+ * Exit status: 0 success, 1 invalid or incomplete input, 2 usage error,
+ * 3 /dev/utfconv unavailable, 4 other (I/O) error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/utfconv.h>
+
+#define UTFCONV_CLI_VERSION	"1.0"
+#define UTFCONV_DEFAULT_DEVICE	"/dev/utfconv"
+
+enum {
+	EXIT_OK		= 0,
+	EXIT_INPUT	= 1,	/* ill-formed or incomplete input */
+	EXIT_USAGE	= 2,
+	EXIT_NODEV	= 3,
+	EXIT_IO		= 4,
+};
+
+/* Chunk sizes: small enough to stay streaming, large enough to be cheap. */
+#define IN_CHUNK	(64 * 1024)
+#define OUT_CHUNK	(64 * 1024)
+
+enum utfconv_enc {
+	ENC_UTF8,
+	ENC_UTF16LE,
+	ENC_UTF16BE,
+	ENC_UTF16,	/* byte order from the BOM; input only */
+};
+
+static const struct {
+	const char *name;
+	enum utfconv_enc enc;
+} encodings[] = {
+	{ "UTF-8",	ENC_UTF8 },
+	{ "UTF8",	ENC_UTF8 },
+	{ "UTF-16LE",	ENC_UTF16LE },
+	{ "UTF16LE",	ENC_UTF16LE },
+	{ "UTF-16BE",	ENC_UTF16BE },
+	{ "UTF16BE",	ENC_UTF16BE },
+	{ "UTF-16",	ENC_UTF16 },
+	{ "UTF16",	ENC_UTF16 },
+};
+
+static const char *const policy_names[] = {
+	[UTFCONV_POLICY_STRICT]		= "strict",
+	[UTFCONV_POLICY_REPLACE]	= "replace",
+	[UTFCONV_POLICY_SKIP]		= "skip",
+	[UTFCONV_POLICY_WTF8]		= "wtf8",
+};
+
+static const char *prog = "utfconv";
+
+static void msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: utfconv -f FROM -t TO [OPTION...] [FILE...]\n"
+"       utfconv -l | --list\n"
+"Convert text between UTF-8 and UTF-16 with the utfconv kernel module\n"
+"(/dev/utfconv).\n"
+"\n"
+"  -f, --from-code=FROM   input encoding: UTF-8, UTF-16LE, UTF-16BE or\n"
+"                         UTF-16 (byte order from a leading BOM, which is\n"
+"                         consumed; big-endian without one)\n"
+"  -t, --to-code=TO       output encoding: UTF-8, UTF-16LE or UTF-16BE\n"
+"                         (one side must be UTF-8, the other UTF-16)\n"
+"  -c                     drop invalid input (same as --policy=skip, as\n"
+"                         with iconv -c)\n"
+"      --policy=POLICY    on invalid input: strict (stop, the default),\n"
+"                         replace (U+FFFD), skip (drop), wtf8 (lone\n"
+"                         surrogates round-trip, otherwise strict)\n"
+"      --strip-bom        drop a leading byte order mark from the input\n"
+"      --bom              start the output with a byte order mark\n"
+"      --check            validate only, write no output\n"
+"      --stats            print the stream counters to stderr at the end\n"
+"  -o, --output=OUT       write to OUT instead of standard output\n"
+"  -l, --list             list the known encoding names\n"
+"      --help             show this help\n"
+"      --version          show the version\n"
+"\n"
+"Encoding names are matched case-insensitively; iconv's spellings\n"
+"(UTF8, UTF16LE, ...) are accepted, and a \"//IGNORE\" suffix means -c.\n"
+"Without FILE, or with FILE \"-\", standard input is read. Several FILEs\n"
+"are converted as one concatenated stream (a character may span two\n"
+"files), and error positions count bytes from the start of that stream.\n"
+"On invalid input, all output converted before the error is written.\n"
+"The device path can be overridden with UTFCONV_DEVICE.\n"
+"\n"
+"Exit status:\n"
+"  0  success\n"
+"  1  illegal input sequence, or incomplete character at end of input\n"
+"  2  usage error\n"
+"  3  /dev/utfconv is not available (module not loaded)\n"
+"  4  other error (cannot read input or write output)\n");
+}
+
+static int parse_encoding(const char *arg, enum utfconv_enc *enc,
+			  bool *ignore)
+{
+	const char *slash = strstr(arg, "//");
+	size_t len = slash ? (size_t)(slash - arg) : strlen(arg);
+	size_t i;
+
+	/* iconv suffixes, e.g. UTF-8//IGNORE or UTF-8//TRANSLIT,IGNORE */
+	for (const char *s = slash; s && *s; ) {
+		size_t n;
+
+		s += strspn(s, "/,");
+		n = strcspn(s, "/,");
+		if (n == 6 && !strncasecmp(s, "IGNORE", 6))
+			*ignore = true;
+		else if (n && !(n == 8 && !strncasecmp(s, "TRANSLIT", 8)))
+			return -1;
+		s += n;
+	}
+
+	for (i = 0; i < sizeof(encodings) / sizeof(encodings[0]); i++) {
+		if (strlen(encodings[i].name) == len &&
+		    !strncasecmp(arg, encodings[i].name, len)) {
+			*enc = encodings[i].enc;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_policy(const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(policy_names) / sizeof(policy_names[0]); i++)
+		if (!strcasecmp(arg, policy_names[i]))
+			return (int)i;
+	return -1;
+}
+
+static void list_encodings(void)
+{
+	puts("UTF-8 UTF8");
+	puts("UTF-16LE UTF16LE");
+	puts("UTF-16BE UTF16BE");
+	puts("UTF-16 UTF16 (input only: byte order from the BOM, big-endian without one)");
+}
+
+/* Write all of buf to fd, retrying on EINTR and short writes. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN) {
+				struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+				poll(&p, 1, -1);
+				continue;
+			}
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+struct conv {
+	int dev;
+	int out;		/* -1 with --check */
+	const char *out_name;
+	char *outbuf;
+	bool eof_seen;		/* read() returned 0 after the flush */
+};
+
+/*
+ * Move whatever output the device has ready to the output file.
+ * Returns 0, or -1 with errno set on a device or output error. Stops at
+ * EAGAIN or at end of stream.
+ */
+static int drain_ready(struct conv *c)
+{
+	for (;;) {
+		ssize_t n = read(c->dev, c->outbuf, OUT_CHUNK);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return 0;
+			return -1;
+		}
+		if (n == 0) {
+			c->eof_seen = true;
+			return 0;
+		}
+		if (c->out >= 0 && write_all(c->out, c->outbuf, (size_t)n)) {
+			int e = errno;
+
+			msg("%s: %s", c->out_name, strerror(e));
+			exit(EXIT_IO);
+		}
+	}
+}
+
+static void print_stats(int dev)
+{
+	struct utfconv_status st;
+	static const char *const kinds[] = {
+		[UTFCONV_ERR_NONE]		= "none",
+		[UTFCONV_ERR_ILLFORMED]		= "ill-formed",
+		[UTFCONV_ERR_INCOMPLETE]	= "incomplete",
+	};
+
+	memset(&st, 0, sizeof(st));
+	if (ioctl(dev, UTFCONV_IOC_GET_STATUS, &st)) {
+		msg("cannot read the stream status: %s", strerror(errno));
+		return;
+	}
+	fprintf(stderr, "bytes in:      %" PRIu64 "\n", (uint64_t)st.bytes_in);
+	fprintf(stderr, "bytes out:     %" PRIu64 "\n", (uint64_t)st.bytes_out);
+	fprintf(stderr, "code points:   %" PRIu64 "\n",
+		(uint64_t)st.code_points);
+	fprintf(stderr, "replacements:  %" PRIu64 "\n",
+		(uint64_t)st.replacements);
+	fprintf(stderr, "first error:   %s",
+		st.error_kind < 3 ? kinds[st.error_kind] : "unknown");
+	if (st.error_kind != UTFCONV_ERR_NONE)
+		fprintf(stderr, " at position %" PRIu64,
+			(uint64_t)st.error_offset);
+	fputc('\n', stderr);
+	fprintf(stderr, "pending bytes: %u\n", st.pending_bytes);
+	fprintf(stderr, "ready bytes:   %u\n", st.ready_bytes);
+}
+
+/*
+ * The stream failed with err (EILSEQ or EINVAL): write the output
+ * produced before the error, then report it.
+ */
+static int report_error(struct conv *c, int err)
+{
+	struct utfconv_status st;
+
+	if (drain_ready(c) && errno != EILSEQ && errno != EINVAL) {
+		msg("reading /dev/utfconv: %s", strerror(errno));
+		return EXIT_IO;
+	}
+	memset(&st, 0, sizeof(st));
+	if (ioctl(c->dev, UTFCONV_IOC_GET_STATUS, &st)) {
+		msg("cannot read the stream status: %s", strerror(errno));
+		return EXIT_IO;
+	}
+	if (st.error_kind == UTFCONV_ERR_INCOMPLETE ||
+	    (st.error_kind == UTFCONV_ERR_NONE && err == EINVAL))
+		msg("incomplete character at end of input at position %" PRIu64,
+		    (uint64_t)st.error_offset);
+	else
+		msg("illegal input sequence at position %" PRIu64,
+		    (uint64_t)st.error_offset);
+	return EXIT_INPUT;
+}
+
+static int open_input(const char *name)
+{
+	int fd;
+
+	if (!strcmp(name, "-"))
+		return STDIN_FILENO;
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		msg("cannot open input file `%s': %s", name, strerror(errno));
+	return fd;
+}
+
+/*
+ * Feed every input file into the device as one stream, copying the
+ * output as it becomes ready. Returns an exit status.
+ */
+static int convert(struct conv *c, char **files, int nfiles)
+{
+	static const char *const stdin_only[] = { "-" };
+	const char *const *names = nfiles ? (const char *const *)files :
+					    stdin_only;
+	int count = nfiles ? nfiles : 1;
+	char *inbuf = malloc(IN_CHUNK);
+	size_t in_len = 0, in_off = 0;
+	int idx = 0, in = -1;
+	bool in_done = false;
+	int ret = EXIT_OK;
+
+	if (!inbuf) {
+		msg("out of memory");
+		return EXIT_IO;
+	}
+
+	while (!in_done || in_off < in_len) {
+		struct pollfd p = { .fd = c->dev, .events = POLLIN };
+		int r;
+
+		/* Refill the input buffer from the current file. */
+		while (in_off == in_len && !in_done) {
+			ssize_t n;
+
+			if (in < 0) {
+				if (idx == count) {
+					in_done = true;
+					break;
+				}
+				in = open_input(names[idx]);
+				if (in < 0) {
+					ret = EXIT_IO;
+					goto out;
+				}
+			}
+			n = read(in, inbuf, IN_CHUNK);
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				msg("%s: %s", names[idx], strerror(errno));
+				ret = EXIT_IO;
+				goto out;
+			}
+			if (n == 0) {
+				if (in != STDIN_FILENO)
+					close(in);
+				in = -1;
+				idx++;
+				continue;
+			}
+			in_off = 0;
+			in_len = (size_t)n;
+		}
+		if (in_off == in_len)
+			break;
+
+		p.events |= POLLOUT;
+		r = poll(&p, 1, -1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			msg("poll: %s", strerror(errno));
+			ret = EXIT_IO;
+			goto out;
+		}
+		if (p.revents & (POLLIN | POLLERR)) {
+			if (drain_ready(c)) {
+				if (errno == EILSEQ || errno == EINVAL) {
+					ret = report_error(c, errno);
+					goto out;
+				}
+				msg("reading /dev/utfconv: %s", strerror(errno));
+				ret = EXIT_IO;
+				goto out;
+			}
+		}
+		if (p.revents & (POLLOUT | POLLERR)) {
+			ssize_t n = write(c->dev, inbuf + in_off,
+					  in_len - in_off);
+
+			if (n < 0) {
+				if (errno == EAGAIN || errno == EINTR)
+					continue;
+				if (errno == EILSEQ || errno == EINVAL) {
+					ret = report_error(c, errno);
+					goto out;
+				}
+				msg("writing /dev/utfconv: %s", strerror(errno));
+				ret = EXIT_IO;
+				goto out;
+			}
+			in_off += (size_t)n;
+		}
+	}
+
+	/* End of input: flush, then drain until end of stream. */
+	while (ioctl(c->dev, UTFCONV_IOC_FLUSH) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno == EILSEQ || errno == EINVAL) {
+			ret = report_error(c, errno);
+			goto out;
+		}
+		msg("flushing /dev/utfconv: %s", strerror(errno));
+		ret = EXIT_IO;
+		goto out;
+	}
+	while (!c->eof_seen) {
+		struct pollfd p = { .fd = c->dev, .events = POLLIN };
+
+		if (poll(&p, 1, -1) < 0 && errno != EINTR) {
+			msg("poll: %s", strerror(errno));
+			ret = EXIT_IO;
+			goto out;
+		}
+		if (drain_ready(c)) {
+			if (errno == EILSEQ || errno == EINVAL) {
+				ret = report_error(c, errno);
+				goto out;
+			}
+			msg("reading /dev/utfconv: %s", strerror(errno));
+			ret = EXIT_IO;
+			goto out;
+		}
+	}
+out:
+	if (in > STDIN_FILENO)
+		close(in);
+	free(inbuf);
+	return ret;
+}
+
+enum {
+	OPT_POLICY = 256,
+	OPT_STRIP_BOM,
+	OPT_BOM,
+	OPT_CHECK,
+	OPT_STATS,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "from-code",	required_argument,	NULL, 'f' },
+	{ "to-code",	required_argument,	NULL, 't' },
+	{ "output",	required_argument,	NULL, 'o' },
+	{ "list",	no_argument,		NULL, 'l' },
+	{ "policy",	required_argument,	NULL, OPT_POLICY },
+	{ "strip-bom",	no_argument,		NULL, OPT_STRIP_BOM },
+	{ "bom",	no_argument,		NULL, OPT_BOM },
+	{ "check",	no_argument,		NULL, OPT_CHECK },
+	{ "stats",	no_argument,		NULL, OPT_STATS },
+	{ "help",	no_argument,		NULL, OPT_HELP },
+	{ "version",	no_argument,		NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry `%s --help' for more information.\n", prog);
+	return EXIT_USAGE;
+}
+
+static int direction_of(enum utfconv_enc from, enum utfconv_enc to)
+{
+	if (from == ENC_UTF8 && to == ENC_UTF16LE)
+		return UTFCONV_DIR_UTF8_TO_UTF16LE;
+	if (from == ENC_UTF8 && to == ENC_UTF16BE)
+		return UTFCONV_DIR_UTF8_TO_UTF16BE;
+	if (from == ENC_UTF16LE && to == ENC_UTF8)
+		return UTFCONV_DIR_UTF16LE_TO_UTF8;
+	if (from == ENC_UTF16BE && to == ENC_UTF8)
+		return UTFCONV_DIR_UTF16BE_TO_UTF8;
+	if (from == ENC_UTF16 && to == ENC_UTF8)
+		return UTFCONV_DIR_UTF16_TO_UTF8;
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *from = NULL, *to = NULL, *out_name = NULL;
+	enum utfconv_enc from_enc, to_enc;
+	bool ignore = false, check = false, stats = false, dash_c = false;
+	int policy = -1, direction, opt, ret;
+	unsigned int flags = 0;
+	struct utfconv_config cfg;
+	struct conv c = { .dev = -1, .out = -1 };
+	const char *dev_path;
+
+	while ((opt = getopt_long(argc, argv, "f:t:o:lc", long_options,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'f':
+			from = optarg;
+			break;
+		case 't':
+			to = optarg;
+			break;
+		case 'o':
+			out_name = optarg;
+			break;
+		case 'l':
+			list_encodings();
+			return EXIT_OK;
+		case 'c':
+			dash_c = true;
+			break;
+		case OPT_POLICY:
+			policy = parse_policy(optarg);
+			if (policy < 0)
+				return usage_error("unknown policy `%s' (strict, replace, skip or wtf8)",
+						   optarg);
+			break;
+		case OPT_STRIP_BOM:
+			flags |= UTFCONV_FLAG_STRIP_BOM;
+			break;
+		case OPT_BOM:
+			flags |= UTFCONV_FLAG_EMIT_BOM;
+			break;
+		case OPT_CHECK:
+			check = true;
+			break;
+		case OPT_STATS:
+			stats = true;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			return EXIT_OK;
+		case OPT_VERSION:
+			printf("utfconv %s (ioctl ABI %d)\n",
+			       UTFCONV_CLI_VERSION, UTFCONV_ABI_VERSION);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "Try `%s --help' for more information.\n",
+				prog);
+			return EXIT_USAGE;
+		}
+	}
+
+	if (!from || !to)
+		return usage_error("both -f FROM and -t TO are required");
+	if (parse_encoding(from, &from_enc, &ignore))
+		return usage_error("conversion from `%s' is not supported (try -l)",
+				   from);
+	if (parse_encoding(to, &to_enc, &ignore))
+		return usage_error("conversion to `%s' is not supported (try -l)",
+				   to);
+	if (to_enc == ENC_UTF16)
+		return usage_error("UTF-16 is an input encoding only; use UTF-16LE or UTF-16BE for output");
+	direction = direction_of(from_enc, to_enc);
+	if (direction < 0)
+		return usage_error("conversion from `%s' to `%s' is not supported: one side must be UTF-8, the other UTF-16",
+				   from, to);
+	if ((dash_c || ignore) && policy >= 0 &&
+	    policy != UTFCONV_POLICY_SKIP)
+		return usage_error("-c (or //IGNORE) conflicts with --policy=%s",
+				   policy_names[policy]);
+	if (dash_c || ignore)
+		policy = UTFCONV_POLICY_SKIP;
+	if (policy < 0)
+		policy = UTFCONV_POLICY_STRICT;
+	if (check && out_name)
+		return usage_error("--check writes no output; -o makes no sense with it");
+
+	dev_path = getenv("UTFCONV_DEVICE");
+	if (!dev_path || !*dev_path)
+		dev_path = UTFCONV_DEFAULT_DEVICE;
+	c.dev = open(dev_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (c.dev < 0) {
+		int e = errno;
+
+		msg("cannot open %s: %s", dev_path, strerror(e));
+		if (e == ENOENT || e == ENXIO || e == ENODEV)
+			fprintf(stderr,
+				"The utfconv kernel module is not loaded. Load it with\n"
+				"  sudo insmod kmod/utfconv.ko    (from a build tree)\n"
+				"or\n"
+				"  sudo modprobe utfconv          (when installed)\n");
+		return EXIT_NODEV;
+	}
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.direction = (unsigned int)direction;
+	cfg.policy = (unsigned int)policy;
+	cfg.flags = flags;
+	if (ioctl(c.dev, UTFCONV_IOC_SET_CONFIG, &cfg)) {
+		int e = errno;
+
+		if (e == EINVAL) {
+			msg("/dev/utfconv rejects this conversion (%s to %s, policy %s, flags %#x): %s",
+			    from, to, policy_names[policy], flags, strerror(e));
+			return EXIT_USAGE;
+		}
+		msg("configuring %s: %s", dev_path, strerror(e));
+		return EXIT_NODEV;
+	}
+
+	c.outbuf = malloc(OUT_CHUNK);
+	if (!c.outbuf) {
+		msg("out of memory");
+		return EXIT_IO;
+	}
+	if (!check) {
+		if (out_name && strcmp(out_name, "-")) {
+			c.out = open(out_name,
+				     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				     0666);
+			if (c.out < 0) {
+				msg("cannot open output file `%s': %s",
+				    out_name, strerror(errno));
+				return EXIT_IO;
+			}
+			c.out_name = out_name;
+		} else {
+			c.out = STDOUT_FILENO;
+			c.out_name = "standard output";
+		}
+	}
+
+	ret = convert(&c, argv + optind, argc - optind);
+	if (stats)
+		print_stats(c.dev);
+	if (c.out > STDOUT_FILENO && close(c.out) && ret == EXIT_OK) {
+		msg("%s: %s", c.out_name, strerror(errno));
+		ret = EXIT_IO;
+	}
+	free(c.outbuf);
+	close(c.dev);
+	return ret;
+}
