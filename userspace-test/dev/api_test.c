@@ -1,0 +1,1260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/utfconv interface tests: ioctls and their rejection paths (one test
+ * each), stream states (flush, EOF, EPIPE, reset, errors), poll and
+ * O_NONBLOCK, blocking and signals, bad user pointers, lseek.
+ *
+ * Expectations not spelled out by the UAPI header are written down next
+ * to the test that pins them, with the reason a kernel maintainer would
+ * give.
+ */
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+
+#include "kselftest_harness.h"
+#include "utfconv_test.h"
+
+
+FIXTURE(dev) {
+	int fd;
+	struct utfconv_info info;
+};
+
+FIXTURE_SETUP(dev)
+{
+	self->fd = utfconv_open(0);
+	if (self->fd < 0 && errno == ENOENT)
+		SKIP(return, "%s absent", utfconv_dev_path());
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_INFO, &self->info));
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static void set_nonblock(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
+}
+
+static short poll_now(int fd, short events)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	if (poll(&p, 1, 0) < 0)
+		return -1;
+	return p.revents;
+}
+
+/* Read everything ready (non-blocking); returns bytes, errno in *end. */
+static size_t read_ready(int fd, void *buf, size_t cap, int *end)
+{
+	size_t got = 0;
+	int fl = fcntl(fd, F_GETFL);
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	*end = 0;
+	while (got < cap) {
+		ssize_t n = read(fd, (char *)buf + got, cap - got);
+
+		if (n > 0) {
+			got += (size_t)n;
+			continue;
+		}
+		*end = n ? errno : 0;
+		break;
+	}
+	fcntl(fd, F_SETFL, fl);
+	return got;
+}
+
+static bool config_eq(const struct utfconv_config *a,
+		      const struct utfconv_config *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* ---- device node and info ---------------------------------------- */
+
+/* Any user may convert text: the node is a misc device of mode 0666. */
+TEST_F(dev, node_mode)
+{
+	struct stat sb;
+
+	ASSERT_EQ(0, stat(utfconv_dev_path(), &sb));
+	EXPECT_TRUE(S_ISCHR(sb.st_mode));
+	EXPECT_EQ(10, major(sb.st_rdev));
+	EXPECT_EQ(0666, sb.st_mode & 0777);
+}
+
+TEST_F(dev, get_info)
+{
+	struct utfconv_info info;
+	unsigned int i;
+
+	memset(&info, 0xA5, sizeof(info));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_INFO, &info));
+	EXPECT_EQ(UTFCONV_ABI_VERSION, info.abi_version);
+	EXPECT_EQ(0x3EU, info.directions);	/* directions 1..5 */
+	EXPECT_EQ(0x0FU, info.policies);	/* policies 0..3 */
+	EXPECT_EQ(UTFCONV_FLAGS_ALL, info.flags);
+	EXPECT_LE(4096U, info.buffer_bytes);
+	EXPECT_EQ(3U, info.max_pending_bytes);
+	for (i = 0; i < ARRAY_SIZE(info.padding); i++) {
+		EXPECT_EQ(0U, info.padding[i]) TH_LOG("padding[%u]", i);
+	}
+}
+
+TEST_F(dev, get_info_efault)
+{
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_GET_INFO, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+/* ---- configuration --------------------------------------------------- */
+
+/*
+ * A new stream is UTF-8 -> UTF-16LE, strict, no flags (the first
+ * direction and the default policy): usable without SET_CONFIG.
+ */
+TEST_F(dev, config_default)
+{
+	struct utfconv_config cfg;
+	unsigned int i;
+
+	memset(&cfg, 0xA5, sizeof(cfg));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &cfg));
+	EXPECT_EQ(UTFCONV_DIR_UTF8_TO_UTF16LE, cfg.direction);
+	EXPECT_EQ(UTFCONV_POLICY_STRICT, cfg.policy);
+	EXPECT_EQ(0U, cfg.flags);
+	for (i = 0; i < ARRAY_SIZE(cfg.padding); i++) {
+		EXPECT_EQ(0U, cfg.padding[i]);
+	}
+}
+
+TEST_F(dev, config_round_trip)
+{
+	unsigned int dir, pol, flags;
+
+	for (dir = 1; dir <= UTFCONV_DIR_MAX; dir++)
+	for (pol = 0; pol <= UTFCONV_POLICY_MAX; pol++)
+	for (flags = 0; flags <= UTFCONV_FLAGS_ALL; flags++) {
+		struct utfconv_config set, got;
+
+		memset(&set, 0, sizeof(set));
+		set.direction = dir;
+		set.policy = pol;
+		set.flags = flags;
+		ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_SET_CONFIG, &set))
+			TH_LOG("dir %u policy %u flags %u: %s", dir, pol,
+			       flags, strerror(errno));
+		memset(&got, 0xA5, sizeof(got));
+		ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &got));
+		ASSERT_TRUE(config_eq(&set, &got));
+	}
+}
+
+/* A rejected SET_CONFIG fails with EINVAL and changes nothing. */
+static void expect_config_rejected(struct __test_metadata *_metadata, int fd,
+				   const struct utfconv_config *bad)
+{
+	struct utfconv_config before, after;
+
+	ASSERT_EQ(0, utfconv_set(fd, UTFCONV_DIR_UTF16BE_TO_UTF8,
+				 UTFCONV_POLICY_REPLACE,
+				 UTFCONV_FLAG_EMIT_BOM));
+	ASSERT_EQ(0, ioctl(fd, UTFCONV_IOC_GET_CONFIG, &before));
+	ASSERT_EQ(-1, ioctl(fd, UTFCONV_IOC_SET_CONFIG, bad));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, ioctl(fd, UTFCONV_IOC_GET_CONFIG, &after));
+	EXPECT_TRUE(config_eq(&before, &after));
+}
+
+static struct utfconv_config good_config(void)
+{
+	struct utfconv_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.direction = UTFCONV_DIR_UTF8_TO_UTF16BE;
+	c.policy = UTFCONV_POLICY_STRICT;
+	return c;
+}
+
+TEST_F(dev, config_bad_direction_zero)
+{
+	struct utfconv_config c = good_config();
+
+	c.direction = 0;
+	expect_config_rejected(_metadata, self->fd, &c);
+}
+
+TEST_F(dev, config_bad_direction_max)
+{
+	struct utfconv_config c = good_config();
+
+	c.direction = UTFCONV_DIR_MAX + 1;
+	expect_config_rejected(_metadata, self->fd, &c);
+	c.direction = 0xFFFFFFFFU;
+	expect_config_rejected(_metadata, self->fd, &c);
+}
+
+TEST_F(dev, config_bad_policy)
+{
+	struct utfconv_config c = good_config();
+
+	c.policy = UTFCONV_POLICY_MAX + 1;
+	expect_config_rejected(_metadata, self->fd, &c);
+	c.policy = 0x80000000U;
+	expect_config_rejected(_metadata, self->fd, &c);
+}
+
+TEST_F(dev, config_unknown_flags)
+{
+	struct utfconv_config c = good_config();
+	unsigned int bit;
+
+	for (bit = 0; bit < 32; bit++) {
+		if ((1U << bit) & UTFCONV_FLAGS_ALL)
+			continue;
+		c.flags = 1U << bit;
+		expect_config_rejected(_metadata, self->fd, &c);
+	}
+}
+
+TEST_F(dev, config_nonzero_padding)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(((struct utfconv_config *)0)->padding);
+	     i++) {
+		struct utfconv_config c = good_config();
+
+		c.padding[i] = 1;
+		TH_LOG("padding[%u]", i);
+		expect_config_rejected(_metadata, self->fd, &c);
+	}
+}
+
+TEST_F(dev, config_efault)
+{
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_SET_CONFIG, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+/*
+ * The mode of a stream changes only while it is fresh: -EBUSY with input
+ * pending, with output unread, and after data went through (a new mode
+ * mid-stream would make the counters and offsets meaningless); allowed
+ * again after RESET. The rejected change leaves the old mode working.
+ */
+TEST_F(dev, config_busy)
+{
+	struct utfconv_config cfg, now;
+	unsigned char out[16];
+	int end;
+
+	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &cfg));
+
+	/* Input pending: half a character. */
+	ASSERT_EQ(2, write(self->fd, "\xe3\x81", 2));
+	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &now));
+	EXPECT_TRUE(config_eq(&cfg, &now));
+
+	/* Output unread. */
+	ASSERT_EQ(1, write(self->fd, "\x82", 1));
+	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	EXPECT_EQ(EBUSY, errno);
+
+	/* Everything read: still mid-stream. */
+	ASSERT_EQ(2, read_ready(self->fd, out, sizeof(out), &end));
+	EXPECT_EQ(0x42, out[0]);
+	EXPECT_EQ(0x30, out[1]);
+	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	EXPECT_EQ(EBUSY, errno);
+
+	/* The old mode still works. */
+	ASSERT_EQ(1, write(self->fd, "A", 1));
+	ASSERT_EQ(2, read_ready(self->fd, out, sizeof(out), &end));
+	EXPECT_EQ(0, memcmp(out, "A\0", 2));
+
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(1, write(self->fd, "A", 1));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	ASSERT_EQ(2, read_ready(self->fd, out, sizeof(out), &end));
+	EXPECT_EQ(0, memcmp(out, "\0A", 2));
+	EXPECT_EQ(0, end);
+}
+
+/* ---- unknown ioctls --------------------------------------------------- */
+
+TEST_F(dev, unknown_ioctl)
+{
+	unsigned char buf[256] = { 0 };
+	static const unsigned long cmds[] = {
+		_IO(UTFCONV_IOC_MAGIC, 0x07),
+		_IO(UTFCONV_IOC_MAGIC, 0xFF),
+		_IOWR(UTFCONV_IOC_MAGIC, 0x06, struct utfconv_status),
+		/* right number, wrong size or direction */
+		_IOR(UTFCONV_IOC_MAGIC, 0x00, __u64),
+		_IOW(UTFCONV_IOC_MAGIC, 0x01, struct utfconv_info),
+		_IOW(UTFCONV_IOC_MAGIC, 0x03, struct utfconv_status),
+		_IOR(UTFCONV_IOC_MAGIC, 0x04, __u32),
+		_IO(UTFCONV_IOC_MAGIC, 0x00),
+		/* another magic */
+		_IO('T', 0x05),
+		_IOR(0xBE, 0x00, struct utfconv_info),
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		errno = 0;
+		EXPECT_EQ(-1, ioctl(self->fd, cmds[i], buf))
+			TH_LOG("cmd %#lx", cmds[i]);
+		EXPECT_EQ(ENOTTY, errno) TH_LOG("cmd %#lx", cmds[i]);
+	}
+}
+
+/* ---- read/write basics, EOF, EPIPE ---------------------------------- */
+
+TEST_F(dev, zero_length_io)
+{
+	struct utfconv_status st;
+	char c;
+
+	EXPECT_EQ(0, write(self->fd, "", 0));
+	EXPECT_EQ(0, read(self->fd, &c, 0));
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(0, st.bytes_in);
+	EXPECT_EQ(0, st.state);
+}
+
+TEST_F(dev, read_empty_nonblock_eagain)
+{
+	char c;
+
+	set_nonblock(self->fd, true);
+	EXPECT_EQ(-1, read(self->fd, &c, 1));
+	EXPECT_EQ(EAGAIN, errno);
+	/* Pending input produces no output yet. */
+	ASSERT_EQ(1, write(self->fd, "\xc3", 1));
+	EXPECT_EQ(-1, read(self->fd, &c, 1));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * A blocking read with nothing to read sleeps interruptibly: a signal
+ * whose handler was installed without SA_RESTART ends it with EINTR.
+ */
+TEST_F(dev, read_blocks_until_signal)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	char c;
+
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	alarm(1);
+	EXPECT_EQ(-1, read(self->fd, &c, 1));
+	EXPECT_EQ(EINTR, errno);
+	alarm(0);
+}
+
+struct delayed_write {
+	int fd;
+	const char *buf;
+	size_t len;
+	useconds_t delay;
+	ssize_t ret;
+};
+
+static void *delayed_writer(void *arg)
+{
+	struct delayed_write *dw = arg;
+
+	usleep(dw->delay);
+	dw->ret = write(dw->fd, dw->buf, dw->len);
+	return NULL;
+}
+
+static void *delayed_flusher(void *arg)
+{
+	struct delayed_write *dw = arg;
+
+	usleep(dw->delay);
+	dw->ret = ioctl(dw->fd, UTFCONV_IOC_FLUSH);
+	return NULL;
+}
+
+/* A blocked reader wakes when output arrives, and at end of stream. */
+TEST_F(dev, read_wakes_on_write_and_flush)
+{
+	struct delayed_write dw = { self->fd, "AB", 2, 200000, 0 };
+	pthread_t t;
+	char buf[8];
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, delayed_writer, &dw));
+	EXPECT_EQ(4, read(self->fd, buf, sizeof(buf)));
+	pthread_join(t, NULL);
+	EXPECT_EQ(2, dw.ret);
+	EXPECT_EQ(0, memcmp(buf, "A\0B\0", 4));
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, delayed_flusher, &dw));
+	EXPECT_EQ(0, read(self->fd, buf, sizeof(buf)));
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, dw.ret);
+}
+
+/*
+ * After FLUSH, read returns the rest and then 0 (end of file), again and
+ * again; write fails with EPIPE (the input has ended: like a pipe whose
+ * reader is gone, without SIGPIPE); a second FLUSH repeats the first's
+ * result; the state says ENDED.
+ */
+TEST_F(dev, flush_eof_epipe)
+{
+	struct utfconv_status st;
+	char buf[16];
+	int i;
+
+	ASSERT_EQ(3, write(self->fd, "xyz", 3));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(UTFCONV_STATE_ENDED, st.state);
+	EXPECT_EQ(6U, st.ready_bytes);
+	EXPECT_EQ(6, read(self->fd, buf, sizeof(buf)));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(0, read(self->fd, buf, sizeof(buf)));
+	}
+	EXPECT_EQ(-1, write(self->fd, "a", 1));
+	EXPECT_EQ(EPIPE, errno);
+	EXPECT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	EXPECT_EQ(0, read(self->fd, buf, sizeof(buf)));
+	set_nonblock(self->fd, true);
+	EXPECT_EQ(0, read(self->fd, buf, sizeof(buf)));
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(3U, st.bytes_in);
+	EXPECT_EQ(6U, st.bytes_out);
+	EXPECT_EQ(3U, st.code_points);
+	EXPECT_EQ(UTFCONV_STATE_ENDED, st.state);
+}
+
+/* FLUSH right after open: an empty stream ends at once. */
+TEST_F(dev, flush_empty)
+{
+	char c;
+
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	EXPECT_EQ(0, read(self->fd, &c, 1));
+}
+
+/* The output before the flush is still read in full after it. */
+TEST_F(dev, flush_keeps_unread_output)
+{
+	unsigned char out[64];
+	int end;
+
+	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE,
+				 UTFCONV_POLICY_REPLACE, 0));
+	ASSERT_EQ(4, write(self->fd, "A\xf0\x9f\x98", 4));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	ASSERT_EQ(4, read_ready(self->fd, out, sizeof(out), &end));
+	EXPECT_EQ(0, memcmp(out, "\x00\x41\xff\xfd", 4));
+	EXPECT_EQ(0, end);
+}
+
+/* ---- strict errors ------------------------------------------------- */
+
+/*
+ * Ill-formed input: the valid prefix is accepted and converted, the write
+ * returns its length; the next write fails with EILSEQ, and so does every
+ * write and FLUSH after it until RESET. Status: kind, absolute offset,
+ * FAILED; poll: EPOLLERR and EPOLLIN (read() returns the prefix's output,
+ * then EILSEQ, never blocks), no EPOLLOUT.
+ */
+TEST_F(dev, strict_eilseq_state)
+{
+	struct utfconv_status st;
+	unsigned char out[64];
+	short ev;
+	int end;
+
+	ASSERT_EQ(4, write(self->fd, "abcd", 4));
+	ASSERT_EQ(2, write(self->fd, "ef\xc0\xafgh", 6));
+	EXPECT_EQ(-1, write(self->fd, "\xc0\xafgh", 4));
+	EXPECT_EQ(EILSEQ, errno);
+	EXPECT_EQ(-1, write(self->fd, "ok", 2));
+	EXPECT_EQ(EILSEQ, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	EXPECT_EQ(EILSEQ, errno);
+
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(UTFCONV_ERR_ILLFORMED, st.error_kind);
+	EXPECT_EQ(6U, st.error_offset);
+	EXPECT_EQ(6U, st.bytes_in);
+	EXPECT_EQ(12U, st.bytes_out);
+	EXPECT_EQ(12U, st.ready_bytes);
+	EXPECT_TRUE(st.state & UTFCONV_STATE_FAILED);
+
+	ev = poll_now(self->fd, POLLIN | POLLOUT);
+	EXPECT_TRUE(ev & POLLERR);
+	EXPECT_TRUE(ev & POLLIN);
+	EXPECT_FALSE(ev & POLLOUT);
+
+	/* Blocking read: the prefix, then the error, without sleeping. */
+	alarm(5);
+	EXPECT_EQ(12, read(self->fd, out, sizeof(out)));
+	EXPECT_EQ(0, memcmp(out, "a\0b\0c\0d\0e\0f\0", 12));
+	EXPECT_EQ(-1, read(self->fd, out, sizeof(out)));
+	EXPECT_EQ(EILSEQ, errno);
+	alarm(0);
+	EXPECT_EQ(0, read_ready(self->fd, out, sizeof(out), &end));
+	EXPECT_EQ(EILSEQ, end);
+}
+
+/* Incomplete input at FLUSH: EINVAL, its offset, output before it kept. */
+TEST_F(dev, strict_incomplete_at_flush)
+{
+	struct utfconv_status st;
+	unsigned char out[64];
+	short ev;
+	int end;
+
+	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0));
+	ASSERT_EQ(3, write(self->fd, "A\0\x3d", 3));
+	ASSERT_EQ(1, write(self->fd, "\xd8", 1));
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(2U, st.pending_bytes);
+	EXPECT_EQ(4U, st.bytes_in);
+	EXPECT_EQ(1U, st.ready_bytes);
+	EXPECT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(UTFCONV_ERR_INCOMPLETE, st.error_kind);
+	EXPECT_EQ(2U, st.error_offset);
+	EXPECT_EQ(2U, st.bytes_in);
+	EXPECT_EQ(0U, st.pending_bytes);
+	EXPECT_TRUE(st.state & UTFCONV_STATE_FAILED);
+	ev = poll_now(self->fd, POLLIN | POLLOUT);
+	EXPECT_TRUE(ev & POLLERR);
+	EXPECT_FALSE(ev & POLLOUT);
+	EXPECT_EQ(1, read_ready(self->fd, out, sizeof(out), &end));
+	EXPECT_EQ('A', out[0]);
+	EXPECT_EQ(EINVAL, end);
+	EXPECT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/*
+ * Error offsets are absolute over the whole stream, across many writes,
+ * and 64-bit (checked past 4 GiB only with UTFCONV_TEST_LONG=1: that
+ * streams 4 GiB, minutes under TCG).
+ */
+TEST_F_TIMEOUT(dev, strict_offset_across_writes, 1200)
+{
+	static char chunk[65536];
+	char out[65536];
+	struct utfconv_status st;
+	uint64_t total = 0, target = 3 * 1000 * 1000 + 6;
+	const char *lng = getenv("UTFCONV_TEST_LONG");
+	int end;
+
+	if (lng && *lng == '1')
+		target = (5ULL << 30) + 6;
+	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0));
+	memset(chunk, 'a', sizeof(chunk));	/* "aa" = U+6161, 3 bytes out */
+	set_nonblock(self->fd, true);
+	while (total < target) {
+		size_t want = target - total < sizeof(chunk) ?
+			      (size_t)(target - total) : sizeof(chunk);
+		ssize_t n;
+
+		n = write(self->fd, chunk, want);
+		if (n < 0) {
+			ASSERT_EQ(EAGAIN, errno);
+			ASSERT_LT(0, (ssize_t)read_ready(self->fd, out,
+							 sizeof(out), &end));
+			continue;
+		}
+		total += (uint64_t)n;
+		read_ready(self->fd, out, sizeof(out), &end);
+	}
+	/* Then a lone trail surrogate, its two bytes in two writes. */
+	while (read_ready(self->fd, out, sizeof(out), &end))
+		;
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(0U, st.pending_bytes);
+	EXPECT_EQ(target, st.bytes_in);
+	ASSERT_EQ(1, write(self->fd, "\x00", 1));
+	ASSERT_EQ(-1, write(self->fd, "\xdc", 1));
+	EXPECT_EQ(EILSEQ, errno);
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(UTFCONV_ERR_ILLFORMED, st.error_kind);
+	EXPECT_EQ(target, st.error_offset);
+	EXPECT_EQ(target, st.bytes_in);
+	EXPECT_EQ(target / 2 * 3, st.bytes_out);
+}
+
+/* ---- reset ------------------------------------------------------- */
+
+static void expect_fresh_status(struct __test_metadata *_metadata, int fd)
+{
+	struct utfconv_status st;
+	unsigned int i;
+
+	ASSERT_EQ(0, utfconv_status(fd, &st));
+	EXPECT_EQ(0U, st.bytes_in);
+	EXPECT_EQ(0U, st.bytes_out);
+	EXPECT_EQ(0U, st.code_points);
+	EXPECT_EQ(0U, st.replacements);
+	EXPECT_EQ(0U, st.error_offset);
+	EXPECT_EQ(0U, st.error_kind);
+	EXPECT_EQ(0U, st.state);
+	EXPECT_EQ(0U, st.pending_bytes);
+	EXPECT_EQ(0U, st.ready_bytes);
+	for (i = 0; i < ARRAY_SIZE(st.padding); i++) {
+		EXPECT_EQ(0U, st.padding[i]);
+	}
+}
+
+/*
+ * RESET empties the stream (counters, pending input, unread output, end,
+ * error) and keeps the configuration; offsets count from 0 again.
+ */
+TEST_F(dev, reset_clears_everything)
+{
+	struct utfconv_config cfg, after;
+	struct utfconv_status st;
+	unsigned char out[32];
+	char c;
+	int end;
+
+	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE,
+				 UTFCONV_POLICY_WTF8, UTFCONV_FLAG_EMIT_BOM));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &cfg));
+	set_nonblock(self->fd, true);
+
+	/* pending input + unread output */
+	ASSERT_EQ(3, write(self->fd, "A\xf0\x9f", 3));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	expect_fresh_status(_metadata, self->fd);
+	EXPECT_EQ(-1, read(self->fd, &c, 1));
+	EXPECT_EQ(EAGAIN, errno);
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &after));
+	EXPECT_TRUE(config_eq(&cfg, &after));
+	/* the dropped F0 9F does not join the next input; BOM again */
+	ASSERT_EQ(1, write(self->fd, "B", 1));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	EXPECT_EQ(4, read_ready(self->fd, out, sizeof(out), &end));
+	EXPECT_EQ(0, memcmp(out, "\xfe\xff\x00\x42", 4));
+	EXPECT_EQ(0, end);
+
+	/* after end of stream */
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	expect_fresh_status(_metadata, self->fd);
+	EXPECT_EQ(-1, read(self->fd, &c, 1));
+	EXPECT_EQ(EAGAIN, errno);
+
+	/* after a strict error, offsets restart at 0 */
+	ASSERT_EQ(-1, write(self->fd, "\xc0", 1));
+	EXPECT_EQ(EILSEQ, errno);
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	expect_fresh_status(_metadata, self->fd);
+	ASSERT_EQ(1, write(self->fd, "x", 1));
+	ASSERT_EQ(-1, write(self->fd, "\xff", 1));
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(1U, st.error_offset);
+	EXPECT_EQ(4, read_ready(self->fd, out, sizeof(out), &end));
+	EXPECT_EQ(0, memcmp(out, "\xfe\xff\x00x", 4));
+	EXPECT_EQ(EILSEQ, end);
+}
+
+/* ---- BOM flags ------------------------------------------------------ */
+
+struct bom_case {
+	unsigned int dir;
+	unsigned int flags;
+	const char *in;
+	size_t in_bytes;
+	const char *out;
+	size_t out_bytes;
+};
+
+#define S(x)	x, sizeof(x) - 1
+
+static const struct bom_case bom_cases[] = {
+	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xff\xfe" "A\0") },
+	{ UTFCONV_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xfe\xff\0A") },
+	{ UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("A\0"), S("\xef\xbb\xbf" "A") },
+	{ UTFCONV_DIR_UTF16_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("\xff\xfe" "A\0"), S("\xef\xbb\xbf" "A") },
+	{ UTFCONV_DIR_UTF8_TO_UTF16LE, 0, S("\xef\xbb\xbf" "A"), S("\xff\xfe" "A\0") },
+	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf" "A"), S("A\0") },
+	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("A\xef\xbb\xbf"), S("A\0\xff\xfe") },
+	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf\xef\xbb\xbf"), S("\xff\xfe") },
+	{ UTFCONV_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_STRIP_BOM | UTFCONV_FLAG_EMIT_BOM, S("\xef\xbb\xbf" "A"), S("\xfe\xff\0A") },
+	{ UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe" "A\0"), S("A") },
+	{ UTFCONV_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xfe\xff\0A"), S("A") },
+	{ UTFCONV_DIR_UTF16BE_TO_UTF8, 0, S("\xfe\xff\0A"), S("\xef\xbb\xbf" "A") },
+	/* LE input whose first unit is U+FFFE, a noncharacter: data */
+	{ UTFCONV_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe\0A"), S("\xef\xbf\xbe" "A") },
+	{ UTFCONV_DIR_UTF16_TO_UTF8, 0, S("\xfe\xff\0A"), S("A") },
+};
+
+/* BOM flags, through the stream with every split, and through CONVERT. */
+TEST_F(dev, bom_flags)
+{
+	unsigned int i;
+	size_t cut;
+
+	for (i = 0; i < ARRAY_SIZE(bom_cases); i++) {
+		const struct bom_case *bc = &bom_cases[i];
+		unsigned char out[64];
+		struct utfconv_convert cv;
+		struct utfconv_status st;
+		int end;
+
+		TH_LOG("case %u", i);
+		for (cut = 0; cut <= bc->in_bytes; cut++) {
+			int fd = utfconv_open(0);
+
+			ASSERT_LE(0, fd);
+			ASSERT_EQ(0, utfconv_set(fd, bc->dir, 0, bc->flags));
+			ASSERT_EQ(cut, utfconv_write_all(fd, bc->in, cut));
+			ASSERT_EQ(bc->in_bytes - cut,
+				  utfconv_write_all(fd, bc->in + cut,
+						    bc->in_bytes - cut));
+			ASSERT_EQ(0, ioctl(fd, UTFCONV_IOC_FLUSH));
+			ASSERT_TRUE(utfconv_bytes_eq("bom stream", out,
+					read_ready(fd, out, sizeof(out), &end),
+					bc->out, bc->out_bytes));
+			EXPECT_EQ(0, end);
+			ASSERT_EQ(0, utfconv_status(fd, &st));
+			EXPECT_EQ(bc->in_bytes, st.bytes_in);
+			EXPECT_EQ(bc->out_bytes, st.bytes_out);
+			close(fd);
+		}
+		memset(&cv, 0, sizeof(cv));
+		cv.direction = bc->dir;
+		cv.flags = bc->flags;
+		cv.src = (uintptr_t)bc->in;
+		cv.src_bytes = bc->in_bytes;
+		cv.dst = (uintptr_t)out;
+		cv.dst_bytes = sizeof(out);
+		ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+		ASSERT_TRUE(utfconv_bytes_eq("bom convert", out, cv.dst_used,
+					     bc->out, bc->out_bytes));
+	}
+}
+
+/* ---- poll and a full output buffer --------------------------------- */
+
+/*
+ * Fill the output buffer with O_NONBLOCK: a write accepts what fits
+ * (partial count), then EAGAIN; poll drops EPOLLOUT; reading makes room
+ * and EPOLLOUT comes back; the bytes come out in order.
+ */
+TEST_F(dev, poll_and_full_buffer)
+{
+	size_t cap = self->info.buffer_bytes, got = 0, sent = 0, i;
+	unsigned char *in, *out;
+	struct utfconv_status st;
+	ssize_t n;
+	short ev;
+	int end;
+
+	in = malloc(cap);
+	out = malloc(2 * cap + 16);
+	ASSERT_TRUE(in && out);
+	for (i = 0; i < cap; i++)
+		in[i] = 'a' + i % 26;
+	set_nonblock(self->fd, true);
+
+	ev = poll_now(self->fd, POLLIN | POLLOUT);
+	EXPECT_EQ(POLLOUT, ev & (POLLIN | POLLOUT | POLLERR));
+
+	n = write(self->fd, in, cap);	/* 2 output bytes per input byte */
+	ASSERT_EQ((ssize_t)cap / 2, n);
+	sent = (size_t)n;
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(cap, st.ready_bytes);
+	EXPECT_EQ(-1, write(self->fd, in + sent, cap - sent));
+	EXPECT_EQ(EAGAIN, errno);
+	ev = poll_now(self->fd, POLLIN | POLLOUT);
+	EXPECT_EQ(POLLIN, ev & (POLLIN | POLLOUT | POLLERR));
+
+	/*
+	 * Room for any one character (4 bytes) brings EPOLLOUT back; less
+	 * may not: EPOLLOUT promises that the next write accepts something,
+	 * whatever character comes next.
+	 */
+	ASSERT_EQ(3, read(self->fd, out, 3));
+	ASSERT_EQ(1, read(self->fd, out + 3, 1));
+	got = 4;
+	ev = poll_now(self->fd, POLLIN | POLLOUT);
+	EXPECT_EQ(POLLIN | POLLOUT, ev & (POLLIN | POLLOUT | POLLERR));
+	ASSERT_EQ(2, write(self->fd, in + sent, cap - sent));
+	sent += 2;
+
+	while (sent < cap) {
+		n = write(self->fd, in + sent, cap - sent);
+		if (n > 0) {
+			sent += (size_t)n;
+		} else {
+			ASSERT_EQ(EAGAIN, errno);
+		}
+		got += read_ready(self->fd, out + got, 2 * cap - got, &end);
+	}
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	got += read_ready(self->fd, out + got, 2 * cap + 16 - got, &end);
+	EXPECT_EQ(0, end);
+	ASSERT_EQ(2 * cap, got);
+	for (i = 0; i < cap; i++) {
+		ASSERT_EQ(in[i], out[2 * i]) TH_LOG("char %zu", i);
+	}
+	ev = poll_now(self->fd, POLLIN | POLLOUT);
+	EXPECT_EQ(POLLIN, ev & (POLLIN | POLLOUT | POLLERR));	/* EOF */
+	free(in);
+	free(out);
+}
+
+struct reader {
+	int fd;
+	size_t want;
+	unsigned char *buf;
+	size_t got;
+	int err;
+};
+
+static void *reader_thread(void *arg)
+{
+	struct reader *r = arg;
+
+	while (r->got < r->want) {
+		ssize_t n = read(r->fd, r->buf + r->got, 777);
+
+		if (n <= 0) {
+			r->err = n ? errno : -1;
+			break;
+		}
+		r->got += (size_t)n;
+	}
+	return NULL;
+}
+
+/*
+ * Blocking write of more than the buffer holds: it sleeps while the buffer
+ * is full and finishes once a reader drains it (whole count returned).
+ */
+TEST_F(dev, blocking_write_waits_for_reader)
+{
+	size_t len = 4 * self->info.buffer_bytes + 3, i;
+	struct reader r = { .fd = self->fd, .want = 2 * len };
+	unsigned char *in = malloc(len);
+	pthread_t t;
+
+	r.buf = malloc(2 * len);
+	ASSERT_TRUE(in && r.buf);
+	for (i = 0; i < len; i++)
+		in[i] = '0' + i % 10;
+	ASSERT_EQ(0, pthread_create(&t, NULL, reader_thread, &r));
+	EXPECT_EQ((ssize_t)len, write(self->fd, in, len));
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, r.err);
+	ASSERT_EQ(2 * len, r.got);
+	for (i = 0; i < len; i++) {
+		ASSERT_EQ(in[i], r.buf[2 * i]);
+	}
+	free(in);
+	free(r.buf);
+}
+
+/* A blocked writer is interrupted by a signal: EINTR or a partial count. */
+TEST_F(dev, blocking_write_signal)
+{
+	size_t len = 2 * self->info.buffer_bytes;
+	struct sigaction sa = { .sa_handler = on_alarm };
+	char *in = malloc(len);
+	ssize_t n;
+
+	ASSERT_TRUE(in);
+	memset(in, 'q', len);
+	sigemptyset(&sa.sa_mask);
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	alarm(1);
+	n = write(self->fd, in, len);
+	alarm(0);
+	/* half of len fills the buffer: that much is accepted at once */
+	EXPECT_EQ((ssize_t)len / 4, n);
+	alarm(1);
+	EXPECT_EQ(-1, write(self->fd, in, len));
+	EXPECT_EQ(EINTR, errno);
+	alarm(0);
+	free(in);
+}
+
+/* ---- bad user pointers: EFAULT, nothing lost ------------------------ */
+
+/* Addresses the compiler cannot see through: no bogus overflow warnings. */
+static void *volatile bad_ptr = (void *)8;
+
+/* A page of readable memory followed by an inaccessible one. */
+static unsigned char *guarded_page(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *p = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mprotect(p + pg, pg, PROT_NONE))
+		return NULL;
+	return p;
+}
+
+TEST_F(dev, write_efault)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *p = guarded_page(), out[64];
+	struct utfconv_status st;
+	ssize_t n;
+	int end;
+
+	ASSERT_NE(NULL, p);
+	set_nonblock(self->fd, true);
+	ASSERT_EQ(1, write(self->fd, "\xe3", 1));	/* pending */
+	EXPECT_EQ(-1, write(self->fd, bad_ptr, 16));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, write(self->fd, p + pg, 16));
+	EXPECT_EQ(EFAULT, errno);
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(1U, st.bytes_in);
+	EXPECT_EQ(1U, st.pending_bytes);
+	EXPECT_EQ(0, st.state);
+
+	/* Partly readable: the readable part, at most, is accepted. */
+	memcpy(p + pg - 4, "\x81\x82" "AB", 4);
+	n = write(self->fd, p + pg - 4, 64);
+	ASSERT_TRUE(n == 4 || (n == -1 && errno == EFAULT) ||
+		    (n >= 0 && n < 4)) TH_LOG("write returned %zd", n);
+	if (n < 0)
+		n = 0;
+	ASSERT_EQ(4 - n, utfconv_write_all(self->fd, "\x81\x82" "AB" + n,
+					   4 - (size_t)n));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	ASSERT_TRUE(utfconv_bytes_eq("after EFAULT", out,
+				     read_ready(self->fd, out, sizeof(out), &end),
+				     "\x42\x30" "A\0B\0", 6));
+	EXPECT_EQ(0, end);
+	munmap(p, 2 * pg);
+}
+
+TEST_F(dev, read_efault)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *p = guarded_page(), out[64];
+	ssize_t n;
+	int end;
+
+	ASSERT_NE(NULL, p);
+	set_nonblock(self->fd, true);
+	ASSERT_EQ(4, write(self->fd, "WXYZ", 4));
+	EXPECT_EQ(-1, read(self->fd, bad_ptr, 8));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, read(self->fd, p + pg, 8));
+	EXPECT_EQ(EFAULT, errno);
+	/* Partly writable: at most 3 bytes land, the rest stays queued. */
+	n = read(self->fd, p + pg - 3, 8);
+	ASSERT_TRUE((n >= 1 && n <= 3) || (n == -1 && errno == EFAULT))
+		TH_LOG("read returned %zd", n);
+	if (n < 0)
+		n = 0;
+	memcpy(out, p + pg - 3, (size_t)n);
+	n += (ssize_t)read_ready(self->fd, out + n, sizeof(out) - (size_t)n,
+				 &end);
+	ASSERT_TRUE(utfconv_bytes_eq("after EFAULT", out, (size_t)n,
+				     "W\0X\0Y\0Z\0", 8));
+	munmap(p, 2 * pg);
+}
+
+TEST_F(dev, status_efault)
+{
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_GET_STATUS, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+/* GET_STATUS writes its padding as zero, whatever the caller left there. */
+TEST_F(dev, status_padding_zero)
+{
+	struct utfconv_status st;
+	unsigned int i;
+
+	ASSERT_EQ(2, write(self->fd, "hi", 2));
+	memset(&st, 0xFF, sizeof(st));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_STATUS, &st));
+	for (i = 0; i < ARRAY_SIZE(st.padding); i++) {
+		EXPECT_EQ(0U, st.padding[i]);
+	}
+	EXPECT_EQ(2U, st.bytes_in);
+	EXPECT_EQ(4U, st.ready_bytes);
+	EXPECT_EQ(0U, st.error_offset);
+}
+
+/* ---- CONVERT ------------------------------------------------------- */
+
+static struct utfconv_convert cv_make(const void *src, size_t src_bytes,
+				      void *dst, size_t dst_bytes)
+{
+	struct utfconv_convert cv;
+
+	memset(&cv, 0, sizeof(cv));
+	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	cv.src = (uintptr_t)src;
+	cv.src_bytes = src_bytes;
+	cv.dst = (uintptr_t)dst;
+	cv.dst_bytes = dst_bytes;
+	return cv;
+}
+
+TEST_F(dev, convert_basic)
+{
+	unsigned char dst[32];
+	struct utfconv_convert cv = cv_make("\xf0\x9f\x98\xbb" "a", 5, dst,
+					    sizeof(dst));
+
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(5U, cv.src_used);
+	EXPECT_EQ(6U, cv.dst_used);
+	EXPECT_EQ(0U, cv.error_kind);
+	EXPECT_EQ(0U, cv.replacements);
+	EXPECT_EQ(0, memcmp(dst, "\x3d\xd8\x3b\xde" "a\0", 6));
+}
+
+TEST_F(dev, convert_empty)
+{
+	struct utfconv_convert cv = cv_make(NULL, 0, NULL, 0);
+
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(0U, cv.src_used);
+	EXPECT_EQ(0U, cv.dst_used);
+}
+
+/* E2BIG with a surrogate pair that does not fit: no half pair written. */
+TEST_F(dev, convert_e2big_pair)
+{
+	unsigned char dst[8];
+	struct utfconv_convert cv = cv_make("a\xf0\x9f\x98\xbb", 5, dst, 5);
+
+	memset(dst, 0x77, sizeof(dst));
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(E2BIG, errno);
+	EXPECT_EQ(1U, cv.src_used);
+	EXPECT_EQ(2U, cv.dst_used);
+	EXPECT_EQ(0, memcmp(dst, "a\0\x77\x77\x77\x77\x77\x77", 8));
+}
+
+/* Large one-shot input, larger than any internal bounce buffer. */
+TEST_F(dev, convert_large)
+{
+	size_t len = 1 << 20, i;
+	unsigned char *src = malloc(len), *dst = malloc(2 * len);
+	struct utfconv_convert cv;
+
+	ASSERT_TRUE(src && dst);
+	for (i = 0; i + 3 <= len; i += 3)
+		memcpy(src + i, "\xe4\xb8\x80", 3);	/* U+4E00 */
+	len = i;
+	cv = cv_make(src, len, dst, 2 * len);
+	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16BE;
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(len, cv.src_used);
+	ASSERT_EQ(2 * len / 3, cv.dst_used);
+	for (i = 0; i < cv.dst_used; i += 2) {
+		ASSERT_EQ(0, memcmp(dst + i, "\x4e\x00", 2));
+	}
+	free(src);
+	free(dst);
+}
+
+TEST_F(dev, convert_efault_arg)
+{
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(dev, convert_efault_src)
+{
+	unsigned char dst[16];
+	struct utfconv_convert cv = cv_make((void *)8, 4, dst, sizeof(dst));
+
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(dev, convert_efault_dst)
+{
+	struct utfconv_convert cv = cv_make("abcd", 4, (void *)8, 16);
+
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+/* CONVERT leaves the stream alone, even one in the middle of a character. */
+TEST_F(dev, convert_keeps_stream)
+{
+	unsigned char dst[16], out[16];
+	struct utfconv_convert cv = cv_make("\xff", 1, dst, sizeof(dst));
+	struct utfconv_status st;
+	int end;
+
+	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(2, write(self->fd, "\xe3\x81", 2));
+	EXPECT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EILSEQ, errno);
+	EXPECT_EQ(0U, cv.src_used);
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(2U, st.pending_bytes);
+	EXPECT_EQ(0U, st.error_kind);
+	ASSERT_EQ(1, write(self->fd, "\x82", 1));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	EXPECT_EQ(2, read_ready(self->fd, out, sizeof(out), &end));
+	EXPECT_EQ(0, memcmp(out, "\x30\x42", 2));
+}
+
+static void expect_convert_rejected(struct __test_metadata *_metadata, int fd,
+				    struct utfconv_convert *cv)
+{
+	ASSERT_EQ(-1, ioctl(fd, UTFCONV_IOC_CONVERT, cv));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(dev, convert_bad_direction)
+{
+	unsigned char dst[8];
+	struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
+
+	cv.direction = 0;
+	expect_convert_rejected(_metadata, self->fd, &cv);
+	cv.direction = UTFCONV_DIR_MAX + 1;
+	expect_convert_rejected(_metadata, self->fd, &cv);
+}
+
+TEST_F(dev, convert_bad_policy)
+{
+	unsigned char dst[8];
+	struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
+
+	cv.policy = UTFCONV_POLICY_MAX + 1;
+	expect_convert_rejected(_metadata, self->fd, &cv);
+}
+
+TEST_F(dev, convert_unknown_flags)
+{
+	unsigned char dst[8];
+	unsigned int bit;
+
+	for (bit = 0; bit < 32; bit++) {
+		struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
+
+		if ((1U << bit) & UTFCONV_FLAGS_ALL)
+			continue;
+		cv.flags = 1U << bit;
+		expect_convert_rejected(_metadata, self->fd, &cv);
+	}
+}
+
+TEST_F(dev, convert_nonzero_padding)
+{
+	unsigned char dst[8];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(((struct utfconv_convert *)0)->padding);
+	     i++) {
+		struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
+
+		cv.padding[i] = 0x100;
+		TH_LOG("padding[%u]", i);
+		expect_convert_rejected(_metadata, self->fd, &cv);
+	}
+}
+
+/* ---- streams are streams ------------------------------------------- */
+
+TEST_F(dev, lseek_espipe)
+{
+	char buf[4];
+
+	EXPECT_EQ(-1, lseek(self->fd, 0, SEEK_SET));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(-1, lseek(self->fd, 0, SEEK_CUR));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(-1, pwrite(self->fd, "a", 1, 0));
+	EXPECT_EQ(ESPIPE, errno);
+	EXPECT_EQ(-1, pread(self->fd, buf, 1, 0));
+	EXPECT_EQ(ESPIPE, errno);
+}
+
+/* No mmap: the output is only read(). */
+TEST_F(dev, mmap_refused)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 0);
+
+	EXPECT_EQ(MAP_FAILED, p);
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+}
+
+/* writev/readv go through the same path: one stream of the pieces. */
+TEST_F(dev, writev_readv)
+{
+	struct iovec wv[3] = {
+		{ "\xf0\x9f", 2 }, { "\x98", 1 }, { "\xbb!", 2 },
+	};
+	unsigned char a[3], b[8];
+	struct iovec rv[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
+
+	ASSERT_EQ(5, writev(self->fd, wv, 3));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	ASSERT_EQ(6, readv(self->fd, rv, 2));
+	EXPECT_EQ(0, memcmp(a, "\x3d\xd8\x3b", 3));
+	EXPECT_EQ(0, memcmp(b, "\xde!\0", 3));
+}
+
+/* Separate opens never interact; a new open starts at offset 0. */
+TEST_F(dev, opens_are_independent)
+{
+	int fd2 = utfconv_open(0);
+	struct utfconv_status st;
+	unsigned char out[8];
+	int end;
+
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, utfconv_set(fd2, UTFCONV_DIR_UTF16BE_TO_UTF8, 0, 0));
+	ASSERT_EQ(-1, write(self->fd, "\x80", 1));	/* fd fails */
+	ASSERT_EQ(2, write(fd2, "\0z", 2));
+	ASSERT_EQ(0, ioctl(fd2, UTFCONV_IOC_FLUSH));
+	EXPECT_EQ(1, read_ready(fd2, out, sizeof(out), &end));
+	EXPECT_EQ('z', out[0]);
+	EXPECT_EQ(0, end);
+	ASSERT_EQ(0, utfconv_status(fd2, &st));
+	EXPECT_EQ(0U, st.error_kind);
+	close(fd2);
+}
+
+UTFCONV_TEST_MAIN

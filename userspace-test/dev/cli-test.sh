@@ -1,0 +1,208 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Checks of the utfconv CLI (busybox or any POSIX sh).
+#   sh cli-test.sh [PATH/TO/utfconv]
+# Without the device (UTFCONV_DEVICE or /dev/utfconv absent) only the
+# checks that need none run: usage errors, --help, -l, exit status 3.
+# Prints "ok N - ..." / "not ok N - ..." and a last line
+# "N passed, N failed"; exit status 0 only if all passed.
+
+CLI=${1:-./utfconv}
+DEV=${UTFCONV_DEVICE:-/dev/utfconv}
+T=${TMPDIR:-/tmp}/utfconv-cli.$$
+mkdir -p "$T" || exit 1
+trap 'rm -rf "$T"' EXIT
+
+passed=0
+failed=0
+n=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		echo "#   exit $rc; stderr: $(head -c 300 "$T/err" | tr '\n' '|')"
+	fi
+}
+
+# run [ARGS...]: stdin from $T/in if present, else /dev/null
+run() {
+	if [ -f "$T/in" ]; then
+		"$CLI" "$@" < "$T/in" > "$T/out" 2> "$T/err"
+	else
+		"$CLI" "$@" < /dev/null > "$T/out" 2> "$T/err"
+	fi
+	rc=$?
+	rm -f "$T/in"
+}
+
+input() { printf "$1" > "$T/in"; }
+want() { printf "$1" > "$T/want"; }
+same() { cmp -s "$T/out" "$T/want"; }
+says() { grep -q -e "$1" "$T/err"; }
+
+# check DESC RC [STDERR-PATTERN]: exit status, stdout == $T/want, stderr
+check() {
+	r=1
+	if [ "$rc" = "$2" ] && same; then
+		if [ -z "$3" ] || says "$3"; then
+			r=0
+		fi
+	fi
+	ok $r "$1"
+}
+
+# ---- no device needed -----------------------------------------------
+
+run
+[ $rc = 2 ] && says 'required'; ok $? "no -f/-t: usage error, exit 2"
+run -f UTF-8 -t UTF-16
+[ $rc = 2 ] && says 'input encoding only'; ok $? "-t UTF-16 refused (input only), exit 2"
+run -f UTF-16LE -t UTF-16BE
+[ $rc = 2 ] && says 'not supported'; ok $? "UTF-16LE -> UTF-16BE refused, exit 2"
+run -f UTF-8 -t UTF-8
+[ $rc = 2 ]; ok $? "UTF-8 -> UTF-8 refused, exit 2"
+run -f LATIN1 -t UTF-8
+[ $rc = 2 ] && says 'LATIN1'; ok $? "unknown encoding, exit 2"
+run -f UTF-8 -t UTF-16LE --policy=lenient
+[ $rc = 2 ] && says 'unknown policy'; ok $? "unknown policy, exit 2"
+run -f UTF-8 -t UTF-16LE -c --policy=replace
+[ $rc = 2 ] && says 'conflicts'; ok $? "-c with --policy=replace, exit 2"
+run --frobnicate
+[ $rc = 2 ]; ok $? "unknown option, exit 2"
+run -f UTF-8 -t UTF-16LE --check -o "$T/x"
+[ $rc = 2 ]; ok $? "--check with -o, exit 2"
+run --help
+[ $rc = 0 ] && grep -q 'Exit status' "$T/out" && grep -q -- '--policy' "$T/out"
+ok $? "--help documents options and exit status"
+run --version
+[ $rc = 0 ] && grep -q '^utfconv ' "$T/out"; ok $? "--version"
+run -l
+[ $rc = 0 ] && grep -q 'UTF-16LE' "$T/out" && grep -q 'UTF-16BE' "$T/out" && grep -q 'UTF-8' "$T/out"
+ok $? "-l lists the encodings"
+run --list
+[ $rc = 0 ] && grep -q 'UTF-16' "$T/out"; ok $? "--list"
+UTFCONV_DEVICE=/nonexistent/utfconv "$CLI" -f UTF-8 -t UTF-16LE < /dev/null > "$T/out" 2> "$T/err"
+rc=$?
+[ $rc = 3 ] && says 'insmod' && says 'modprobe'; ok $? "no device: exit 3 and how to load the module"
+
+if [ ! -e "$DEV" ]; then
+	echo "# $DEV absent: device checks not run"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+
+# ---- through the device --------------------------------------------
+
+# "héllo €😻" in each encoding
+U8='h\303\251llo \342\202\254\360\237\230\273'
+LE='h\000\351\000l\000l\000o\000 \000\254\040\075\330\073\336'
+BE='\000h\000\351\000l\000l\000o\000 \040\254\330\075\336\073'
+
+input "$U8"; want "$LE"; run -f UTF-8 -t UTF-16LE
+check "UTF-8 -> UTF-16LE" 0
+input "$U8"; want "$BE"; run -f UTF-8 -t UTF-16BE
+check "UTF-8 -> UTF-16BE" 0
+input "$LE"; want "$U8"; run -f UTF-16LE -t UTF-8
+check "UTF-16LE -> UTF-8" 0
+input "$BE"; want "$U8"; run -f UTF-16BE -t UTF-8
+check "UTF-16BE -> UTF-8" 0
+input "\377\376$LE"; want "$U8"; run -f UTF-16 -t UTF-8
+check "UTF-16 with LE BOM -> UTF-8 (BOM consumed)" 0
+input "$BE"; want "$U8"; run -f UTF-16 -t UTF-8
+check "UTF-16 without BOM is big-endian" 0
+input "$U8"; want "$LE"; run -f utf8 -t utf16le
+check "iconv spellings, any case: utf8, utf16le" 0
+input "$U8"; want "$BE"; run --from-code=Utf-8 --to-code=UTF16BE
+check "long options, mixed case" 0
+input "$U8"; want "$LE"; run -f UTF-8 -t UTF-16LE -
+check "FILE '-' is standard input" 0
+
+# strict errors: message, position, exit 1, output before the error kept
+input 'ab\300\257cd'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE
+check "ill-formed: exit 1, output before it" 1 '^utfconv: illegal input sequence at position 2$'
+input 'ab\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE
+check "truncated at end: incomplete, exit 1" 1 '^utfconv: incomplete character at end of input at position 2$'
+input 'a\000\000\334'; want 'a'; run -f UTF-16LE -t UTF-8
+check "lone trail surrogate: position 2" 1 'illegal input sequence at position 2$'
+input 'a\000\075\330'; want 'a'; run -f UTF-16LE -t UTF-8
+check "lead surrogate at end: incomplete at 2" 1 'incomplete character at end of input at position 2$'
+input 'a\000b'; want 'a'; run -f UTF-16LE -t UTF-8
+check "odd trailing byte: incomplete at 2" 1 'incomplete character at end of input at position 2$'
+
+# policies
+input 'a\377b\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE -c
+check "-c drops invalid input like iconv -c" 0
+input 'a\377b\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE//IGNORE
+check "//IGNORE means -c" 0
+input 'a\377b\343\201'; want 'a\000\375\377b\000\375\377'; run -f UTF-8 -t UTF-16LE --policy=replace
+check "--policy=replace: U+FFFD per maximal subpart" 0
+input 'a\377b'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE --policy=skip
+check "--policy=skip" 0
+input 'a\000\000\330b\000'; want 'a\355\240\200b'; run -f UTF-16LE -t UTF-8 --policy=wtf8
+check "--policy=wtf8: lone surrogate round-trips" 0
+input 'a\355\240\200b'; want 'a\000\000\330b\000'; run -f UTF-8 -t UTF-16LE --policy=wtf8
+check "--policy=wtf8 back" 0
+input 'a\355\240\200b'; want 'a\000'; run -f UTF-8 -t UTF-16LE
+check "strict refuses what wtf8 accepts" 1 'position 1$'
+
+# BOM options
+input 'A'; want '\377\376A\000'; run -f UTF-8 -t UTF-16LE --bom
+check "--bom writes a BOM" 0
+input '\357\273\277A'; want 'A\000'; run -f UTF-8 -t UTF-16LE --strip-bom
+check "--strip-bom drops a leading BOM" 0
+input '\357\273\277A'; want '\377\376A\000'; run -f UTF-8 -t UTF-16LE
+check "without --strip-bom a BOM is data" 0
+
+# --check, --stats, -o
+input "$U8"; want ''; run -f UTF-8 -t UTF-16LE --check
+check "--check: valid, no output" 0
+input 'ab\300'; want ''; run -f UTF-8 -t UTF-16LE --check
+check "--check: invalid, exit 1, no output" 1 'position 2$'
+input "$U8"; want "$LE"; run -f UTF-8 -t UTF-16LE --stats
+check "--stats: counters on stderr" 0 '^bytes in: *14$'
+says '^code points: *8$' && says '^bytes out: *18$'; ok $? "--stats: code points and bytes out"
+input "$U8"; want ''; run -f UTF-8 -t UTF-16LE -o "$T/o1"
+[ $rc = 0 ] && printf "$LE" > "$T/want" && cmp -s "$T/o1" "$T/want" && [ ! -s "$T/out" ]
+ok $? "-o OUT writes the file, not stdout"
+
+# several files: one stream, a character may span two files
+printf 'a\343' > "$T/f1"; printf '\201\202b' > "$T/f2"; printf 'c' > "$T/f3"
+want 'a\000\102\060b\000c\000'; run -f UTF-8 -t UTF-16LE "$T/f1" "$T/f2" "$T/f3"
+check "several files are one concatenated stream" 0
+printf 'abc' > "$T/f1"; printf 'd\377e' > "$T/f2"
+want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE "$T/f1" "$T/f2"
+check "error positions count from the start of the stream" 1 'position 4$'
+printf 'ab\343' > "$T/f1"; printf 'x' > "$T/f2"
+want 'a\000b\000'; run -f UTF-8 -t UTF-16LE "$T/f1" "$T/f2"
+check "a character cut at a file boundary is ill-formed" 1 'illegal input sequence at position 2$'
+want ''; run -f UTF-8 -t UTF-16LE "$T/does-not-exist"
+[ $rc = 4 ] && says 'does-not-exist'; ok $? "missing input file: exit 4"
+want ''; run -f UTF-8 -t UTF-16LE
+check "empty input, empty output" 0
+
+# streaming: more than the device buffer, through pipes both ways
+big=""
+for f in data/corpus/wikipedia_mars/thai data/corpus/wikipedia_mars/english; do
+	[ -f "$(dirname "$0")/$f.utf8.txt" ] && big="$(dirname "$0")/$f"
+done
+if [ -n "$big" ]; then
+	cat "$big.utf8.txt" | "$CLI" -f UTF-8 -t UTF-16LE 2> "$T/err" | cat > "$T/out"
+	rc=$?
+	cmp -s "$T/out" "$big.utf16le"; ok $? "large input through pipes matches iconv"
+	cat "$big.utf16be" "$big.utf16be" | "$CLI" -f UTF-16BE -t UTF-8 > "$T/out" 2> "$T/err"
+	rc=$?
+	cat "$big.utf8.txt" "$big.utf8.txt" > "$T/want"
+	[ $rc = 0 ] && same; ok $? "large UTF-16BE input twice, back to UTF-8"
+else
+	echo "# no corpus data next to $0: large-input checks skipped"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# In-guest test runner (busybox sh): the /dev/utfconv selftests as root
+# and as an unprivileged user (uid 1000; the test programs drop
+# privileges themselves), then the CLI checks. Full logs go to $LOGDIR;
+# the console gets each program's totals and any failure. The last line
+# is exactly "N passed, N failed"; exit status 0 only if nothing failed.
+# A skipped test counts as failed here: the rig guarantees the device.
+
+cd "$(dirname "$0")" || exit 1
+HERE=$(pwd)
+LOGDIR=${LOGDIR:-/tmp/utfconv-logs}
+UTFCONV_DATA=${UTFCONV_DATA:-$HERE/data}
+export UTFCONV_DATA
+mkdir -p "$LOGDIR"
+chmod 0777 "$LOGDIR" 2>/dev/null
+
+passed=0
+failed=0
+TESTS=${TESTS:-"utfconv_api_test utfconv_vectors_test utfconv_stress_test"}
+USER_UID=${USER_UID:-1000}
+
+# summarise PROGRAM LABEL LOG RC
+summarise() {
+	totals=$(grep '^# Totals:' "$3" | tail -n 1)
+	if [ -z "$totals" ]; then
+		echo "$2: $1 exited $4 without totals"
+		tail -n 20 "$3"
+		failed=$((failed + 1))
+		return
+	fi
+	p=$(echo "$totals" | sed 's/.*Totals: pass:\([0-9]*\).*/\1/')
+	f=$(echo "$totals" | sed 's/.* fail:\([0-9]*\).*/\1/')
+	x=$(echo "$totals" | sed 's/.*xfail:\([0-9]*\).*/\1/')
+	xp=$(echo "$totals" | sed 's/.*xpass:\([0-9]*\).*/\1/')
+	s=$(echo "$totals" | sed 's/.*skip:\([0-9]*\).*/\1/')
+	e=$(echo "$totals" | sed 's/.*error:\([0-9]*\).*/\1/')
+	passed=$((passed + p + x))
+	failed=$((failed + f + xp + s + e))
+	echo "$2: $1: pass $p fail $f skip $s error $e (exit $4)"
+	if [ $((f + xp + s + e)) -ne 0 ] || [ "$4" -ne 0 ]; then
+		# diagnostics and failures, not the passing tests
+		grep -v -e '^ok ' -e '^#  *RUN ' -e '^#  *OK ' "$3" | tail -n 200
+		if [ "$4" -ne 0 ] && [ $((f + xp + s + e)) -eq 0 ]; then
+			failed=$((failed + 1))
+		fi
+	fi
+}
+
+for who in root user; do
+	for t in $TESTS; do
+		log=$LOGDIR/$t.$who.log
+		if [ "$who" = user ]; then
+			UTFCONV_TEST_UID=$USER_UID "./$t" > "$log" 2>&1
+		else
+			"./$t" > "$log" 2>&1
+		fi
+		summarise "$t" "$who" "$log" $?
+	done
+done
+
+log=$LOGDIR/cli-test.log
+sh ./cli-test.sh "$HERE/utfconv" > "$log" 2>&1
+rc=$?
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+if [ -n "$line" ]; then
+	p=${line%% passed*}
+	f=${line#*, }
+	f=${f%% failed}
+	passed=$((passed + p))
+	failed=$((failed + f))
+	echo "cli: $line (exit $rc)"
+	[ "$f" -ne 0 ] && grep -e '^not ok' -e '^#' "$log"
+else
+	echo "cli: cli-test.sh exited $rc without a summary"
+	tail -n 20 "$log"
+	failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
