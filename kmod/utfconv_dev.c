@@ -84,8 +84,9 @@ MODULE_PARM_DESC(buffer_bytes,
  * @config: the configuration set by %UTFCONV_IOC_SET_CONFIG
  * @fifo: converted bytes waiting to be read; its buffer is @fifo_buf
  * @fifo_buf: backing store of @fifo, utfconv_buffer_bytes bytes
- * @in_buf: bounce buffer for input from userspace, %UTFCONV_IN_BYTES
- * @out_buf: bounce buffer for codec output, %UTFCONV_OUT_BYTES
+ * @in_buf: bounce buffer for input of write(), %UTFCONV_IN_BYTES
+ * @out_buf: bounce buffer for codec output of write() and
+ *	%UTFCONV_IOC_FLUSH, %UTFCONV_OUT_BYTES
  * @error: strict error holding the stream (-EILSEQ ill-formed input,
  *	-EINVAL incomplete input at end of stream), 0 if none
  * @ended: the input was ended by %UTFCONV_IOC_FLUSH
@@ -424,11 +425,11 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
 				ret = -E2BIG;
 				break;
 			}
+			uf->full_avail = kfifo_avail(&uf->fifo);
 			if (file->f_flags & O_NONBLOCK) {
 				ret = -EAGAIN;
 				break;
 			}
-			uf->full_avail = kfifo_avail(&uf->fifo);
 			if (utfconv_wait_unlocked(uf))
 				return -ERESTARTSYS;
 			continue;
@@ -456,11 +457,12 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
  * @file: the stream
  * @wait: poll table
  *
- * Context: Process context; takes the stream's mutex.
+ * Context: Process context; takes the stream's mutex (killable).
  * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
  * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
  * write() can accept input (room in the output buffer, input not ended,
- * no error); EPOLLERR while a strict error holds.
+ * no error); EPOLLERR while a strict error holds; 0 if a fatal signal
+ * came while waiting for the mutex.
  */
 static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 {
@@ -470,7 +472,9 @@ static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &uf->wait, wait);
 
-	mutex_lock(&uf->lock);
+	/* Killable, not interruptible: epoll must not miss a readiness. */
+	if (mutex_lock_killable(&uf->lock))
+		return 0;
 	avail = kfifo_avail(&uf->fifo);
 	if (!kfifo_is_empty(&uf->fifo) || uf->ended || uf->error)
 		mask |= EPOLLIN | EPOLLRDNORM;
@@ -705,11 +709,11 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 			continue;
 		if (kfifo_is_empty(&uf->fifo))
 			break;
+		uf->full_avail = kfifo_avail(&uf->fifo);
 		if (file->f_flags & O_NONBLOCK) {
 			ret = -EAGAIN;
 			break;
 		}
-		uf->full_avail = kfifo_avail(&uf->fifo);
 		if (utfconv_wait_unlocked(uf))
 			return -ERESTARTSYS;
 	}
@@ -741,13 +745,16 @@ static long utfconv_ioctl_reset(struct utfconv_file *uf)
 
 /**
  * utfconv_convert_user() - the work of %UTFCONV_IOC_CONVERT
- * @uf: the file, whose bounce buffers it borrows
  * @cv: the validated request; its out fields are filled
+ * @in_buf: bounce buffer for input, @in_bytes long
+ * @in_bytes: its size: at least 1, at most %UTFCONV_IN_BYTES
+ * @out_buf: bounce buffer for output, @out_bytes long
+ * @out_bytes: its size: at most %UTFCONV_OUT_BYTES
  *
- * Converts in steps of at most %UTFCONV_IN_BYTES input bytes with a
- * stream state of its own, %UTFCONV_END on the last step.
+ * Converts in steps of at most @in_bytes input bytes with a stream state
+ * of its own, %UTFCONV_END on the last step.
  *
- * Context: Process context; holds @uf->lock.
+ * Context: Process context; may sleep.
  * Return:
  * * 0 - all input converted
  * * -EILSEQ - strict: ill-formed input at @cv->error_offset
@@ -756,8 +763,8 @@ static long utfconv_ioctl_reset(struct utfconv_file *uf)
  * * -EFAULT - the source or destination is not accessible
  * * -EINTR - a fatal signal is pending
  */
-static int utfconv_convert_user(struct utfconv_file *uf,
-				struct utfconv_convert *cv)
+static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
+				size_t in_bytes, u8 *out_buf, size_t out_bytes)
 {
 	const u8 __user *src = u64_to_user_ptr(cv->src);
 	u8 __user *dst = u64_to_user_ptr(cv->dst);
@@ -778,8 +785,8 @@ static int utfconv_convert_user(struct utfconv_file *uf,
 		return ret;
 
 	do {
-		chunk = min_t(u64, cv->src_bytes - src_done, UTFCONV_IN_BYTES);
-		if (copy_from_user(uf->in_buf, src + src_done, chunk)) {
+		chunk = min_t(u64, cv->src_bytes - src_done, in_bytes);
+		if (copy_from_user(in_buf, src + src_done, chunk)) {
 			ret = -EFAULT;
 			break;
 		}
@@ -787,21 +794,18 @@ static int utfconv_convert_user(struct utfconv_file *uf,
 
 		pos = 0;
 		do {
-			room = min_t(u64, cv->dst_bytes - dst_done,
-				     UTFCONV_OUT_BYTES);
+			room = min_t(u64, cv->dst_bytes - dst_done, out_bytes);
 			full = room == cv->dst_bytes - dst_done;
-			ret = utfconv_convert(&st, uf->in_buf + pos,
-					      chunk - pos, &src_used,
-					      uf->out_buf, room, &dst_used,
-					      cflags);
-			if (copy_to_user(dst + dst_done, uf->out_buf,
-					 dst_used)) {
+			ret = utfconv_convert(&st, in_buf + pos, chunk - pos,
+					      &src_used, out_buf, room,
+					      &dst_used, cflags);
+			if (copy_to_user(dst + dst_done, out_buf, dst_used)) {
 				ret = -EFAULT;
 				break;
 			}
 			pos += src_used;
 			dst_done += dst_used;
-			/* Retry only when the bounce buffer, not dst, was full. */
+			/* Go on only when the bounce buffer, not dst, was full. */
 		} while (ret == -E2BIG && !full && (src_used || dst_used));
 
 		if (ret)
@@ -828,18 +832,23 @@ static int utfconv_convert_user(struct utfconv_file *uf,
 
 /**
  * utfconv_ioctl_convert() - %UTFCONV_IOC_CONVERT
- * @uf: the file
  * @argp: user address of a &struct utfconv_convert
  * @usize: its size, from the command
  *
- * Context: Process context; takes @uf->lock.
+ * Validates the request, then converts through bounce buffers of its own
+ * (at most %UTFCONV_IN_BYTES + %UTFCONV_OUT_BYTES, charged to the caller),
+ * so that it neither touches nor waits for the file's stream.
+ *
+ * Context: Process context; may sleep.
  * Return: as utfconv_convert_user(), or -EINVAL for an invalid request,
- * -EFAULT if @argp is not accessible, -ERESTARTSYS on a signal.
+ * -EFAULT if @argp is not accessible, -ENOMEM if out of memory.
  */
-static long utfconv_ioctl_convert(struct utfconv_file *uf,
-				  void __user *argp, size_t usize)
+static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 {
 	struct utfconv_convert cv;
+	size_t out_bytes;
+	size_t in_bytes;
+	u8 *buf;
 	int ret;
 
 	ret = copy_struct_from_user(&cv, sizeof(cv), argp, usize);
@@ -850,10 +859,14 @@ static long utfconv_ioctl_convert(struct utfconv_file *uf,
 	if (ret)
 		return ret;
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-	ret = utfconv_convert_user(uf, &cv);
-	mutex_unlock(&uf->lock);
+	in_bytes = max_t(u64, min_t(u64, cv.src_bytes, UTFCONV_IN_BYTES), 1);
+	out_bytes = min_t(u64, cv.dst_bytes, UTFCONV_OUT_BYTES);
+	buf = kmalloc(in_bytes + out_bytes, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	ret = utfconv_convert_user(&cv, buf, in_bytes, buf + in_bytes,
+				   out_bytes);
+	kfree(buf);
 
 	if (copy_to_user(argp, &cv, sizeof(cv)))
 		return -EFAULT;
@@ -889,11 +902,13 @@ static long utfconv_ioctl_convert(struct utfconv_file *uf,
  *
  * %UTFCONV_IOC_CONVERT converts &utfconv_convert.src into
  * &utfconv_convert.dst under the configuration given in the structure,
- * as one complete input, without touching the stream. The structure is
+ * as one complete input, without touching or waiting for the stream
+ * (it uses bounce buffers of its own, not the mutex). The structure is
  * written back, also when the call fails: src_used, dst_used (never part
  * of a character), error_kind, error_offset, replacements.
  *
- * Context: Process context; may sleep, takes the stream's mutex.
+ * Context: Process context; may sleep, takes the stream's mutex (except
+ * GET_INFO and CONVERT).
  * Return:
  * * 0 - success
  * * -EINVAL - SET_CONFIG or CONVERT: unknown direction, policy or flag
@@ -908,6 +923,7 @@ static long utfconv_ioctl_convert(struct utfconv_file *uf,
  *   non-blocking
  * * -EFAULT - @arg, src or dst is not accessible
  * * -EINTR - CONVERT: a fatal signal is pending
+ * * -ENOMEM - CONVERT: out of memory for its bounce buffers
  * * -ERESTARTSYS - interrupted by a signal
  * * -ENOIOCTLCMD - unknown @cmd (-ENOTTY to userspace)
  */
@@ -931,7 +947,7 @@ static long utfconv_ioctl(struct file *file, unsigned int cmd,
 	case UTFCONV_IOC_RESET:
 		return utfconv_ioctl_reset(uf);
 	case UTFCONV_IOC_CONVERT:
-		return utfconv_ioctl_convert(uf, argp, _IOC_SIZE(cmd));
+		return utfconv_ioctl_convert(argp, _IOC_SIZE(cmd));
 	default:
 		return -ENOIOCTLCMD;
 	}
