@@ -340,12 +340,109 @@ consume:
 	return 0;
 }
 
-/* Eight ASCII bytes (in the low byte of each lane) to four 16-bit lanes. */
+/* The low four bytes of @w, each widened to a 16-bit lane. */
 static inline u64 utfconv_spread4(u64 w)
 {
 	w &= 0xFFFFFFFF;
 	w = (w | w << 16) & 0x0000FFFF0000FFFFULL;
 	return (w | w << 8) & 0x00FF00FF00FF00FFULL;
+}
+
+/*
+ * The block paths convert whole, well-formed characters while the input
+ * and output left cover a block's worst case, so that they need no bounds
+ * checks; they stop at anything else (ill-formed input, a surrogate, the
+ * end of a block too near the end of a buffer) and leave it to the
+ * careful per-character path. They may write scratch bytes past the
+ * output they report, never past the end of the output buffer.
+ */
+#define UTFCONV_UTF8_BLOCK	64	/* input bytes */
+#define UTFCONV_UTF16_BLOCK	32	/* input code units */
+
+static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de, bool be)
+{
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	u64 ncp = 0;
+
+	/* at most 2 output bytes per input byte; 8 bytes of lookahead */
+	while (se - s >= UTFCONV_UTF8_BLOCK + 8 &&
+	       de - d >= 2 * UTFCONV_UTF8_BLOCK + 16) {
+		const u8 *bend = s + UTFCONV_UTF8_BLOCK;
+
+		do {
+			u32 cp;
+			u8 b = s[0];
+
+			if (b < 0x80) {
+				u64 w = get_unaligned_le64(s);
+				u64 top = w & 0x8080808080808080ULL;
+				u64 lo, hi;
+				unsigned int n;
+
+				for (;;) {
+					lo = utfconv_spread4(w);
+					hi = utfconv_spread4(w >> 32);
+					if (be) {
+						lo <<= 8;
+						hi <<= 8;
+					}
+					put_unaligned_le64(lo, d);
+					put_unaligned_le64(hi, d + 8);
+					if (top || s + 8 >= bend)
+						break;
+					s += 8;
+					d += 16;
+					ncp += 8;
+					w = get_unaligned_le64(s);
+					top = w & 0x8080808080808080ULL;
+				}
+				/* the ASCII bytes before the first other one */
+				n = top ? __builtin_ctzll(top) >> 3 : 8;
+				s += n;
+				d += 2 * n;
+				ncp += n;
+				continue;
+			}
+			if (b < 0xE0) {
+				if (b < 0xC2 || (s[1] & 0xC0) != 0x80)
+					goto out;
+				utfconv_put16(d, (b & 0x1F) << 6 | (s[1] & 0x3F),
+					      be);
+				s += 2;
+				d += 2;
+			} else if (b < 0xF0) {
+				if ((s[1] & 0xC0) != 0x80 ||
+				    (s[2] & 0xC0) != 0x80)
+					goto out;
+				cp = (b & 0x0F) << 12 | (s[1] & 0x3F) << 6 |
+				     (s[2] & 0x3F);
+				if (cp < 0x800 || (cp & 0xF800) == 0xD800)
+					goto out;
+				utfconv_put16(d, cp, be);
+				s += 3;
+				d += 2;
+			} else {
+				if (b > 0xF4 || (s[1] & 0xC0) != 0x80 ||
+				    (s[2] & 0xC0) != 0x80 ||
+				    (s[3] & 0xC0) != 0x80)
+					goto out;
+				cp = (b & 0x07) << 18 | (s[1] & 0x3F) << 12 |
+				     (s[2] & 0x3F) << 6 | (s[3] & 0x3F);
+				if (cp < 0x10000 || cp > 0x10FFFF)
+					goto out;
+				utfconv_put_utf16(d, cp, be);
+				s += 4;
+				d += 4;
+			}
+			ncp++;
+		} while (s < bend);
+	}
+out:
+	*sp = s;
+	*dp = d;
+	return ncp;
 }
 
 static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
@@ -376,6 +473,7 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 			slow = st->npend || (st->bits & UTFCONV_BIT_LEAD_FORM);
 			continue;
 		}
+		ncp += utfconv_utf8_block(&s, se, &d, de, be);
 		if (s >= se)
 			break;
 		b = *s;
@@ -605,11 +703,80 @@ consume:
 	return 0;
 }
 
-/* Eight ASCII units, one byte in each 16-bit lane, to four bytes. */
+/* Four 16-bit lanes to their low bytes. */
 static inline u32 utfconv_gather4(u64 w)
 {
+	w &= 0x00FF00FF00FF00FFULL;
 	w = (w | w >> 8) & 0x0000FFFF0000FFFFULL;
 	return (u32)(w | w >> 16);
+}
+
+static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
+					       u8 **dp, u8 *de, bool le)
+{
+	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	u64 ncp = 0;
+
+	/* at most 3 output bytes per unit; 4 units of lookahead */
+	while (se - s >= 2 * UTFCONV_UTF16_BLOCK + 8 &&
+	       de - d >= 3 * UTFCONV_UTF16_BLOCK + 12) {
+		const u8 *bend = s + 2 * UTFCONV_UTF16_BLOCK;
+
+		do {
+			u16 unit = utfconv_get16(s, le), trail;
+
+			if (unit < 0x80) {
+				u64 w, top;
+				unsigned int n;
+
+				for (;;) {
+					w = get_unaligned_le64(s);
+					top = w & nonascii;
+					put_unaligned_le32(utfconv_gather4(le ? w : w >> 8),
+							   d);
+					if (top || s + 8 >= bend)
+						break;
+					s += 8;
+					d += 4;
+					ncp += 4;
+				}
+				/* the ASCII units before the first other one */
+				n = top ? __builtin_ctzll(top) >> 4 : 4;
+				s += 2 * n;
+				d += n;
+				ncp += n;
+				continue;
+			}
+			if (unit < 0x800) {
+				d[0] = 0xC0 | (unit >> 6);
+				d[1] = 0x80 | (unit & 0x3F);
+				s += 2;
+				d += 2;
+			} else if ((unit & 0xF800) != 0xD800) {
+				d[0] = 0xE0 | (unit >> 12);
+				d[1] = 0x80 | ((unit >> 6) & 0x3F);
+				d[2] = 0x80 | (unit & 0x3F);
+				s += 2;
+				d += 3;
+			} else {
+				trail = utfconv_get16(s + 2, le);
+				if (unit >= 0xDC00 || (trail & 0xFC00) != 0xDC00)
+					goto out;
+				utfconv_put_utf8(d, 0x10000 +
+						 ((unit - 0xD800) << 10) +
+						 (trail - 0xDC00));
+				s += 4;
+				d += 4;
+			}
+			ncp++;
+		} while (s < bend);
+	}
+out:
+	*sp = s;
+	*dp = d;
+	return ncp;
 }
 
 static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
@@ -646,6 +813,7 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 			slow = st->npend || (st->bits & UTFCONV_BIT_LEAD);
 			continue;
 		}
+		ncp += utfconv_utf16_block(&s, se, &d, de, le);
 		if (se - s < 2) {
 			if (s == se)
 				break;
