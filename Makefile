@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# utfconv: wrapper Makefile (the kbuild side is in Kbuild and kmod/Kbuild).
+#
+#   make            build kmod/utfconv.ko (and the CLI, once tools/ has one)
+#   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
+#   make check      every test: host-check, kunit, style, vm-test
+#   make kunit | host-check | fuzz | style | vm-test | install | clean
+#
+# Every target but clean first installs missing Debian packages
+# (scripts/deps.sh, needs root or sudo). Caches: ~/.cache/utfconv.
+
+# Kernel to build against. This machine's own kernel may have no headers:
+# then `make` falls back to the headers of Debian 12's stock 6.1 kernel
+# (package linux-headers-amd64), which the module is tested with.
+KDIR ?= /lib/modules/$(shell uname -r)/build
+SHARED ?= $(abspath ../shared)
+
+# Resolved when a recipe runs, after deps installed the headers.
+KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.sh headers 6.1))
+
+.PHONY: all modules deps kunit host-check fuzz style vm-test demo check \
+	install clean help
+
+all: modules
+	@if [ -f tools/Makefile ]; then $(MAKE) -C tools; fi
+
+deps:
+	@scripts/deps.sh
+
+modules: deps
+	@if [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "make: no kernel headers at $(KDIR);" \
+		     "building against Debian 12's 6.1 headers $(KDIR_BUILD)"; \
+	fi
+	$(MAKE) -C $(KDIR_BUILD) M=$(CURDIR) modules
+
+kunit: deps
+	scripts/kunit.sh
+
+host-check: deps
+	$(MAKE) -C userspace-test host-check SHARED=$(SHARED)
+
+fuzz: deps
+	$(MAKE) -C userspace-test fuzz SHARED=$(SHARED)
+
+style: deps
+	scripts/style.sh
+
+vm-test: deps
+	SHARED=$(SHARED) scripts/vm.sh test
+
+demo: deps
+	SHARED=$(SHARED) scripts/vm.sh demo 6.1
+
+check: deps
+	SHARED=$(SHARED) scripts/check.sh
+
+# Installs into the kernel that KDIR belongs to (this machine's by default).
+install: modules
+	@[ -f "$(KDIR)/Makefile" ] || { echo "make install: no headers for" \
+		"the running kernel at $(KDIR); install them or set KDIR"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+	@if [ -f tools/Makefile ]; then $(MAKE) -C tools install; fi
+
+clean:
+	rm -rf build
+	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd \
+		kmod/modules.order .*.cmd *.o modules.order Module.symvers
+	@if [ -f userspace-test/Makefile ]; then $(MAKE) -C userspace-test clean; fi
+	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
+
+help:
+	@sed -n '3,11p' Makefile

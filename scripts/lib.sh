@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers of the utfconv build and test scripts; source it.
+
+set -eu -o pipefail
+
+UTFCONV_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+UTFCONV_CACHE=${UTFCONV_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/utfconv}
+
+log() { printf '%s\n' "$*"; }
+die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+
+section() { printf '\n==== %s ====\n' "$*"; }
+
+# dpkg_dep META PATTERN: the first dependency of metapackage META
+# matching PATTERN, e.g. linux-headers-amd64 -> linux-headers-6.1.0-57-amd64.
+dpkg_dep() {
+	dpkg-query -W -f='${Depends}\n' "$1" 2>/dev/null |
+		tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -E -m1 "$2" || true
+}
+
+# kernel_release KERNEL: Debian release string of KERNEL ("6.1" for
+# bookworm's stock kernel, "6.12" for the 6.12 LTS one) from the
+# installed metapackages, e.g. 6.1.0-57-amd64, 6.12.117+deb12-amd64.
+kernel_release() {
+	case $1 in
+	6.1|stock) meta=linux-headers-amd64 ;;
+	6.12) meta=linux-headers-6.12-amd64 ;;
+	*) die "unknown kernel '$1' (want 6.1 or 6.12)" ;;
+	esac
+	pkg=$(dpkg_dep "$meta" '^linux-headers-.*-amd64$')
+	rel=${pkg#linux-headers-}
+	if [ -z "$rel" ]; then
+		# No metapackage: newest matching headers in /usr/src.
+		rel=$(ls -d /usr/src/linux-headers-"$1"[.-]*-amd64 2>/dev/null |
+			sort -V | tail -n1)
+		rel=${rel#/usr/src/linux-headers-}
+	fi
+	[ -n "$rel" ] || die "no headers for kernel $1 (run scripts/deps.sh)"
+	printf '%s\n' "$rel"
+}
+
+# kernel_headers KERNEL: KDIR of that kernel's Debian headers.
+kernel_headers() {
+	d=/usr/src/linux-headers-$(kernel_release "$1")
+	[ -f "$d/Makefile" ] || die "missing $d (run scripts/deps.sh)"
+	printf '%s\n' "$d"
+}
+
+# Version of the linux-source-6.12 package and its tarball.
+LINUX_SOURCE_PKG=linux-source-6.12
+LINUX_SOURCE_TAR=/usr/src/linux-source-6.12.tar.xz
+
+linux_source_version() {
+	dpkg-query -W -f='${Version}' "$LINUX_SOURCE_PKG" 2>/dev/null ||
+		die "$LINUX_SOURCE_PKG is not installed (run scripts/deps.sh)"
+}
+
+# extract_source DIR: extract the 6.12 tree into DIR once (DIR/.extracted
+# marks a complete extraction). The caller holds the lock.
+extract_source() {
+	[ -f "$1/.extracted" ] && return 0
+	[ -f "$LINUX_SOURCE_TAR" ] || die "missing $LINUX_SOURCE_TAR (run scripts/deps.sh)"
+	log "extracting $LINUX_SOURCE_TAR into $1"
+	rm -rf "$1" "$1.tmp"
+	mkdir -p "$1.tmp"
+	tar -xJf "$LINUX_SOURCE_TAR" -C "$1.tmp" --strip-components=1
+	mv "$1.tmp" "$1"
+	touch "$1/.extracted"
+}
+
+# pristine_source: a pristine 6.12 tree in the cache (for checkpatch.pl
+# and kernel-doc), extracted once; prints its path.
+pristine_source() {
+	d=$UTFCONV_CACHE/linux-$(linux_source_version)
+	mkdir -p "$UTFCONV_CACHE"
+	(
+		flock 9
+		extract_source "$d"
+	) 9>"$d.lock" >&2
+	printf '%s\n' "$d"
+}
+
+# sync_file SRC DST: copy SRC to DST only when the content differs, so
+# unchanged files keep their mtime and make rebuilds nothing.
+sync_file() {
+	if ! cmp -s "$1" "$2"; then
+		mkdir -p "$(dirname "$2")"
+		cp "$1" "$2"
+	fi
+}
+
+# sync_text DST: write stdin to DST only when the content differs.
+sync_text() {
+	tmp=$(mktemp)
+	cat >"$tmp"
+	if cmp -s "$tmp" "$1"; then
+		rm -f "$tmp"
+	else
+		mkdir -p "$(dirname "$1")"
+		mv "$tmp" "$1"
+		chmod 644 "$1"
+	fi
+}
