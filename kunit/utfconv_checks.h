@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utfconv checks shared by the KUnit suites and the host tests: each
+ * function runs one kind of check on one vector or input and reports
+ * every broken expectation through UTFCONV_CHECK(ctx, cond, fmt, ...),
+ * which the includer defines (KUNIT_EXPECT_TRUE_MSG in the kernel, a
+ * counter in userspace), and gets scratch memory from
+ * UTFCONV_ALLOC(ctx, bytes), freed by the includer after the test.
+ */
+#ifndef _UTFCONV_CHECKS_H
+#define _UTFCONV_CHECKS_H
+
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/utfconv.h>
+
+#include "utfconv_drive.h"
+#include "utfconv_ref.h"
+#include "utfconv_vectors.h"
+
+/* Poison for output bytes that must not be written. */
+#define UTFCONV_POISON	0xA5
+
+/**
+ * struct utfconv_expect - expected outcome of converting a whole stream
+ * @out: output bytes
+ * @out_bytes: length of @out
+ * @err: 0, -EILSEQ or -EINVAL
+ * @error_kind: UTFCONV_ERR_* of the first error
+ * @error_offset: its offset
+ * @code_points: code point counter
+ * @replacements: replacement counter
+ * @bytes_in: bytes_in counter
+ */
+struct utfconv_expect {
+	const u8 *out;
+	size_t out_bytes;
+	int err;
+	u32 error_kind;
+	u64 error_offset;
+	u64 code_points;
+	u64 replacements;
+	u64 bytes_in;
+};
+
+static inline bool utfconv_utf16_out(u32 direction)
+{
+	return direction == UTFCONV_DIR_UTF8_TO_UTF16LE ||
+	       direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
+}
+
+static inline void utfconv_expect_vector(const struct utfconv_vector *v,
+					 struct utfconv_expect *e)
+{
+	e->out = v->out;
+	e->out_bytes = v->out_bytes;
+	e->err = utfconv_vector_errno(v);
+	e->error_kind = v->error_kind;
+	e->error_offset = e->error_kind ? v->error_offset : 0;
+	e->code_points = v->code_points;
+	e->replacements = v->replacements;
+	e->bytes_in = e->err ? v->error_offset : v->in_bytes;
+}
+
+static inline void utfconv_expect_ref(const struct utfconv_ref *r,
+				      struct utfconv_expect *e)
+{
+	e->out = r->out;
+	e->out_bytes = r->out_bytes;
+	e->err = r->err;
+	e->error_kind = r->error_kind;
+	e->error_offset = r->error_offset;
+	e->code_points = r->code_points;
+	e->replacements = r->replacements;
+	e->bytes_in = r->bytes_in;
+}
+
+/* Output room for any stream of @in_bytes, with slack for the poison. */
+static inline size_t utfconv_room(const struct utfconv_vector *v)
+{
+	return utfconv_ref_out_max(v->direction, v->in_bytes) + 16;
+}
+
+/* Compare a driven run with what was expected; @how names the run. */
+static void utfconv_check_run(void *ctx, const char *name, const char *how,
+			      const struct utfconv_run *run, const u8 *out,
+			      const struct utfconv_expect *e)
+{
+	const struct utfconv_state *st = &run->st;
+	size_t i;
+
+	UTFCONV_CHECK(ctx, !run->fail, "%s (%s): %s", name, how,
+		      run->fail ? run->fail : "");
+	UTFCONV_CHECK(ctx, run->err == e->err, "%s (%s): errno %d, want %d",
+		      name, how, run->err, e->err);
+	UTFCONV_CHECK(ctx, run->out_bytes == e->out_bytes,
+		      "%s (%s): %zu output bytes, want %zu", name, how,
+		      run->out_bytes, e->out_bytes);
+	for (i = 0; i < run->out_bytes && i < e->out_bytes; i++)
+		if (out[i] != e->out[i])
+			break;
+	UTFCONV_CHECK(ctx, i == min(run->out_bytes, e->out_bytes),
+		      "%s (%s): output byte %zu is %02x, want %02x", name, how,
+		      i, out[i], e->out[i]);
+	UTFCONV_CHECK(ctx, st->error_kind == e->error_kind,
+		      "%s (%s): error_kind %u, want %u", name, how,
+		      st->error_kind, e->error_kind);
+	if (e->error_kind)
+		UTFCONV_CHECK(ctx, st->error_offset == e->error_offset,
+			      "%s (%s): error_offset %llu, want %llu", name,
+			      how, (unsigned long long)st->error_offset,
+			      (unsigned long long)e->error_offset);
+	UTFCONV_CHECK(ctx, st->bytes_in == e->bytes_in,
+		      "%s (%s): bytes_in %llu, want %llu", name, how,
+		      (unsigned long long)st->bytes_in,
+		      (unsigned long long)e->bytes_in);
+	UTFCONV_CHECK(ctx, st->bytes_out == e->out_bytes,
+		      "%s (%s): bytes_out %llu, want %zu", name, how,
+		      (unsigned long long)st->bytes_out, e->out_bytes);
+	UTFCONV_CHECK(ctx, st->code_points == e->code_points,
+		      "%s (%s): code_points %llu, want %llu", name, how,
+		      (unsigned long long)st->code_points,
+		      (unsigned long long)e->code_points);
+	UTFCONV_CHECK(ctx, st->replacements == e->replacements,
+		      "%s (%s): replacements %llu, want %llu", name, how,
+		      (unsigned long long)st->replacements,
+		      (unsigned long long)e->replacements);
+}
+
+/**
+ * utfconv_check_convert() - one input under a given chunking and capacity
+ * @ctx: test context
+ * @name: what is converted
+ * @how: how it is chunked
+ * @direction: UTFCONV_DIR_*
+ * @policy: UTFCONV_POLICY_*
+ * @flags: UTFCONV_FLAG_*
+ * @in: input
+ * @in_bytes: its length
+ * @cuts: call boundaries, see utfconv_drive()
+ * @ncuts: entries in @cuts
+ * @cap: output capacity per call, 0 for unlimited
+ * @e: expected outcome
+ */
+static void utfconv_check_convert(void *ctx, const char *name,
+				  const char *how, u32 direction, u32 policy,
+				  u32 flags, const u8 *in, size_t in_bytes,
+				  const size_t *cuts, unsigned int ncuts,
+				  size_t cap, const struct utfconv_expect *e)
+{
+	size_t room = utfconv_ref_out_max(direction, in_bytes) + 16;
+	u8 *out = UTFCONV_ALLOC(ctx, room);
+	struct utfconv_run run;
+
+	if (!out)
+		return;
+	utfconv_drive(direction, policy, flags, in, in_bytes, cuts, ncuts,
+		      cap, out, room, &run);
+	utfconv_check_run(ctx, name, how, &run, out, e);
+}
+
+/* The table row agrees with the reference model (checks the test itself). */
+static void utfconv_check_vector_reference(void *ctx,
+					   const struct utfconv_vector *v)
+{
+	u8 *out = UTFCONV_ALLOC(ctx, utfconv_room(v));
+	struct utfconv_expect e;
+	struct utfconv_ref r;
+
+	if (!out)
+		return;
+	utfconv_ref_convert(v->direction, v->policy, v->flags, v->in,
+			    v->in_bytes, out, &r);
+	utfconv_expect_vector(v, &e);
+	UTFCONV_CHECK(ctx, r.out_bytes == e.out_bytes &&
+		      !memcmp(r.out, e.out, e.out_bytes) && r.err == e.err &&
+		      r.error_kind == e.error_kind &&
+		      r.error_offset == e.error_offset &&
+		      r.code_points == e.code_points &&
+		      r.replacements == e.replacements &&
+		      r.bytes_in == e.bytes_in,
+		      "%s: reference model disagrees with the table", v->name);
+}
+
+/* One call with UTFCONV_END, then the field report's write() boundaries. */
+static void utfconv_check_vector_oneshot(void *ctx,
+					 const struct utfconv_vector *v)
+{
+	size_t cuts[UTFCONV_VEC_MAX_SPLITS];
+	struct utfconv_expect e;
+	unsigned int i;
+
+	utfconv_expect_vector(v, &e);
+	utfconv_check_convert(ctx, v->name, "one call", v->direction,
+			      v->policy, v->flags, v->in, v->in_bytes, NULL,
+			      0, 0, &e);
+	for (i = 0; i < v->nsplits; i++)
+		cuts[i] = v->splits[i];
+	if (v->nsplits)
+		utfconv_check_convert(ctx, v->name, "reported writes",
+				      v->direction, v->policy, v->flags, v->in,
+				      v->in_bytes, cuts, v->nsplits, 0, &e);
+}
+
+/* utfconv_buf(), utfconv_length() and utfconv_max_length() agree. */
+static void utfconv_check_vector_oneshot_api(void *ctx,
+					     const struct utfconv_vector *v)
+{
+	size_t room = utfconv_room(v);
+	u8 *out = UTFCONV_ALLOC(ctx, room);
+	int err = utfconv_vector_errno(v);
+	u64 off = ~0ULL;
+	ssize_t ret;
+
+	if (!out)
+		return;
+	ret = utfconv_buf(v->direction, v->policy, v->flags, v->in,
+			  v->in_bytes, out, room, &off);
+	if (err) {
+		UTFCONV_CHECK(ctx, ret == err && off == v->error_offset,
+			      "%s: utfconv_buf() %zd at %llu, want %d at %llu",
+			      v->name, ret, (unsigned long long)off, err,
+			      (unsigned long long)v->error_offset);
+	} else {
+		UTFCONV_CHECK(ctx, ret == v->out_bytes &&
+			      !memcmp(out, v->out, v->out_bytes),
+			      "%s: utfconv_buf() %zd, want %zu", v->name, ret,
+			      v->out_bytes);
+		if (v->out_bytes) {
+			ret = utfconv_buf(v->direction, v->policy, v->flags,
+					  v->in, v->in_bytes, out,
+					  v->out_bytes - 1, NULL);
+			UTFCONV_CHECK(ctx, ret == -E2BIG,
+				      "%s: utfconv_buf() one byte short: %zd",
+				      v->name, ret);
+		}
+	}
+	off = ~0ULL;
+	ret = utfconv_length(v->direction, v->policy, v->flags, v->in,
+			     v->in_bytes, &off);
+	if (err)
+		UTFCONV_CHECK(ctx, ret == err && off == v->error_offset,
+			      "%s: utfconv_length() %zd at %llu, want %d at %llu",
+			      v->name, ret, (unsigned long long)off, err,
+			      (unsigned long long)v->error_offset);
+	else
+		UTFCONV_CHECK(ctx, ret == v->out_bytes,
+			      "%s: utfconv_length() %zd, want %zu", v->name,
+			      ret, v->out_bytes);
+	UTFCONV_CHECK(ctx, utfconv_max_length(v->direction, v->flags,
+					      v->in_bytes) >= v->out_bytes,
+		      "%s: utfconv_max_length() %zu below %zu", v->name,
+		      utfconv_max_length(v->direction, v->flags, v->in_bytes),
+		      v->out_bytes);
+}
+
+static u32 utfconv_reverse_direction(u32 direction)
+{
+	switch (direction) {
+	case UTFCONV_DIR_UTF8_TO_UTF16LE:
+		return UTFCONV_DIR_UTF16LE_TO_UTF8;
+	case UTFCONV_DIR_UTF8_TO_UTF16BE:
+		return UTFCONV_DIR_UTF16BE_TO_UTF8;
+	case UTFCONV_DIR_UTF16LE_TO_UTF8:
+		return UTFCONV_DIR_UTF8_TO_UTF16LE;
+	case UTFCONV_DIR_UTF16BE_TO_UTF8:
+		return UTFCONV_DIR_UTF8_TO_UTF16BE;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A row without errors or BOM flags: every policy gives the same output,
+ * the reverse direction gives the input back, and so does the trip
+ * through the other byte order.
+ */
+static void utfconv_check_vector_reverse(void *ctx,
+					 const struct utfconv_vector *v)
+{
+	u32 back = utfconv_reverse_direction(v->direction);
+	u32 other, policy, p;
+	struct utfconv_expect e;
+	struct utfconv_ref r;
+	size_t room;
+	u8 *mid;
+	ssize_t n;
+
+	if (v->error_kind || v->flags || !back)
+		return;
+	utfconv_expect_vector(v, &e);
+	for (p = UTFCONV_POLICY_STRICT; p <= UTFCONV_POLICY_MAX; p++) {
+		/* lone surrogates are data only under WTF-8 */
+		if (p != v->policy && v->policy == UTFCONV_POLICY_WTF8)
+			continue;
+		utfconv_check_convert(ctx, v->name, "other policy",
+				      v->direction, p, 0, v->in, v->in_bytes,
+				      NULL, 0, 0, &e);
+	}
+	policy = v->policy;
+	memset(&e, 0, sizeof(e));
+	e.out = v->in;
+	e.out_bytes = v->in_bytes;
+	e.code_points = v->code_points;
+	e.bytes_in = v->out_bytes;
+	utfconv_check_convert(ctx, v->name, "reverse", back, policy, 0,
+			      v->out, v->out_bytes, NULL, 0, 0, &e);
+
+	/* UTF-8 -> UTF-16LE -> UTF-16BE (via UTF-8) and back */
+	room = utfconv_ref_out_max(v->direction, v->in_bytes) +
+	       utfconv_ref_out_max(back, v->out_bytes) + 16;
+	mid = UTFCONV_ALLOC(ctx, room);
+	if (!mid)
+		return;
+	if (utfconv_utf16_out(v->direction)) {
+		other = v->direction == UTFCONV_DIR_UTF8_TO_UTF16LE ?
+			UTFCONV_DIR_UTF8_TO_UTF16BE :
+			UTFCONV_DIR_UTF8_TO_UTF16LE;
+		n = utfconv_buf(other, policy, 0, v->in, v->in_bytes, mid, room,
+				NULL);
+		UTFCONV_CHECK(ctx, n >= 0, "%s: other byte order: %zd",
+			      v->name, n);
+		if (n < 0)
+			return;
+		utfconv_check_convert(ctx, v->name, "other byte order back",
+				      utfconv_reverse_direction(other), policy,
+				      0, mid, n, NULL, 0, 0, &e);
+	} else {
+		/* UTF-16 -> UTF-8 -> UTF-16 in the other order, and back */
+		other = v->direction == UTFCONV_DIR_UTF16LE_TO_UTF8 ?
+			UTFCONV_DIR_UTF8_TO_UTF16BE :
+			UTFCONV_DIR_UTF8_TO_UTF16LE;
+		n = utfconv_buf(other, policy, 0, v->out, v->out_bytes, mid,
+				room, NULL);
+		UTFCONV_CHECK(ctx, n == v->in_bytes,
+			      "%s: other byte order: %zd", v->name, n);
+		if (n != v->in_bytes)
+			return;
+		utfconv_ref_convert(utfconv_reverse_direction(other), policy,
+				    0, mid, n, mid + n, &r);
+		UTFCONV_CHECK(ctx, !r.err && r.out_bytes == v->out_bytes &&
+			      !memcmp(r.out, v->out, v->out_bytes),
+			      "%s: other byte order does not decode back",
+			      v->name);
+	}
+}
+
+/* Every single split point, empty calls, byte by byte, every split pair. */
+static void utfconv_check_vector_chunking(void *ctx,
+					  const struct utfconv_vector *v)
+{
+	size_t *cuts = UTFCONV_ALLOC(ctx, (2 * v->in_bytes + 4) *
+				     sizeof(*cuts));
+	struct utfconv_expect e;
+	size_t i, j, n;
+
+	if (!cuts)
+		return;
+	utfconv_expect_vector(v, &e);
+	for (i = 0; i <= v->in_bytes; i++) {
+		cuts[0] = i;
+		utfconv_check_convert(ctx, v->name, "one split", v->direction,
+				      v->policy, v->flags, v->in, v->in_bytes,
+				      cuts, 1, 0, &e);
+		cuts[1] = i;
+		utfconv_check_convert(ctx, v->name, "one split, empty call",
+				      v->direction, v->policy, v->flags, v->in,
+				      v->in_bytes, cuts, 2, 0, &e);
+	}
+	for (i = 0, n = 0; i < v->in_bytes; i++) {
+		cuts[n++] = i;
+		cuts[n++] = i;
+	}
+	utfconv_check_convert(ctx, v->name, "byte by byte, empty calls",
+			      v->direction, v->policy, v->flags, v->in,
+			      v->in_bytes, cuts, n, 0, &e);
+	for (i = 0; i < v->in_bytes; i++)
+		cuts[i] = i + 1;
+	utfconv_check_convert(ctx, v->name, "byte by byte", v->direction,
+			      v->policy, v->flags, v->in, v->in_bytes, cuts,
+			      v->in_bytes, 0, &e);
+	if (v->in_bytes > 16)
+		return;
+	for (i = 1; i < v->in_bytes; i++) {
+		for (j = i + 1; j < v->in_bytes; j++) {
+			cuts[0] = i;
+			cuts[1] = j;
+			utfconv_check_convert(ctx, v->name, "two splits",
+					      v->direction, v->policy,
+					      v->flags, v->in, v->in_bytes,
+					      cuts, 2, 0, &e);
+		}
+	}
+}
+
+/*
+ * Every output capacity from 0 up: one call never writes past the
+ * capacity (poison intact), writes whole characters only, fills as many
+ * as fit, and resuming gives the same stream; then every small capacity
+ * per call for the whole stream.
+ */
+static void utfconv_check_vector_capacity(void *ctx,
+					  const struct utfconv_vector *v)
+{
+	bool utf16 = utfconv_utf16_out(v->direction);
+	bool be = v->direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
+	size_t room = utfconv_room(v), cap, used, wrote, i, next, u2, w2;
+	u8 *out = UTFCONV_ALLOC(ctx, room);
+	struct utfconv_state st;
+	struct utfconv_expect e;
+	int ret, want;
+
+	if (!out)
+		return;
+	utfconv_expect_vector(v, &e);
+	for (cap = 0; cap <= v->out_bytes + UTFCONV_DRIVE_MAX_CHAR; cap++) {
+		memset(out, UTFCONV_POISON, room);
+		utfconv_init(&st, v->direction, v->policy, v->flags);
+		ret = utfconv_convert(&st, v->in, v->in_bytes, &used, out, cap,
+				      &wrote, UTFCONV_END);
+		want = cap >= v->out_bytes ? e.err : -E2BIG;
+		UTFCONV_CHECK(ctx, ret == want,
+			      "%s: capacity %zu: returned %d, want %d",
+			      v->name, cap, ret, want);
+		UTFCONV_CHECK(ctx, wrote <= cap && used <= v->in_bytes,
+			      "%s: capacity %zu: wrote %zu, used %zu", v->name,
+			      cap, wrote, used);
+		for (i = cap; i < room; i++)
+			if (out[i] != UTFCONV_POISON)
+				break;
+		UTFCONV_CHECK(ctx, i == room,
+			      "%s: capacity %zu: byte %zu past it written",
+			      v->name, cap, i);
+		if (wrote > cap)
+			continue;
+		UTFCONV_CHECK(ctx, wrote <= v->out_bytes &&
+			      !memcmp(out, v->out, wrote) &&
+			      utfconv_char_boundary(utf16, be, v->out,
+						    v->out_bytes, wrote),
+			      "%s: capacity %zu: %zu bytes are not whole characters of the output",
+			      v->name, cap, wrote);
+		if (ret == -E2BIG) {
+			for (next = wrote + 1; next < v->out_bytes; next++)
+				if (utfconv_char_boundary(utf16, be, v->out,
+							  v->out_bytes, next))
+					break;
+			UTFCONV_CHECK(ctx, next > cap,
+				      "%s: capacity %zu: stopped at %zu, next character ends at %zu",
+				      v->name, cap, wrote, next);
+			/* resume with the rest and all the room */
+			ret = utfconv_convert(&st, v->in + used,
+					      v->in_bytes - used, &u2,
+					      out + wrote, room - wrote, &w2,
+					      UTFCONV_END);
+			wrote += w2;
+		}
+		UTFCONV_CHECK(ctx, ret == e.err && wrote == v->out_bytes &&
+			      !memcmp(out, v->out, v->out_bytes) &&
+			      st.code_points == e.code_points &&
+			      st.replacements == e.replacements &&
+			      st.bytes_in == e.bytes_in &&
+			      st.bytes_out == v->out_bytes,
+			      "%s: capacity %zu: resumed stream differs (ret %d, %zu bytes)",
+			      v->name, cap, ret, wrote);
+	}
+	for (cap = 1; cap <= 2 * UTFCONV_DRIVE_MAX_CHAR; cap++)
+		utfconv_check_convert(ctx, v->name, "small capacity per call",
+				      v->direction, v->policy, v->flags, v->in,
+				      v->in_bytes, NULL, 0, cap, &e);
+}
+
+/**
+ * utfconv_check_against_ref() - the codec agrees with the reference model
+ * @ctx: test context
+ * @name: what is converted
+ * @direction: UTFCONV_DIR_*
+ * @policy: UTFCONV_POLICY_*
+ * @flags: UTFCONV_FLAG_*
+ * @in: input
+ * @in_bytes: its length
+ * @buf: scratch of at least 2 * utfconv_ref_out_max(@direction, @in_bytes)
+ *
+ * Return: true if they agree (one call through utfconv_buf() and the
+ * stream counters of one utfconv_convert() call).
+ */
+static bool utfconv_check_against_ref(void *ctx, const char *name,
+				      u32 direction, u32 policy, u32 flags,
+				      const u8 *in, size_t in_bytes, u8 *buf)
+{
+	size_t room = utfconv_ref_out_max(direction, in_bytes);
+	u8 *out = buf + room;
+	struct utfconv_state st;
+	struct utfconv_ref r;
+	size_t used, wrote;
+	int ret;
+	bool ok;
+
+	utfconv_ref_convert(direction, policy, flags, in, in_bytes, buf, &r);
+	utfconv_init(&st, direction, policy, flags);
+	ret = utfconv_convert(&st, in, in_bytes, &used, out, room, &wrote,
+			      UTFCONV_END);
+	ok = ret == r.err && wrote == r.out_bytes &&
+	     !memcmp(out, r.out, wrote) && st.error_kind == r.error_kind &&
+	     (!r.error_kind || st.error_offset == r.error_offset) &&
+	     st.code_points == r.code_points &&
+	     st.replacements == r.replacements && st.bytes_in == r.bytes_in;
+	UTFCONV_CHECK(ctx, ok,
+		      "%s: dir %u policy %u flags %u, %zu bytes %*ph: codec %d/%zu bytes/kind %u@%llu/repl %llu, reference %d/%zu bytes/kind %u@%llu/repl %llu",
+		      name, direction, policy, flags, in_bytes,
+		      (int)min_t(size_t, in_bytes, 16), in, ret, wrote,
+		      st.error_kind, (unsigned long long)st.error_offset,
+		      (unsigned long long)st.replacements, r.err, r.out_bytes,
+		      r.error_kind, (unsigned long long)r.error_offset,
+		      (unsigned long long)r.replacements);
+	return ok;
+}
+
+#endif /* _UTFCONV_CHECKS_H */

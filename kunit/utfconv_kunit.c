@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites of the utfconv codec.
+ *
+ * One named vector table (utfconv_vectors.h) drives every suite through
+ * KUNIT_ARRAY_PARAM_DESC; the checks themselves (utfconv_checks.h) and the
+ * reference model they compare with (utfconv_ref.h) are shared with the
+ * host-native tests in userspace-test/host/.
+ *
+ * utfconv_vectors:  each row one-shot, through utfconv_buf()/_length(),
+ *                   against the reference model, reversed and round-tripped
+ * utfconv_chunking: each row at every split point, byte by byte, with
+ *                   empty calls and at every pair of split points
+ * utfconv_capacity: each row at every output capacity from 0 up, with a
+ *                   poisoned tail, and resumed
+ * utfconv_sweep:    every scalar value, every UTF-16 unit and surrogate-led
+ *                   pair, every 1-3 byte UTF-8 sequence, 4-byte samples
+ * utfconv_api:      argument checks and stream life cycle
+ * utfconv_nls:      differential against fs/nls utf8s_to_utf16s() and
+ *                   utf16s_to_utf8s(), and where utfconv deliberately differs
+ */
+
+#include <kunit/test.h>
+#include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/nls.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/utfconv.h>
+
+#define UTFCONV_CHECK(ctx, cond, fmt, ...) \
+	KUNIT_EXPECT_TRUE_MSG((struct kunit *)(ctx), cond, fmt, ##__VA_ARGS__)
+#define UTFCONV_ALLOC(ctx, bytes) \
+	kunit_kmalloc((struct kunit *)(ctx), max_t(size_t, bytes, 1), GFP_KERNEL)
+
+#include "utfconv_checks.h"
+
+KUNIT_ARRAY_PARAM_DESC(utfconv_vectors, utfconv_vectors, name);
+
+static const struct utfconv_vector *utfconv_param(struct kunit *test)
+{
+	return test->param_value;
+}
+
+/* ---- utfconv_vectors ---------------------------------------------------- */
+
+static void utfconv_vectors_reference_test(struct kunit *test)
+{
+	utfconv_check_vector_reference(test, utfconv_param(test));
+}
+
+static void utfconv_vectors_convert_test(struct kunit *test)
+{
+	utfconv_check_vector_oneshot(test, utfconv_param(test));
+}
+
+static void utfconv_vectors_buf_length_test(struct kunit *test)
+{
+	utfconv_check_vector_oneshot_api(test, utfconv_param(test));
+}
+
+static void utfconv_vectors_reverse_test(struct kunit *test)
+{
+	utfconv_check_vector_reverse(test, utfconv_param(test));
+}
+
+static struct kunit_case utfconv_vectors_cases[] = {
+	KUNIT_CASE_PARAM(utfconv_vectors_reference_test,
+			 utfconv_vectors_gen_params),
+	KUNIT_CASE_PARAM(utfconv_vectors_convert_test,
+			 utfconv_vectors_gen_params),
+	KUNIT_CASE_PARAM(utfconv_vectors_buf_length_test,
+			 utfconv_vectors_gen_params),
+	KUNIT_CASE_PARAM(utfconv_vectors_reverse_test,
+			 utfconv_vectors_gen_params),
+	{}
+};
+
+static struct kunit_suite utfconv_vectors_suite = {
+	.name = "utfconv_vectors",
+	.test_cases = utfconv_vectors_cases,
+};
+
+/* ---- utfconv_chunking --------------------------------------------------- */
+
+static void utfconv_chunking_every_split_test(struct kunit *test)
+{
+	utfconv_check_vector_chunking(test, utfconv_param(test));
+}
+
+static struct kunit_case utfconv_chunking_cases[] = {
+	KUNIT_CASE_PARAM(utfconv_chunking_every_split_test,
+			 utfconv_vectors_gen_params),
+	{}
+};
+
+static struct kunit_suite utfconv_chunking_suite = {
+	.name = "utfconv_chunking",
+	.test_cases = utfconv_chunking_cases,
+};
+
+/* ---- utfconv_capacity --------------------------------------------------- */
+
+static void utfconv_capacity_every_capacity_test(struct kunit *test)
+{
+	utfconv_check_vector_capacity(test, utfconv_param(test));
+}
+
+static struct kunit_case utfconv_capacity_cases[] = {
+	KUNIT_CASE_PARAM(utfconv_capacity_every_capacity_test,
+			 utfconv_vectors_gen_params),
+	{}
+};
+
+static struct kunit_suite utfconv_capacity_suite = {
+	.name = "utfconv_capacity",
+	.test_cases = utfconv_capacity_cases,
+};
+
+/* ---- utfconv_sweep ------------------------------------------------------ */
+
+/* Stop a sweep after this many failures: one message per broken rule. */
+#define UTFCONV_SWEEP_MAX_FAIL	8
+
+static bool utfconv_sweep_failing(struct kunit *test)
+{
+	return test->status == KUNIT_FAILURE &&
+	       ++*(unsigned int *)test->priv > UTFCONV_SWEEP_MAX_FAIL;
+}
+
+static int utfconv_sweep_init(struct kunit *test)
+{
+	test->priv = kunit_kzalloc(test, sizeof(unsigned int), GFP_KERNEL);
+	return test->priv ? 0 : -ENOMEM;
+}
+
+/* Written separately from the codec and the reference: RFC 3629 forms. */
+static size_t utfconv_sweep_utf8(u8 *d, u32 c)
+{
+	if (c < 0x80) {
+		d[0] = c;
+		return 1;
+	}
+	if (c < 0x800) {
+		d[0] = 0xC0 | c >> 6;
+		d[1] = 0x80 | (c & 0x3F);
+		return 2;
+	}
+	if (c < 0x10000) {
+		d[0] = 0xE0 | c >> 12;
+		d[1] = 0x80 | (c >> 6 & 0x3F);
+		d[2] = 0x80 | (c & 0x3F);
+		return 3;
+	}
+	d[0] = 0xF0 | c >> 18;
+	d[1] = 0x80 | (c >> 12 & 0x3F);
+	d[2] = 0x80 | (c >> 6 & 0x3F);
+	d[3] = 0x80 | (c & 0x3F);
+	return 4;
+}
+
+static void utfconv_sweep_unit(u8 *d, u16 u, bool be)
+{
+	d[!be] = u >> 8;
+	d[be] = u & 0xFF;
+}
+
+static size_t utfconv_sweep_utf16(u8 *d, u32 c, bool be)
+{
+	if (c < 0x10000) {
+		utfconv_sweep_unit(d, c, be);
+		return 2;
+	}
+	utfconv_sweep_unit(d, 0xD800 + ((c - 0x10000) >> 10), be);
+	utfconv_sweep_unit(d + 2, 0xDC00 + ((c - 0x10000) & 0x3FF), be);
+	return 4;
+}
+
+static void utfconv_sweep_scalars_test(struct kunit *test)
+{
+	u8 s8[4], s16[4], o[8];
+	size_t n8, n16;
+	ssize_t r;
+	bool be;
+	u32 c;
+
+	for (be = false; ; be = true) {
+		for (c = 0; c <= 0x10FFFF; c++) {
+			if (c == 0xD800)
+				c = 0xE000;
+			n8 = utfconv_sweep_utf8(s8, c);
+			n16 = utfconv_sweep_utf16(s16, c, be);
+			r = utfconv_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
+					UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, s8, n8,
+					o, sizeof(o), NULL);
+			KUNIT_EXPECT_TRUE_MSG(test, r == n16 && !memcmp(o, s16, n16),
+					      "U+%04X to UTF-16%s: %zd", c,
+					      be ? "BE" : "LE", r);
+			r = utfconv_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
+					UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0, s16, n16,
+					o, sizeof(o), NULL);
+			KUNIT_EXPECT_TRUE_MSG(test, r == n8 && !memcmp(o, s8, n8),
+					      "U+%04X from UTF-16%s: %zd", c,
+					      be ? "BE" : "LE", r);
+			if (utfconv_sweep_failing(test))
+				return;
+		}
+		if (be)
+			break;
+	}
+}
+
+/* Every single unit, alone and before an odd byte, under every policy. */
+static void utfconv_sweep_utf16_units_test(struct kunit *test)
+{
+	u8 in[3], buf[64];
+	u32 p, d, u;
+
+	for (d = UTFCONV_DIR_UTF16LE_TO_UTF8;
+	     d <= UTFCONV_DIR_UTF16BE_TO_UTF8; d++) {
+		for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+			for (u = 0; u <= 0xFFFF; u++) {
+				utfconv_sweep_unit(in, u,
+						   d == UTFCONV_DIR_UTF16BE_TO_UTF8);
+				in[2] = 0x41;
+				utfconv_check_against_ref(test, "unit", d, p, 0,
+							  in, 2, buf);
+				utfconv_check_against_ref(test, "unit, odd byte",
+							  d, p, 0, in, 3, buf);
+				if (utfconv_sweep_failing(test))
+					return;
+			}
+		}
+	}
+}
+
+/* Every pair of units whose first is a surrogate, under every policy. */
+static void utfconv_sweep_utf16_pairs_test(struct kunit *test)
+{
+	u32 p, d, s, w;
+	u8 in[4], buf[64];
+	bool be;
+
+	for (d = UTFCONV_DIR_UTF16LE_TO_UTF8;
+	     d <= UTFCONV_DIR_UTF16BE_TO_UTF8; d++) {
+		be = d == UTFCONV_DIR_UTF16BE_TO_UTF8;
+		for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+			for (s = 0xD800; s <= 0xDFFF; s++) {
+				utfconv_sweep_unit(in, s, be);
+				for (w = 0; w <= 0xFFFF; w++) {
+					utfconv_sweep_unit(in + 2, w, be);
+					utfconv_check_against_ref(test, "pair", d,
+								  p, 0, in, 4,
+								  buf);
+				}
+				if (utfconv_sweep_failing(test))
+					return;
+				cond_resched();
+			}
+		}
+	}
+}
+
+/* Every 1-, 2- and 3-byte sequence against the Table 3-7 reference. */
+static void utfconv_sweep_utf8_short_test(struct kunit *test)
+{
+	u32 p, x, len, i;
+	u8 in[3], buf[64];
+
+	for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+		for (len = 1; len <= 3; len++) {
+			for (x = 0; x < 1U << (8 * len); x++) {
+				for (i = 0; i < len; i++)
+					in[i] = x >> (8 * (len - 1 - i));
+				utfconv_check_against_ref(test, "sequence",
+							  UTFCONV_DIR_UTF8_TO_UTF16LE,
+							  p, 0, in, len, buf);
+				if ((x & 0xFFFF) == 0xFFFF) {
+					if (utfconv_sweep_failing(test))
+						return;
+					cond_resched();
+				}
+			}
+		}
+	}
+}
+
+/* 4-byte sequences with boundary bytes after the lead @lead. */
+static void utfconv_sweep_edge4(struct kunit *test, u32 policy, u8 lead,
+				u8 *buf)
+{
+	static const u8 edge[] = {
+		0x00, 0x41, 0x7F, 0x80, 0x81, 0x8F, 0x90, 0x9F, 0xA0, 0xAF,
+		0xB0, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF,
+	};
+	u32 a, b, c;
+	u8 in[4];
+
+	in[0] = lead;
+	for (a = 0; a < ARRAY_SIZE(edge); a++) {
+		for (b = 0; b < ARRAY_SIZE(edge); b++) {
+			for (c = 0; c < ARRAY_SIZE(edge); c++) {
+				in[1] = edge[a];
+				in[2] = edge[b];
+				in[3] = edge[c];
+				utfconv_check_against_ref(test, "edge",
+							  UTFCONV_DIR_UTF8_TO_UTF16BE,
+							  policy, 0, in, 4, buf);
+			}
+		}
+	}
+}
+
+/* 4-byte sequences: every lead E0..FF with boundary bytes, then random. */
+static void utfconv_sweep_utf8_four_test(struct kunit *test)
+{
+	u8 in[4], buf[64];
+	u64 r = 0x9E3779B97F4A7C15ULL;
+	u32 p, l, i;
+
+	for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+		for (l = 0xE0; l <= 0xFF; l++) {
+			utfconv_sweep_edge4(test, p, l, buf);
+			if (utfconv_sweep_failing(test))
+				return;
+		}
+		for (i = 0; i < 1000000; i++) {
+			r ^= r >> 12;
+			r ^= r << 25;
+			r ^= r >> 27;
+			in[0] = 0xF0 + (r & 7);
+			in[1] = 0x80 | ((r >> 8) & 0x3F);
+			in[2] = 0x80 | ((r >> 16) & 0x3F);
+			in[3] = 0x80 | ((r >> 24) & 0x3F);
+			utfconv_check_against_ref(test, "random",
+						  UTFCONV_DIR_UTF8_TO_UTF16LE, p,
+						  0, in, 4, buf);
+			if ((i & 0xFFFF) == 0xFFFF) {
+				if (utfconv_sweep_failing(test))
+					return;
+				cond_resched();
+			}
+		}
+	}
+}
+
+static struct kunit_case utfconv_sweep_cases[] = {
+	KUNIT_CASE_SLOW(utfconv_sweep_scalars_test),
+	KUNIT_CASE_SLOW(utfconv_sweep_utf16_units_test),
+	KUNIT_CASE_SLOW(utfconv_sweep_utf16_pairs_test),
+	KUNIT_CASE_SLOW(utfconv_sweep_utf8_short_test),
+	KUNIT_CASE_SLOW(utfconv_sweep_utf8_four_test),
+	{}
+};
+
+static struct kunit_suite utfconv_sweep_suite = {
+	.name = "utfconv_sweep",
+	.init = utfconv_sweep_init,
+	.test_cases = utfconv_sweep_cases,
+};
+
+/* ---- utfconv_api -------------------------------------------------------- */
+
+static void utfconv_api_bad_arguments_test(struct kunit *test)
+{
+	struct utfconv_state st;
+	size_t used, wrote;
+	u8 out[8];
+
+	KUNIT_EXPECT_EQ(test, utfconv_init(&st, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_DIR_MAX + 1, 0, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE,
+					   UTFCONV_POLICY_MAX + 1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
+					   ~UTFCONV_FLAGS_ALL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_buf(0, 0, 0, "a", 1, out, sizeof(out),
+					  NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_length(UTFCONV_DIR_UTF8_TO_UTF16LE, 9, 0,
+					     "a", 1, NULL), -EINVAL);
+	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
+					   0), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "a", 1, &used, out,
+					      sizeof(out), &wrote, ~0U),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, used, 0);
+	KUNIT_EXPECT_EQ(test, wrote, 0);
+}
+
+static void utfconv_api_life_cycle_test(struct kunit *test)
+{
+	struct utfconv_state st;
+	size_t used, wrote;
+	u8 out[8];
+
+	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
+					   0), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "\xf0\x9f\x98", 3, &used,
+					      out, sizeof(out), &wrote, 0), 0);
+	KUNIT_EXPECT_EQ(test, used, 3);
+	KUNIT_EXPECT_EQ(test, wrote, 0);
+	KUNIT_EXPECT_EQ(test, utfconv_pending_bytes(&st), 3);
+	KUNIT_EXPECT_EQ(test, st.bytes_in, 3);
+	KUNIT_EXPECT_FALSE(test, utfconv_ended(&st));
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "\xbb", 1, &used, out,
+					      sizeof(out), &wrote,
+					      UTFCONV_END), 0);
+	KUNIT_EXPECT_EQ(test, wrote, 4);
+	KUNIT_EXPECT_TRUE(test, utfconv_ended(&st));
+	KUNIT_EXPECT_EQ(test, utfconv_pending_bytes(&st), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "a", 1, &used, out,
+					      sizeof(out), &wrote, 0), -EINVAL);
+	utfconv_reset(&st);
+	KUNIT_EXPECT_EQ(test, st.bytes_in, 0);
+	KUNIT_EXPECT_EQ(test, st.code_points, 0);
+	KUNIT_EXPECT_FALSE(test, utfconv_ended(&st));
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "a", 1, &used, out,
+					      sizeof(out), &wrote,
+					      UTFCONV_END), 0);
+	KUNIT_EXPECT_EQ(test, wrote, 2);
+}
+
+static void utfconv_api_halt_test(struct kunit *test)
+{
+	struct utfconv_state st;
+	size_t used, wrote;
+	u8 out[8];
+
+	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF16LE_TO_UTF8,
+					   UTFCONV_POLICY_STRICT, 0), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "a\0\0\xdc", 4, &used, out,
+					      sizeof(out), &wrote, 0),
+			-EILSEQ);
+	KUNIT_EXPECT_EQ(test, used, 2);
+	KUNIT_EXPECT_EQ(test, wrote, 1);
+	KUNIT_EXPECT_EQ(test, st.error_offset, 2);
+	KUNIT_EXPECT_EQ(test, st.error_kind, UTFCONV_ERR_ILLFORMED);
+	KUNIT_EXPECT_EQ(test, st.bytes_in, 2);
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "b\0", 2, &used, out,
+					      sizeof(out), &wrote,
+					      UTFCONV_END), -EILSEQ);
+	KUNIT_EXPECT_EQ(test, used, 0);
+	KUNIT_EXPECT_EQ(test, wrote, 0);
+	utfconv_reset(&st);
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "b\0", 2, &used, out,
+					      sizeof(out), &wrote,
+					      UTFCONV_END), 0);
+	KUNIT_EXPECT_EQ(test, st.error_kind, UTFCONV_ERR_NONE);
+}
+
+static void utfconv_api_max_length_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16LE,
+						 0, 5), 10);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16BE,
+						 UTFCONV_FLAG_EMIT_BOM, 5), 12);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF16LE_TO_UTF8,
+						 0, 4), 6);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF16_TO_UTF8,
+						 0, 5), 9);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF16BE_TO_UTF8,
+						 UTFCONV_FLAG_EMIT_BOM, 0), 3);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16LE,
+						 0, SIZE_MAX), SIZE_MAX);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF16LE_TO_UTF8,
+						 0, SIZE_MAX), SIZE_MAX);
+}
+
+static struct kunit_case utfconv_api_cases[] = {
+	KUNIT_CASE(utfconv_api_bad_arguments_test),
+	KUNIT_CASE(utfconv_api_life_cycle_test),
+	KUNIT_CASE(utfconv_api_halt_test),
+	KUNIT_CASE(utfconv_api_max_length_test),
+	{}
+};
+
+static struct kunit_suite utfconv_api_suite = {
+	.name = "utfconv_api",
+	.test_cases = utfconv_api_cases,
+};
+
+/* ---- utfconv_nls -------------------------------------------------------- */
+
+#define UTFCONV_NLS_TEXT	256	/* code points per random text */
+
+/* Random valid UTF-8 without U+0000 (nls stops there). */
+static size_t utfconv_nls_text(u64 *seed, u8 *d)
+{
+	size_t n = 0, i;
+	u64 r;
+	u32 c;
+
+	for (i = 0; i < UTFCONV_NLS_TEXT; i++) {
+		r = *seed;
+		r ^= r >> 12;
+		r ^= r << 25;
+		r ^= r >> 27;
+		*seed = r;
+		r *= 0x2545F4914F6CDD1DULL;
+		switch (r % 4) {
+		case 0:
+			c = 1 + (r >> 8) % 0x7F;
+			break;
+		case 1:
+			c = 0x80 + (r >> 8) % 0x780;
+			break;
+		case 2:
+			c = 0x800 + (r >> 8) % 0xF800;
+			break;
+		default:
+			c = 0x10000 + (r >> 8) % 0x100000;
+		}
+		if (c >= 0xD800 && c <= 0xDFFF)
+			c = 0xFFFD;
+		n += utfconv_sweep_utf8(d + n, c);
+	}
+	return n;
+}
+
+/* Valid text: both give the same bytes in both byte orders. */
+static void utfconv_nls_valid_test(struct kunit *test)
+{
+	size_t cap = 4 * UTFCONV_NLS_TEXT + 8;
+	u8 *in = kunit_kmalloc(test, cap, GFP_KERNEL);
+	u8 *ours = kunit_kmalloc(test, 2 * cap, GFP_KERNEL);
+	u8 *back = kunit_kmalloc(test, cap, GFP_KERNEL);
+	wchar_t *nls = kunit_kmalloc(test, 2 * cap, GFP_KERNEL);
+	u64 seed = 0x2545F4914F6CDD1DULL;
+	int be, i, units, len;
+	size_t n;
+	ssize_t r;
+
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, ours);
+	KUNIT_ASSERT_NOT_NULL(test, back);
+	KUNIT_ASSERT_NOT_NULL(test, nls);
+	for (i = 0; i < 200; i++) {
+		n = utfconv_nls_text(&seed, in);
+		for (be = 0; be < 2; be++) {
+			units = utf8s_to_utf16s(in, n, be ? UTF16_BIG_ENDIAN :
+						UTF16_LITTLE_ENDIAN, nls, cap);
+			r = utfconv_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
+					UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+					n, ours, 2 * cap, NULL);
+			KUNIT_EXPECT_TRUE_MSG(test, units >= 0 && r == 2 * units &&
+					      !memcmp(ours, nls, r),
+					      "text %d to UTF-16%s: nls %d units, utfconv %zd bytes",
+					      i, be ? "BE" : "LE", units, r);
+			if (units < 0)
+				continue;
+			len = utf16s_to_utf8s(nls, units, be ? UTF16_BIG_ENDIAN :
+					      UTF16_LITTLE_ENDIAN, back, cap);
+			r = utfconv_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
+					UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0, nls,
+					2 * units, ours, 2 * cap, NULL);
+			KUNIT_EXPECT_TRUE_MSG(test, len == n && r == n &&
+					      !memcmp(back, in, n) &&
+					      !memcmp(ours, in, n),
+					      "text %d from UTF-16%s: nls %d, utfconv %zd, want %zu",
+					      i, be ? "BE" : "LE", len, r, n);
+		}
+	}
+}
+
+/* The table's valid UTF-8 rows without U+0000 agree with nls as well. */
+static void utfconv_nls_vectors_test(struct kunit *test)
+{
+	const struct utfconv_vector *v = utfconv_param(test);
+	wchar_t *nls;
+	int units;
+
+	if (v->direction != UTFCONV_DIR_UTF8_TO_UTF16LE || v->error_kind ||
+	    v->flags || v->policy == UTFCONV_POLICY_WTF8 ||
+	    memchr(v->in, 0, v->in_bytes))
+		return;
+	nls = kunit_kmalloc(test, v->out_bytes + 2, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nls);
+	units = utf8s_to_utf16s(v->in, v->in_bytes, UTF16_LITTLE_ENDIAN, nls,
+				v->out_bytes / 2 + 1);
+	KUNIT_EXPECT_EQ(test, 2 * units, v->out_bytes);
+	KUNIT_EXPECT_MEMEQ(test, nls, v->out, v->out_bytes);
+}
+
+/* nls drops an unpaired surrogate silently; utfconv reports or marks it. */
+static void utfconv_nls_lone_surrogate_test(struct kunit *test)
+{
+	static const wchar_t in[] = { 0x61, 0xD800, 0x62, 0xDC00, 0x63 };
+	u8 nls[16], ours[16];
+	u64 off = 0;
+	int len;
+
+	len = utf16s_to_utf8s(in, ARRAY_SIZE(in), UTF16_HOST_ENDIAN, nls,
+			      sizeof(nls));
+	KUNIT_EXPECT_EQ(test, len, 3);
+	KUNIT_EXPECT_MEMEQ(test, nls, "abc", 3);
+
+	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF16LE_TO_UTF8,
+					  UTFCONV_POLICY_STRICT, 0,
+					  "a\0\0\xd8\x62\0\0\xdc\x63\0", 10,
+					  ours, sizeof(ours), &off), -EILSEQ);
+	KUNIT_EXPECT_EQ(test, off, 2);
+	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF16LE_TO_UTF8,
+					  UTFCONV_POLICY_REPLACE, 0,
+					  "a\0\0\xd8\x62\0\0\xdc\x63\0", 10,
+					  ours, sizeof(ours), NULL), 9);
+	KUNIT_EXPECT_MEMEQ(test, ours, "a\xef\xbf\xbd\x62\xef\xbf\xbd\x63", 9);
+}
+
+/* nls truncates silently at the output limit; utfconv says -E2BIG. */
+static void utfconv_nls_truncation_test(struct kunit *test)
+{
+	static const u8 in[] = "\xe6\xb1\x89\xe6\xb1\x89\xf0\xa0\xae\xb7";
+	struct utfconv_state st;
+	size_t used, wrote;
+	wchar_t nls[4];
+	u8 ours[8];
+	int units;
+
+	/* room for 3 units: nls writes 2 and drops the pair without a word */
+	units = utf8s_to_utf16s(in, sizeof(in) - 1, UTF16_LITTLE_ENDIAN, nls, 3);
+	KUNIT_EXPECT_EQ(test, units, 2);
+
+	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+					  sizeof(in) - 1, ours, 6, NULL), -E2BIG);
+	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
+					   0), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, in, sizeof(in) - 1, &used,
+					      ours, 6, &wrote, UTFCONV_END),
+			-E2BIG);
+	KUNIT_EXPECT_EQ(test, used, 6);
+	KUNIT_EXPECT_EQ(test, wrote, 4);
+}
+
+/* nls says -EINVAL without a position; utfconv -EILSEQ at the offset. */
+static void utfconv_nls_ill_formed_test(struct kunit *test)
+{
+	static const u8 in[] = "ab\xed\xa0\x80\x63";
+	wchar_t nls[8];
+	u8 ours[16];
+	u64 off = 0;
+
+	KUNIT_EXPECT_EQ(test, utf8s_to_utf16s(in, sizeof(in) - 1,
+					      UTF16_LITTLE_ENDIAN, nls, 8),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+					  sizeof(in) - 1, ours, sizeof(ours),
+					  &off), -EILSEQ);
+	KUNIT_EXPECT_EQ(test, off, 2);
+}
+
+/* nls stops at U+0000; utfconv converts it as data. */
+static void utfconv_nls_nul_test(struct kunit *test)
+{
+	static const u8 in[] = { 'a', 0, 'b' };
+	wchar_t nls[4];
+	u8 ours[8];
+
+	KUNIT_EXPECT_EQ(test, utf8s_to_utf16s(in, sizeof(in),
+					      UTF16_LITTLE_ENDIAN, nls, 4), 1);
+	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+					  sizeof(in), ours, sizeof(ours), NULL),
+			6);
+}
+
+static struct kunit_case utfconv_nls_cases[] = {
+	KUNIT_CASE(utfconv_nls_valid_test),
+	KUNIT_CASE_PARAM(utfconv_nls_vectors_test, utfconv_vectors_gen_params),
+	KUNIT_CASE(utfconv_nls_lone_surrogate_test),
+	KUNIT_CASE(utfconv_nls_truncation_test),
+	KUNIT_CASE(utfconv_nls_ill_formed_test),
+	KUNIT_CASE(utfconv_nls_nul_test),
+	{}
+};
+
+static struct kunit_suite utfconv_nls_suite = {
+	.name = "utfconv_nls",
+	.test_cases = utfconv_nls_cases,
+};
+
+kunit_test_suites(&utfconv_vectors_suite, &utfconv_chunking_suite,
+		  &utfconv_capacity_suite, &utfconv_api_suite,
+		  &utfconv_nls_suite, &utfconv_sweep_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the utfconv UTF-8 <-> UTF-16 codec");
+MODULE_LICENSE("GPL");
