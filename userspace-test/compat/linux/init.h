@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _UTFCONV_COMPAT_LINUX_INIT_H
+#define _UTFCONV_COMPAT_LINUX_INIT_H
+
+#define __init
+#define __exit
+
+#endif

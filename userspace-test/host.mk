@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host-native tests of the utfconv codec. Included by
+# userspace-test/Makefile (which sets SHARED, TOPDIR and BUILD).
+#
+#   make -C userspace-test host-check   vector table, chunking, capacity,
+#       sweeps, field-cases drift, iconv and Python differentials, all
+#       under ASan+UBSan; ends with "N passed, N failed"
+#   make -C userspace-test host-sweep   the exhaustive UTF-16 pair sweep
+#       in both byte orders (slow)
+#   make -C userspace-test fuzz         libFuzzer target for FUZZ_SECONDS
+#
+# kmod/utfconv_codec.c is compiled in place through compat/, never copied.
+
+HOST_CC ?= gcc
+FUZZ_CC ?= clang
+PYTHON ?= python3
+FUZZ_SECONDS ?= 60
+PYDIFF_CASES ?= 20000
+
+HOST_SRC := $(CURDIR)/host
+HOST_BUILD := $(BUILD)/host
+HOST_CODEC := $(TOPDIR)/kmod/utfconv_codec.c
+HOST_INC := -I$(CURDIR)/compat -I$(TOPDIR)/include -I$(TOPDIR)/kunit
+HOST_DEPS := $(HOST_CODEC) $(wildcard $(TOPDIR)/kunit/*.h) \
+	$(wildcard $(CURDIR)/compat/*/*.h) $(TOPDIR)/include/linux/utfconv.h \
+	$(TOPDIR)/include/uapi/linux/utfconv.h
+HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-sign-compare \
+	-Wno-unused-parameter -Wno-missing-field-initializers \
+	-fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined $(HOST_INC)
+FUZZ_CFLAGS := -O1 -g -Wall -Wno-unused-function \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	$(HOST_INC)
+
+all:: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli
+
+$(HOST_BUILD)/host_test: $(HOST_SRC)/host_test.c $(HOST_DEPS)
+	@mkdir -p $(HOST_BUILD)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_CODEC)
+
+$(HOST_BUILD)/host_cli: $(HOST_SRC)/host_cli.c $(HOST_DEPS)
+	@mkdir -p $(HOST_BUILD)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_CODEC)
+
+$(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
+	@mkdir -p $(HOST_BUILD)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_CODEC)
+
+host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli
+	$(HOST_BUILD)/host_test -q $(SHARED) \
+		"$(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
+
+host-sweep: $(HOST_BUILD)/host_test
+	$(HOST_BUILD)/host_test -f -x sweep $(SHARED)
+
+# The fuzzer's corpus is kept in build/host/fuzz-corpus across runs.
+fuzz: $(HOST_BUILD)/fuzz_utfconv
+	@mkdir -p $(HOST_BUILD)/fuzz-corpus
+	cd $(HOST_BUILD) && { ./fuzz_utfconv -max_total_time=$(FUZZ_SECONDS) \
+		-print_final_stats=1 fuzz-corpus >fuzz.log 2>&1; rc=$$?; \
+		grep -E '^(#[0-9]+ +(INITED|DONE)|==[0-9]+==|SUMMARY|Done )' fuzz.log; \
+		echo "fuzz: $$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log) execs in $(FUZZ_SECONDS) s, exit $$rc (log $(HOST_BUILD)/fuzz.log)"; \
+		exit $$rc; }
+
+.PHONY: host-check host-sweep fuzz

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the utfconv codec (kmod/utfconv_codec.c built in
+ * userspace through userspace-test/compat/).
+ *
+ * Input: byte 0 picks the direction, policy and flags; byte 1 the number
+ * of call boundaries (0-7) and an output capacity per call (0-31, 0 for
+ * unlimited); then one byte per boundary (its place, in 256ths of the
+ * text); the rest is the text. Each input is checked for:
+ *  - agreement with the reference model (kunit/utfconv_ref.h): output,
+ *    errno, error kind and offset, counters;
+ *  - chunk invariance: the fuzzer-chosen boundaries and capacity give
+ *    the same result as one call (and the calling contract holds);
+ *  - utfconv_length() and utfconv_buf() agreeing with the stream;
+ *  - round trip: output without errors converts back to the input.
+ * Any difference aborts with a message.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/types.h>
+#include <linux/utfconv.h>
+
+static void *fuzz_allocs[256];
+static unsigned int fuzz_nallocs;
+
+static void fuzz_fail(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+static void fuzz_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+static void *fuzz_alloc(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	if (!p || fuzz_nallocs == 256)
+		abort();
+	fuzz_allocs[fuzz_nallocs++] = p;
+	return p;
+}
+
+#define UTFCONV_CHECK(ctx, cond, fmt, ...)			\
+	do {							\
+		if (!(cond))					\
+			fuzz_fail(fmt, ##__VA_ARGS__);		\
+	} while (0)
+#define UTFCONV_ALLOC(ctx, bytes)	fuzz_alloc(bytes)
+
+#include "utfconv_checks.h"
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct utfconv_expect e;
+	struct utfconv_ref ref;
+	size_t cuts[8], ncuts, cap, n, i, j, t;
+	u32 dir, pol, flags, back;
+	const u8 *in;
+	u8 *buf, *out2;
+	ssize_t len;
+	u64 off;
+
+	if (size < 2)
+		return 0;
+	dir = 1 + data[0] % 5;
+	pol = data[0] / 5 % 4;
+	flags = data[0] / 20 % 4;
+	ncuts = data[1] % 8;
+	cap = data[1] / 8;
+	if (size < 2 + ncuts)
+		return 0;
+	in = data + 2 + ncuts;
+	n = size - 2 - ncuts;
+	for (i = 0; i < ncuts; i++)
+		cuts[i] = data[2 + i] * n / 256;
+	for (i = 1; i < ncuts; i++) {
+		for (t = cuts[i], j = i; j && cuts[j - 1] > t; j--)
+			cuts[j] = cuts[j - 1];
+		cuts[j] = t;
+	}
+
+	buf = fuzz_alloc(2 * utfconv_ref_out_max(dir, n));
+	utfconv_check_against_ref(NULL, "fuzz", dir, pol, flags, in, n, buf);
+	utfconv_ref_convert(dir, pol, flags, in, n, buf, &ref);
+	utfconv_expect_ref(&ref, &e);
+	utfconv_check_convert(NULL, "fuzz", "chunks and capacity", dir, pol,
+			      flags, in, n, cuts, ncuts, cap, &e);
+	utfconv_check_convert(NULL, "fuzz", "byte by byte", dir, pol, flags,
+			      in, n, NULL, 0, 1, &e);
+
+	off = ~0ULL;
+	len = utfconv_length(dir, pol, flags, in, n, &off);
+	UTFCONV_CHECK(NULL, ref.err ? len == ref.err && off == ref.error_offset :
+		      len == ref.out_bytes, "utfconv_length() %zd, want %d/%zu",
+		      len, ref.err, ref.out_bytes);
+	UTFCONV_CHECK(NULL, utfconv_max_length(dir, flags, n) >= ref.out_bytes,
+		      "utfconv_max_length() below the output");
+
+	/* round trip of clean output */
+	back = utfconv_reverse_direction(dir);
+	if (!ref.error_kind && !flags && back) {
+		out2 = fuzz_alloc(utfconv_ref_out_max(back, ref.out_bytes));
+		len = utfconv_buf(back, pol, 0, ref.out, ref.out_bytes, out2,
+				  utfconv_ref_out_max(back, ref.out_bytes), NULL);
+		UTFCONV_CHECK(NULL, len == n && !memcmp(out2, in, n),
+			      "round trip: %zd bytes, want %zu", len, n);
+	}
+	while (fuzz_nallocs)
+		free(fuzz_allocs[--fuzz_nallocs]);
+	return 0;
+}
