@@ -62,7 +62,6 @@ FIXTURE_SETUP(vec)
 	if (self->fd < 0 && errno == ENOENT)
 		SKIP(return, "%s absent", utfconv_dev_path());
 	ASSERT_LE(0, self->fd);
-	TH_LOG("%s: %s", variant->v->name, variant->v->what);
 }
 
 FIXTURE_TEARDOWN(vec)
@@ -81,13 +80,14 @@ static void run_init(struct run *r)
 static void run_read(int fd, struct run *r, size_t rsize, bool to_end)
 {
 	for (;;) {
+		size_t room = sizeof(r->out) - r->out_bytes;
 		ssize_t n;
 
-		if (r->out_bytes + rsize > sizeof(r->out)) {
+		if (!room) {
 			r->overflow = true;
 			return;
 		}
-		n = read(fd, r->out + r->out_bytes, rsize);
+		n = read(fd, r->out + r->out_bytes, rsize < room ? rsize : room);
 		if (n > 0) {
 			r->out_bytes += (size_t)n;
 			continue;
@@ -150,10 +150,10 @@ static void check_run(struct __test_metadata *_metadata, int fd,
 	struct utfconv_status st;
 	unsigned int i;
 
-	TH_LOG("%s: %s", v->name, how);
-	ASSERT_FALSE(r->overflow);
+	ASSERT_FALSE(r->overflow) TH_LOG("%s: %s", v->name, how);
 	ASSERT_TRUE(utfconv_bytes_eq(v->name, r->out, r->out_bytes, v->out,
-				     v->out_bytes));
+				     v->out_bytes))
+		TH_LOG("%s (%s): %s", v->name, v->what, how);
 	ASSERT_EQ(0, utfconv_status(fd, &st));
 	for (i = 0; i < sizeof(st.padding) / sizeof(st.padding[0]); i++) {
 		EXPECT_EQ(0, st.padding[i]);
@@ -208,6 +208,8 @@ static void check_run(struct __test_metadata *_metadata, int fd,
 		EXPECT_TRUE(errno == EINVAL || errno == EPIPE);
 		break;
 	}
+	if (_metadata->exit_code != KSFT_PASS)
+		TH_LOG("%s (%s): %s", v->name, v->what, how);
 }
 
 static int fresh(struct __test_metadata *_metadata,
@@ -300,6 +302,11 @@ TEST_F(vec, poll_driven)
 	ASSERT_EQ(0, utfconv_set(self->fd, v->direction, v->policy, 0));
 	run_init(&r);
 	for (;;) {
+		if (pos == v->in_bytes && !flushed && !r.write_err) {
+			flushed = true;
+			r.flush_err = ioctl(self->fd, UTFCONV_IOC_FLUSH) ?
+				      errno : 0;
+		}
 		ASSERT_GT(10000, ++rounds);
 		p.events = POLLIN | (pos < v->in_bytes ? POLLOUT : 0);
 		ASSERT_EQ(1, poll(&p, 1, 5000)) TH_LOG("poll timed out");
@@ -326,11 +333,6 @@ TEST_F(vec, poll_driven)
 			}
 			pos += (size_t)n;
 			r.accepted += (size_t)n;
-		}
-		if (pos == v->in_bytes && !flushed) {
-			flushed = true;
-			r.flush_err = ioctl(self->fd, UTFCONV_IOC_FLUSH) ?
-				      errno : 0;
 		}
 	}
 	if (r.write_err)
@@ -416,11 +418,11 @@ TEST_F(vec, convert_e2big)
 			want--;
 		memset(dst, 0x5A, sizeof(dst));
 		convert_init(&cv, v, v->in, v->in_bytes, dst, cap);
-		TH_LOG("capacity %zu", cap);
-		ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
-		ASSERT_EQ(E2BIG, errno);
+		ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv))
+			TH_LOG("capacity %zu", cap);
+		ASSERT_EQ(E2BIG, errno) TH_LOG("capacity %zu", cap);
 		ASSERT_TRUE(utfconv_bytes_eq(v->name, dst, cv.dst_used, v->out,
-					     want));
+					     want)) TH_LOG("capacity %zu", cap);
 		for (i = cv.dst_used; i < sizeof(dst); i++) {
 			ASSERT_EQ(0x5A, dst[i]) TH_LOG("byte %zu written", i);
 		}
@@ -430,8 +432,11 @@ TEST_F(vec, convert_e2big)
 			continue;
 		convert_init(&cv2, v, v->in + cv.src_used,
 			     v->in_bytes - cv.src_used, rest, sizeof(rest));
-		ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv2));
-		ASSERT_EQ(v->out_bytes, cv.dst_used + cv2.dst_used);
+		ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv2))
+			TH_LOG("resume after capacity %zu: %s", cap,
+			       strerror(errno));
+		ASSERT_EQ(v->out_bytes, cv.dst_used + cv2.dst_used)
+			TH_LOG("resume after capacity %zu", cap);
 		ASSERT_EQ(0, memcmp(v->out + cv.dst_used, rest,
 				    cv2.dst_used));
 	}
