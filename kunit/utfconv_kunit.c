@@ -31,9 +31,9 @@
 #include <linux/utfconv.h>
 
 #define UTFCONV_CHECK(ctx, cond, fmt, ...) \
-	KUNIT_EXPECT_TRUE_MSG((struct kunit *)(ctx), cond, fmt, ##__VA_ARGS__)
+	KUNIT_EXPECT_TRUE_MSG(((struct kunit *)(ctx)), cond, fmt, ##__VA_ARGS__)
 #define UTFCONV_ALLOC(ctx, bytes) \
-	kunit_kmalloc((struct kunit *)(ctx), max_t(size_t, bytes, 1), GFP_KERNEL)
+	kunit_kmalloc(((struct kunit *)(ctx)), max_t(size_t, bytes, 1), GFP_KERNEL)
 
 #include "utfconv_checks.h"
 
@@ -375,7 +375,8 @@ static void utfconv_api_bad_arguments_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE,
 					   UTFCONV_POLICY_MAX + 1, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
-					   ~UTFCONV_FLAGS_ALL), -EINVAL);
+					   (u32)~UTFCONV_FLAGS_ALL),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, utfconv_buf(0, 0, 0, "a", 1, out, sizeof(out),
 					  NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, utfconv_length(UTFCONV_DIR_UTF8_TO_UTF16LE, 9, 0,
