@@ -715,8 +715,16 @@ static void test_iconv_random(void)
 	host_begin(&ctx, "iconv: 100000 random and mutated inputs, strict, all directions");
 	for (k = 0; k < 100000 && ctx.failures < 5; k++) {
 		dir = 1 + rng() % UTFCONV_DIR_MAX;
-		n = random_text(in, sizeof(in) - 8, rng() % 3, !utfconv_utf16_out(dir),
+		n = random_text(in + 2, sizeof(in) - 10, rng() % 3, !utfconv_utf16_out(dir),
 				dir != UTFCONV_DIR_UTF16LE_TO_UTF8);
+		/* glibc's "UTF-16" does not read BOM-less input as big-endian */
+		if (dir == UTFCONV_DIR_UTF16_TO_UTF8) {
+			in[0] = 0xFE;
+			in[1] = 0xFF;
+			n += 2;
+		} else {
+			memmove(in, in + 2, n);
+		}
 		check_iconv(&ctx, "random", dir, in, n, a, b, sizeof(a));
 	}
 	host_end(&ctx);
@@ -769,9 +777,12 @@ static void corpus_file(const char *path, const char *label)
 			UTFCONV_CHECK(&ctx, r2 == n && !memcmp(c, in, n), "round trip: %zd", r2);
 			/* the BOM-detecting direction: BE without BOM, either with one */
 			if (k) {
+				/* it consumes a leading BOM (the Emoji file has one) */
+				size_t bom = n >= 3 && !memcmp(in, "\xef\xbb\xbf", 3) ? 3 : 0;
+
 				r2 = utfconv_buf(UTFCONV_DIR_UTF16_TO_UTF8, 0, 0, b, r, c, cap, NULL);
-				UTFCONV_CHECK(&ctx, r2 == n && !memcmp(c, in, n),
-					      "UTF-16 without BOM: %zd", r2);
+				UTFCONV_CHECK(&ctx, r2 == n - bom && !memcmp(c, in + bom, n - bom),
+					      "UTF-16, BE by default: %zd", r2);
 			}
 			UTFCONV_CHECK(&ctx, utfconv_length(back[k], 0, 0, b, r, NULL) == n,
 				      "utfconv_length back");
