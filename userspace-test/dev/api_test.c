@@ -296,6 +296,14 @@ TEST_F(dev, config_busy)
 	ASSERT_EQ(2, read_ready(self->fd, out, sizeof(out), &end));
 	EXPECT_EQ(0, memcmp(out, "\0A", 2));
 	EXPECT_EQ(0, end);
+
+	/* Ended, even with nothing unread; and an empty flushed stream. */
+	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0));
+	EXPECT_EQ(EBUSY, errno);
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0));
+	EXPECT_EQ(EBUSY, errno);
 }
 
 /* ---- unknown ioctls --------------------------------------------------- */
@@ -911,6 +919,103 @@ TEST_F(dev, blocking_write_signal)
 	EXPECT_EQ(-1, write(self->fd, in, len));
 	EXPECT_EQ(EINTR, errno);
 	alarm(0);
+	free(in);
+}
+
+static unsigned char *guarded_page(void);
+
+/*
+ * FLUSH when the final output does not fit: EAGAIN under O_NONBLOCK with
+ * nothing lost; blocking, it waits for a reader to make room.
+ */
+TEST_F(dev, flush_full_buffer)
+{
+	size_t cap = self->info.buffer_bytes, got = 0, i;
+	unsigned char *in = malloc(cap), *out = malloc(cap + 16);
+	struct delayed_write dw = { self->fd, NULL, 0, 300000, -1 };
+	struct utfconv_status st;
+	pthread_t t;
+	int end;
+
+	ASSERT_TRUE(in && out);
+	memset(in, 'z', cap);
+	in[cap / 2] = 0xe3;		/* pending at the end: U+FFFD at flush */
+	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE,
+				 UTFCONV_POLICY_REPLACE, 0));
+	set_nonblock(self->fd, true);
+	/* cap/2 characters fill the buffer exactly; the E3 stays pending */
+	ASSERT_EQ((ssize_t)cap / 2 + 1, write(self->fd, in, cap / 2 + 1));
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(cap, st.ready_bytes);
+	EXPECT_EQ(1U, st.pending_bytes);
+	EXPECT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	EXPECT_EQ(EAGAIN, errno);
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(0U, st.state);
+	EXPECT_EQ(1U, st.pending_bytes);
+
+	/* Blocking: a reader thread makes room, the flush completes. */
+	set_nonblock(self->fd, false);
+	ASSERT_EQ(0, pthread_create(&t, NULL, delayed_flusher, &dw));
+	usleep(100000);
+	got = read_ready(self->fd, out, 64, &end);
+	EXPECT_EQ(64U, got);
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, dw.ret);
+	set_nonblock(self->fd, true);
+	while ((i = read_ready(self->fd, out + got, cap + 16 - got, &end)) > 0)
+		got += i;
+	EXPECT_EQ(0, end);
+	ASSERT_EQ(cap + 2, got);
+	EXPECT_EQ(0, memcmp(out + cap - 2, "z\0\xfd\xff", 4));
+	free(in);
+	free(out);
+}
+
+/*
+ * Huge lengths are handled in bounded steps: a write far longer than its
+ * readable buffer stops when the output buffer is full (before reaching
+ * the unreadable part); a read far longer than what is ready returns what
+ * is ready; CONVERT with a huge src_bytes fails with EFAULT when it runs
+ * off the mapping, without hanging.
+ */
+TEST_F(dev, huge_lengths)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t cap = self->info.buffer_bytes;
+	unsigned char *in = malloc(cap), *p;
+	unsigned char small[64];
+	volatile size_t huge = 1UL << 30;	/* hidden from the compiler */
+	struct utfconv_convert cv;
+
+	ASSERT_NE(NULL, in);
+	memset(in, 'k', cap);
+	set_nonblock(self->fd, true);
+	EXPECT_EQ((ssize_t)cap / 2, write(self->fd, in, huge));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	ASSERT_EQ(4, write(self->fd, "abcd", 4));
+	EXPECT_EQ(8, read(self->fd, small, huge));
+	EXPECT_EQ(0, memcmp(small, "a\0b\0c\0d\0", 8));
+
+	p = guarded_page();
+	ASSERT_NE(NULL, p);
+	memset(p, 'x', pg);
+	memset(&cv, 0, sizeof(cv));
+	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	cv.src = (uintptr_t)p;
+	cv.src_bytes = 1ULL << 40;
+	cv.dst = (uintptr_t)in;
+	cv.dst_bytes = cap;
+	EXPECT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	/* and a huge dst_bytes with a small dst: E2BIG never, EFAULT */
+	cv.src = (uintptr_t)in;
+	cv.src_bytes = cap;
+	cv.dst = (uintptr_t)(p + pg - 256);
+	cv.dst_bytes = 1ULL << 40;
+	EXPECT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	munmap(p, 2 * pg);
 	free(in);
 }
 
