@@ -14,7 +14,6 @@
 
 . "$(dirname "$0")/lib.sh"
 
-SRC=${UTFCONV_SRC:-$UTFCONV_ROOT}
 KUNITCONFIG=$SRC/kunit/.kunitconfig
 [ -f "$KUNITCONFIG" ] || die "missing $KUNITCONFIG"
 
@@ -23,8 +22,8 @@ hash=$(cat "$KUNITCONFIG" | sha256sum | cut -c1-12)
 CDIR=$UTFCONV_CACHE/kunit-$ver-$hash
 TREE=$CDIR/src
 BUILD=$CDIR/build
-LOG=$UTFCONV_ROOT/build/kunit.log
-mkdir -p "$CDIR" "$UTFCONV_ROOT/build"
+LOG=$SRC/build/kunit.log
+mkdir -p "$CDIR" "$SRC/build"
 
 exec 9>"$CDIR.lock"
 if ! flock -n 9; then
@@ -48,10 +47,13 @@ sync_dir() {
 	shift 2
 	mkdir -p "$to"
 	for f in "$to"/*; do
-		[ -f "$f" ] && [ ! -f "$from/${f##*/}" ] && rm -f "$f"
+		case $f in *.c|*.h) ;; *) continue ;; esac
+		[ -f "$f" ] && { [ ! -f "$from/${f##*/}" ] || [ "${f%.mod.c}" != "$f" ]; } &&
+			rm -f "$f"
 	done
 	for g in "$@"; do
 		for f in "$from"/$g; do
+			case $f in *.mod.c) continue ;; esac	# kbuild output
 			[ -f "$f" ] && sync_file "$f" "$to/${f##*/}"
 		done
 	done

@@ -5,6 +5,8 @@
 set -eu -o pipefail
 
 UTFCONV_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# UTFCONV_SRC: the project tree to build and test (this clone by default).
+SRC=${UTFCONV_SRC:-$UTFCONV_ROOT}
 UTFCONV_CACHE=${UTFCONV_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/utfconv}
 
 log() { printf '%s\n' "$*"; }
@@ -101,4 +103,17 @@ sync_text() {
 		mv "$tmp" "$1"
 		chmod 644 "$1"
 	fi
+}
+
+# copy_module_tree DEST: copy the module's sources (Kbuild, kmod/,
+# include/) to DEST for a separate out-of-tree build. A file is copied only
+# when its content differs, and then gets a new mtime, so make rebuilds
+# exactly what changed (kept mtimes could make an older source look
+# newer than nothing, or older than a stale object).
+copy_module_tree() {
+	mkdir -p "$1"
+	rsync -r --checksum --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.o.d' \
+		--exclude=modules.order --exclude=Module.symvers \
+		"$SRC/Kbuild" "$SRC/kmod" "$SRC/include" "$1/"
 }

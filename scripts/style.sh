@@ -11,7 +11,6 @@
 
 . "$(dirname "$0")/lib.sh"
 
-SRC=${UTFCONV_SRC:-$UTFCONV_ROOT}
 cd "$SRC"
 tree=$(pristine_source)
 fails=0
@@ -49,14 +48,11 @@ build_check() {
 	shift
 	rel=$(kernel_release "$k")
 	kdir=$(kernel_headers "$k")
-	bdir=$UTFCONV_ROOT/build/style-$rel
+	bdir=$SRC/build/style-$rel
 	section "style: W=1 $* build against $rel"
 	rm -rf "$bdir"
 	mkdir -p "$bdir"
-	rsync -a --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
-		--exclude=Module.symvers \
-		"$SRC/Kbuild" "$SRC/kmod" "$SRC/include" "$bdir/"
+	copy_module_tree "$bdir"
 	set +e
 	out=$(make -C "$kdir" M="$bdir" W=1 KCFLAGS=-Werror "$@" modules 2>&1)
 	rc=$?

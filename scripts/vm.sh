@@ -32,11 +32,10 @@ demo) GUEST_CMD=/utfconv/demo.sh ;;
 *) die "usage: $0 test|demo [6.1] [6.12]" ;;
 esac
 KERNELS=${*:-6.1 6.12}
-SRC=${UTFCONV_SRC:-$UTFCONV_ROOT}
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 VM_TIMEOUT=${VM_TIMEOUT:-1200}
 VM_MEM=${VM_MEM:-1024}
-OUT=$UTFCONV_ROOT/build/vm
+OUT=$SRC/build/vm
 mkdir -p "$OUT"
 
 # --- the guest payload (kernel independent) ------------------------------
@@ -164,12 +163,9 @@ for k in $KERNELS; do
 	[ -f "$vmlinuz" ] || die "missing $vmlinuz (run scripts/deps.sh)"
 
 	section "vm: $MODE on Linux $rel"
-	bdir=$UTFCONV_ROOT/build/$rel
+	bdir=$SRC/build/$rel
 	mkdir -p "$bdir"
-	rsync -a --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude='.*.cmd' --exclude=modules.order \
-		--exclude=Module.symvers \
-		"$SRC/Kbuild" "$SRC/kmod" "$SRC/include" "$bdir/"
+	copy_module_tree "$bdir"
 	log "vm: building utfconv.ko against $kdir"
 	make -s -C "$kdir" M="$bdir" modules
 	ko=$bdir/kmod/utfconv.ko
