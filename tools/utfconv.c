@@ -27,6 +27,8 @@
 
 #include <linux/utfconv.h>
 
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
 #define UTFCONV_CLI_VERSION	"1.0"
 #define UTFCONV_DEFAULT_DEVICE	"/dev/utfconv"
 
@@ -146,7 +148,7 @@ static int parse_encoding(const char *arg, enum utfconv_enc *enc,
 		s += n;
 	}
 
-	for (i = 0; i < sizeof(encodings) / sizeof(encodings[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(encodings); i++) {
 		if (strlen(encodings[i].name) == len &&
 		    !strncasecmp(arg, encodings[i].name, len)) {
 			*enc = encodings[i].enc;
@@ -160,7 +162,7 @@ static int parse_policy(const char *arg)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(policy_names) / sizeof(policy_names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(policy_names); i++)
 		if (!strcasecmp(arg, policy_names[i]))
 			return (int)i;
 	return -1;
