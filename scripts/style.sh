@@ -12,6 +12,12 @@
 . "$(dirname "$0")/lib.sh"
 
 cd "$SRC"
+mkdir -p build
+exec 8>build/.style.lock
+if ! flock -n 8; then
+	log "style: waiting for another style.sh run in $SRC"
+	flock 8
+fi
 tree=$(pristine_source)
 fails=0
 fail() { echo "style: FAIL: $*"; fails=$((fails + 1)); }

@@ -38,6 +38,13 @@ VM_MEM=${VM_MEM:-1024}
 OUT=$SRC/build/vm
 mkdir -p "$OUT"
 
+# One run at a time per tree: runs share build/ and build/vm/.
+exec 8>"$OUT/.lock"
+if ! flock -n 8; then
+	log "vm: waiting for another vm.sh run in $SRC"
+	flock 8
+fi
+
 # --- the guest payload (kernel independent) ------------------------------
 if [ -n "${UTFCONV_VM_PAYLOAD:-}" ]; then
 	PAYLOAD=$UTFCONV_VM_PAYLOAD
