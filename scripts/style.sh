@@ -23,7 +23,10 @@ fails=0
 fail() { echo "style: FAIL: $*"; fails=$((fails + 1)); }
 
 shopt -s nullglob globstar
-files=(kmod/*.c kmod/*.h include/**/*.h kunit/*.c kunit/*.h)
+files=()
+for f in kmod/*.c kmod/*.h include/**/*.h kunit/*.c kunit/*.h; do
+	case $f in *.mod.c) ;; *) files+=("$f") ;; esac	# not kbuild output
+done
 [ ${#files[@]} -gt 0 ] || die "no source files"
 
 section "style: checkpatch.pl --strict"
