@@ -30,9 +30,17 @@ done
 [ ${#files[@]} -gt 0 ] || die "no source files"
 
 section "style: checkpatch.pl --strict"
+# checkpatch.pl caches CamelCase names in its working directory: run it in
+# build/checkpatch/, which links to the sources so that the paths it sees
+# (and its rules for include/uapi/) stay those of the tree.
+scratch=$SRC/build/checkpatch
+mkdir -p "$scratch"
+for d in kmod include kunit; do
+	ln -sfn "$SRC/$d" "$scratch/$d"
+done
 for f in "${files[@]}"; do
-	if ! out=$("$tree/scripts/checkpatch.pl" --strict --no-tree --terse \
-			--show-types -f "$f" 2>&1); then
+	if ! out=$(cd "$scratch" && "$tree/scripts/checkpatch.pl" --strict \
+			--no-tree --terse --show-types -f "$f" 2>&1); then
 		printf '%s\n' "$out"
 		fail "checkpatch: $f"
 	fi
