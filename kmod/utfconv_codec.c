@@ -749,28 +749,35 @@ static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
 				ncp += n;
 				continue;
 			}
-			if (unit < 0x800) {
-				d[0] = 0xC0 | (unit >> 6);
-				d[1] = 0x80 | (unit & 0x3F);
-				s += 2;
-				d += 2;
-			} else if ((unit & 0xF800) != 0xD800) {
-				d[0] = 0xE0 | (unit >> 12);
-				d[1] = 0x80 | ((unit >> 6) & 0x3F);
-				d[2] = 0x80 | (unit & 0x3F);
-				s += 2;
-				d += 3;
-			} else {
-				trail = utfconv_get16(s + 2, le);
-				if (unit >= 0xDC00 || (trail & 0xFC00) != 0xDC00)
-					goto out;
-				utfconv_put_utf8(d, 0x10000 +
-						 ((unit - 0xD800) << 10) +
-						 (trail - 0xDC00));
-				s += 4;
-				d += 4;
-			}
-			ncp++;
+			/* a run of other units, each written in one store */
+			do {
+				if (unit < 0x800) {
+					put_unaligned_le16(0x80C0 | unit >> 6 |
+							   (unit & 0x3F) << 8, d);
+					s += 2;
+					d += 2;
+				} else if ((unit & 0xF800) != 0xD800) {
+					put_unaligned_le32(0x8080E0 | unit >> 12 |
+							   (unit & 0xFC0) << 2 |
+							   (unit & 0x3F) << 16, d);
+					s += 2;
+					d += 3;
+				} else {
+					trail = utfconv_get16(s + 2, le);
+					if (unit >= 0xDC00 ||
+					    (trail & 0xFC00) != 0xDC00)
+						goto out;
+					utfconv_put_utf8(d, 0x10000 +
+							 ((unit - 0xD800) << 10) +
+							 (trail - 0xDC00));
+					s += 4;
+					d += 4;
+				}
+				ncp++;
+				if (s >= bend)
+					break;
+				unit = utfconv_get16(s, le);
+			} while (unit >= 0x80);
 		} while (s < bend);
 	}
 out:
