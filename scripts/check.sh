@@ -12,9 +12,9 @@
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 export SHARED
 STEPS=${CHECK_STEPS:-host-check kunit style vm-test}
-cd "$UTFCONV_ROOT"
+cd "$SRC"
 
-passed=0 failed=0 report=
+passed=0 failed=0 report= tests_passed=0 tests_failed=0
 t0=$(date +%s)
 for step in $STEPS; do
 	section "check: $step"
@@ -26,17 +26,31 @@ for step in $STEPS; do
 	vm-test) cmd=(scripts/vm.sh test) ;;
 	*) die "unknown step $step" ;;
 	esac
-	if "${cmd[@]}"; then
+	slog=$SRC/build/check/$step.log
+	mkdir -p "$(dirname "$slog")"
+	if "${cmd[@]}" 2>&1 | tee "$slog"; then
 		res=PASS passed=$((passed + 1))
 	else
-		res="FAIL (exit $?)" failed=$((failed + 1))
+		res="FAIL (exit ${PIPESTATUS[0]})" failed=$((failed + 1))
 	fi
 	secs=$(( $(date +%s) - s ))
-	report="$report$(printf '  %-12s %-14s %5ss' "$step" "$res" "$secs")\n"
+	# The step's own test counts: the sum of its bare "N passed, N failed"
+	# lines (host-check, one per guest), else its last "x: N passed, N
+	# failed" line (kunit).
+	read -r p f < <(awk '
+		/^[0-9]+ passed, [0-9]+ failed/ { bp += $1; bf += $3; bare = 1 }
+		/^[a-z-]+: [0-9]+ passed, [0-9]+ failed/ { lp = $2; lf = $4 + 0 }
+		END { if (bare) print bp + 0, bf + 0; else print lp + 0, lf + 0 }' "$slog")
+	if [ "$res" != PASS ] && [ "$f" = 0 ]; then
+		f=1	# failed without a failing count: count the step
+	fi
+	tests_passed=$((tests_passed + p)) tests_failed=$((tests_failed + f))
+	report="$report$(printf '  %-12s %-14s %5ss  %6s passed, %s failed' "$step" "$res" "$secs" "$p" "$f")\n"
 	echo "check: $step: $res in ${secs}s"
 done
 
 section "check: summary ($(( $(date +%s) - t0 ))s)"
 printf "$report"
-echo "check: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+echo "check: $passed of $((passed + failed)) steps passed"
+echo "check: $tests_passed passed, $tests_failed failed"
+[ "$failed" = 0 ] && [ "$tests_failed" = 0 ]
