@@ -67,7 +67,8 @@ install: modules
 clean:
 	rm -rf build
 	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd \
-		kmod/modules.order .*.cmd *.o modules.order Module.symvers
+		kmod/.*.d kmod/modules.order .*.cmd *.o .*.o modules.order \
+		Module.symvers .checkpatch-camelcase.*
 	@if [ -f userspace-test/Makefile ]; then $(MAKE) -C userspace-test clean; fi
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
 
