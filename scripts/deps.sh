@@ -17,13 +17,13 @@ PACKAGES="
 	qemu-system-x86 busybox-static cpio kmod
 "
 
+# One dpkg-query for all: "ii  name" for each installed package.
+# shellcheck disable=SC2086
+installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' $PACKAGES 2>/dev/null |
+	awk '/^ii/ { print $2 }' || true)
 missing=
 for p in $PACKAGES; do
-	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
-	case $st in
-	ii*) ;;
-	*) missing="$missing $p" ;;
-	esac
+	printf '%s\n' "$installed" | grep -qx -- "$p" || missing="$missing $p"
 done
 
 [ -z "$missing" ] && exit 0
