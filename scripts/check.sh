@@ -21,9 +21,9 @@ for step in $STEPS; do
 	s=$(date +%s)
 	case $step in
 	host-check) cmd=(make -C userspace-test host-check SHARED="$SHARED") ;;
-	kunit) cmd=(scripts/kunit.sh) ;;
-	style) cmd=(scripts/style.sh) ;;
-	vm-test) cmd=(scripts/vm.sh test) ;;
+	kunit) cmd=("$UTFCONV_ROOT/scripts/kunit.sh") ;;
+	style) cmd=("$UTFCONV_ROOT/scripts/style.sh") ;;
+	vm-test) cmd=("$UTFCONV_ROOT/scripts/vm.sh" test) ;;
 	*) die "unknown step $step" ;;
 	esac
 	slog=$SRC/build/check/$step.log
