@@ -6,6 +6,7 @@
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
 #   make check      every test: host-check, kunit, style, vm-test
 #   make kunit | host-check | fuzz | style | vm-test | install | clean
+#   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)
 #
 # Every target but clean first installs missing Debian packages
 # (scripts/deps.sh, needs root or sudo). Caches: ~/.cache/utfconv.
@@ -20,7 +21,7 @@ SHARED ?= $(abspath ../shared)
 KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.sh headers 6.1))
 
 .PHONY: all modules deps kunit host-check fuzz style vm-test demo check \
-	install clean help
+	install clean help bench
 
 all: modules
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools; fi
@@ -56,6 +57,10 @@ demo: deps
 check: deps
 	SHARED=$(SHARED) scripts/check.sh
 
+# Prints ratios and writes results/ (git-ignored); never a test.
+bench: deps
+	SHARED=$(SHARED) scripts/bench.sh all
+
 # Installs into the kernel that KDIR belongs to (this machine's by default).
 install: modules
 	@[ -f "$(KDIR)/Makefile" ] || { echo "make install: no headers for" \
@@ -73,4 +78,4 @@ clean:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
 
 help:
-	@sed -n '3,11p' Makefile
+	@sed -n '3,12p' Makefile
