@@ -5,7 +5,7 @@
 #   make            build kmod/utfconv.ko (and the CLI, once tools/ has one)
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
 #   make check      every test: host-check, kunit, style, vm-test
-#   make kunit | host-check | fuzz | style | vm-test | install | clean
+#   make kunit | host-check | fuzz | style | docs | vm-test | install | clean
 #   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)
 #
 # Every target but clean first installs missing Debian packages
@@ -47,6 +47,9 @@ fuzz: deps
 
 style: deps
 	scripts/style.sh
+
+docs: deps
+	scripts/docs.sh
 
 vm-test: deps
 	SHARED=$(SHARED) scripts/vm.sh test

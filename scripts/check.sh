@@ -3,7 +3,8 @@
 #
 # `make check`: every test of the project, in order: host-check (codec
 # under ASan/UBSan, differential), kunit (UML), style (checkpatch,
-# kernel-doc, W=1, sparse), vm-test (Debian 6.1 and 6.12 in QEMU).
+# kernel-doc, W=1, sparse), docs (Sphinx -W, man pages), vm-test
+# (Debian 6.1 and 6.12 in QEMU).
 # A failing step does not stop the later ones; any failure fails the run.
 # CHECK_STEPS="kunit style" runs a subset.
 
@@ -11,7 +12,7 @@
 
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 export SHARED
-STEPS=${CHECK_STEPS:-host-check kunit style vm-test}
+STEPS=${CHECK_STEPS:-host-check kunit style docs vm-test}
 cd "$SRC"
 
 passed=0 failed=0 report= tests_passed=0 tests_failed=0
@@ -23,6 +24,7 @@ for step in $STEPS; do
 	host-check) cmd=(make -C userspace-test host-check SHARED="$SHARED") ;;
 	kunit) cmd=("$UTFCONV_ROOT/scripts/kunit.sh") ;;
 	style) cmd=("$UTFCONV_ROOT/scripts/style.sh") ;;
+	docs) cmd=("$UTFCONV_ROOT/scripts/docs.sh") ;;
 	vm-test) cmd=("$UTFCONV_ROOT/scripts/vm.sh" test) ;;
 	*) die "unknown step $step" ;;
 	esac

@@ -15,6 +15,7 @@ PACKAGES="
 	linux-headers-amd64 linux-image-amd64
 	linux-headers-6.12-amd64 linux-image-6.12-amd64
 	qemu-system-x86 busybox-static cpio kmod
+	python3-sphinx groff-base man-db
 "
 
 # One dpkg-query for all: "ii  name" for each installed package.
