@@ -1,0 +1,1062 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utfconv hardening tests of /dev/utfconv, run in the debug-kernel VM
+ * (KASAN, UBSAN, kmemleak, lockdep, fault injection):
+ *
+ *   utfconv_hardening stress SECONDS   threads on many files (non-blocking,
+ *       poll-driven) and a writer/reader/poller trio on one file: random
+ *       input (valid and ill-formed, every direction, policy and flag),
+ *       random write splits and read sizes, status/config ioctls, resets;
+ *       every byte read is compared with the userspace build of the codec
+ *   utfconv_hardening fault            fail-nth sweep (failslab,
+ *       fail_page_alloc, fail_usercopy) over open, write, read and every
+ *       ioctl: each injected fault gives a clean errno and a retry gives the
+ *       fault-free stream (needs root and debugfs)
+ *   utfconv_hardening leak             poisoned buffers: reserved and
+ *       padding bytes written back are zero, read() writes no byte past
+ *       what it returns
+ *   utfconv_hardening fuzz COUNT       random ioctl numbers, structs and
+ *       pointers (unmapped, read-only, kernel), random read/write sizes
+ *   utfconv_hardening opens N [CGROUP] as an unprivileged user, N open
+ *       files each with output pending: memory per open (MemAvailable and
+ *       the memory cgroup's memory.current when CGROUP is given)
+ *
+ * Every mode ends with "hardening <mode>: N passed, N failed".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/utfconv.h>
+
+#include "ref.h"
+
+#define DEV "/dev/utfconv"
+
+static atomic_ullong bytes_checked, rounds, mismatches, failures;
+static int passed, failed;
+
+#define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); \
+	fputc('\n', stderr); atomic_fetch_add(&failures, 1); } while (0)
+
+static void result(int ok, const char *what)
+{
+	printf("%s %s\n", ok ? "ok" : "not ok", what);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* xorshift64* */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+static unsigned int urnd(uint64_t *s, unsigned int n)
+{
+	return n ? rnd(s) % n : 0;
+}
+
+static size_t put_utf8(unsigned char *p, uint32_t c)
+{
+	if (c < 0x80) {
+		p[0] = c;
+		return 1;
+	}
+	if (c < 0x800) {
+		p[0] = 0xC0 | c >> 6;
+		p[1] = 0x80 | (c & 0x3F);
+		return 2;
+	}
+	if (c < 0x10000) {
+		p[0] = 0xE0 | c >> 12;
+		p[1] = 0x80 | (c >> 6 & 0x3F);
+		p[2] = 0x80 | (c & 0x3F);
+		return 3;
+	}
+	p[0] = 0xF0 | c >> 18;
+	p[1] = 0x80 | (c >> 12 & 0x3F);
+	p[2] = 0x80 | (c >> 6 & 0x3F);
+	p[3] = 0x80 | (c & 0x3F);
+	return 4;
+}
+
+static uint32_t rand_cp(uint64_t *s)
+{
+	uint32_t c;
+
+	switch (urnd(s, 5)) {
+	case 0: case 1: return 0x20 + urnd(s, 0x5F);
+	case 2: return 0x80 + urnd(s, 0x780);
+	case 3:
+		do
+			c = 0x800 + urnd(s, 0xF800);
+		while (c >= 0xD800 && c < 0xE000);
+		return c;
+	default: return 0x10000 + urnd(s, 0x100000);
+	}
+}
+
+static void put16(unsigned char *p, uint16_t u, int be)
+{
+	p[be ? 0 : 1] = u >> 8;
+	p[be ? 1 : 0] = u & 0xFF;
+}
+
+/*
+ * gen_input() - n bytes (about) of input for @dir: valid text, text with
+ * a few corruptions, or random bytes; returns the length.
+ */
+static size_t gen_input(uint64_t *s, unsigned int dir, unsigned char *buf,
+			size_t n)
+{
+	unsigned int kind = urnd(s, 8);
+	int utf16 = dir >= UTFCONV_DIR_UTF16LE_TO_UTF8;
+	int be = dir == UTFCONV_DIR_UTF16BE_TO_UTF8 || dir == UTFCONV_DIR_UTF16_TO_UTF8;
+	size_t len = 0, i;
+
+	if (kind == 7) {
+		for (i = 0; i < n; i++)
+			buf[i] = rnd(s);
+		return n;
+	}
+	if (urnd(s, 4) == 0) {	/* a BOM */
+		if (!utf16) {
+			memcpy(buf, "\xEF\xBB\xBF", 3);
+			len = 3;
+		} else {
+			if (dir == UTFCONV_DIR_UTF16_TO_UTF8)
+				be = urnd(s, 2);
+			put16(buf, 0xFEFF, be);
+			len = 2;
+		}
+	}
+	while (len + 8 <= n) {
+		uint32_t c = rand_cp(s);
+
+		if (kind >= 5 && urnd(s, 64) == 0) {	/* corrupt */
+			if (utf16) {
+				put16(buf + len, 0xD800 + urnd(s, 0x800), be);
+				len += 2;
+			} else {
+				buf[len++] = 0x80 + urnd(s, 0x80);
+			}
+			continue;
+		}
+		if (!utf16) {
+			len += put_utf8(buf + len, c);
+		} else if (c >= 0x10000) {
+			c -= 0x10000;
+			put16(buf + len, 0xD800 | c >> 10, be);
+			put16(buf + len + 2, 0xDC00 | (c & 0x3FF), be);
+			len += 4;
+		} else {
+			put16(buf + len, c, be);
+			len += 2;
+		}
+	}
+	if (kind == 6 && len)	/* cut in the middle of a character */
+		len -= 1 + urnd(s, len < 3 ? len : 3);
+	return len;
+}
+
+struct job {
+	unsigned int dir, policy, flags;
+	unsigned char *in;
+	size_t len;
+	unsigned char *exp;
+	size_t explen;
+	int expret;
+};
+
+static int job_make(uint64_t *s, struct job *j, size_t maxlen)
+{
+	j->dir = 1 + urnd(s, UTFCONV_DIR_MAX);
+	j->policy = urnd(s, UTFCONV_POLICY_MAX + 1);
+	j->flags = urnd(s, 4);
+	j->in = malloc(maxlen + 8);
+	j->len = gen_input(s, j->dir, j->in, urnd(s, maxlen));
+	j->expret = ref_convert(j->dir, j->policy, j->flags, j->in, j->len,
+				&j->exp, &j->explen);
+	return j->expret;
+}
+
+static void job_free(struct job *j)
+{
+	free(j->in);
+	free(j->exp);
+}
+
+static int set_config(int fd, struct job *j)
+{
+	struct utfconv_config c = {
+		.direction = j->dir, .policy = j->policy, .flags = j->flags,
+	};
+
+	return ioctl(fd, UTFCONV_IOC_SET_CONFIG, &c);
+}
+
+/* job_check() - compare a stream's output and final result with @j. */
+static int job_check(struct job *j, const unsigned char *got, size_t gotlen,
+		     int final, const char *who)
+{
+	size_t i, n = gotlen < j->explen ? gotlen : j->explen;
+
+	for (i = 0; i < n && got[i] == j->exp[i]; i++)
+		;
+	atomic_fetch_add(&bytes_checked, i);
+	atomic_fetch_add(&rounds, 1);
+	if (i == n && gotlen == j->explen && final == j->expret)
+		return 0;
+	atomic_fetch_add(&mismatches, 1);
+	FAIL("%s: dir %u policy %u flags %u input %zu bytes: got %zu bytes (end %d), want %zu (end %d), first difference at %zu",
+	     who, j->dir, j->policy, j->flags, j->len, gotlen, final,
+	     j->explen, j->expret, i);
+	return -1;
+}
+
+static int check_status(int fd)
+{
+	struct utfconv_status st;
+	unsigned int i;
+
+	memset(&st, 0xA5, sizeof(st));
+	if (ioctl(fd, UTFCONV_IOC_GET_STATUS, &st)) {
+		FAIL("GET_STATUS: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < 6; i++)
+		if (st.padding[i]) {
+			FAIL("GET_STATUS padding[%u] = %#x", i, st.padding[i]);
+			return -1;
+		}
+	if (st.pending_bytes > 3) {
+		FAIL("GET_STATUS pending_bytes %u", st.pending_bytes);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- stress: many files, one thread each, non-blocking --------------- */
+
+static volatile int stop;
+static double deadline;
+
+/*
+ * One round on a non-blocking @fd: RESET, SET_CONFIG, then writes, reads
+ * and a FLUSH as poll() allows, all with random sizes; sometimes the round
+ * is abandoned by a RESET halfway.
+ */
+static void nb_round(uint64_t *s, int fd, size_t maxlen)
+{
+	struct job j;
+	unsigned char *got, *rbuf;
+	size_t gotlen = 0, wpos = 0, cap;
+	int flushed = 0, werr = 0, final = 1, abandon = urnd(s, 16) == 0;
+	double t0 = now();
+
+	job_make(s, &j, maxlen);
+	cap = j.explen + 65536 + 16;
+	got = malloc(cap);
+	rbuf = malloc(16384);
+	if (ioctl(fd, UTFCONV_IOC_RESET) || set_config(fd, &j)) {
+		FAIL("reset/set_config: %s", strerror(errno));
+		goto out;
+	}
+	while (final == 1) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r;
+
+		if (now() - t0 > 30) {
+			FAIL("round stuck: wpos %zu of %zu, flushed %d, got %zu",
+			     wpos, j.len, flushed, gotlen);
+			goto out;
+		}
+		if (!flushed)
+			p.events |= POLLOUT;
+		r = poll(&p, 1, 2000);
+		if (r == 0) {
+			FAIL("poll timed out: wpos %zu of %zu, flushed %d, got %zu",
+			     wpos, j.len, flushed, gotlen);
+			goto out;
+		}
+		if (urnd(s, 8) == 0)
+			check_status(fd);
+		if (abandon && wpos > j.len / 2) {
+			if (ioctl(fd, UTFCONV_IOC_RESET))
+				FAIL("RESET: %s", strerror(errno));
+			goto out;
+		}
+		if ((p.revents & POLLOUT) && wpos < j.len && !werr) {
+			size_t max = j.len - wpos, c;
+
+			c = 1 + urnd(s, urnd(s, 2) ? 16 : 20000);
+			if (c > max)
+				c = max;
+			r = write(fd, j.in + wpos, c);
+			if (r > 0)
+				wpos += r;
+			else if (r < 0 && (errno == EILSEQ || errno == EINVAL))
+				werr = errno;
+			else if (!(r < 0 && errno == EAGAIN))
+				FAIL("write %zu: %d %s", c, r, strerror(errno));
+		}
+		if (!flushed && (wpos == j.len || werr)) {
+			r = ioctl(fd, UTFCONV_IOC_FLUSH);
+			if (r == 0 || errno == EILSEQ || errno == EINVAL)
+				flushed = 1;
+			else if (errno != EAGAIN)
+				FAIL("FLUSH: %s", strerror(errno));
+		}
+		if (p.revents & POLLIN) {
+			size_t c = 1 + urnd(s, urnd(s, 2) ? 7 : 16384);
+
+			r = read(fd, rbuf, c);
+			if (r > 0) {
+				if (gotlen + r > cap) {
+					FAIL("too much output: %zu", gotlen + r);
+					goto out;
+				}
+				memcpy(got + gotlen, rbuf, r);
+				gotlen += r;
+			} else if (r == 0) {
+				final = 0;
+			} else if (errno == EILSEQ || errno == EINVAL) {
+				final = -errno;
+			} else if (errno != EAGAIN) {
+				FAIL("read: %s", strerror(errno));
+				goto out;
+			}
+		}
+	}
+	job_check(&j, got, gotlen, final, "many-files");
+out:
+	free(got);
+	free(rbuf);
+	job_free(&j);
+}
+
+static void *many_files(void *arg)
+{
+	uint64_t s = (uintptr_t)arg * 0x9E3779B97F4A7C15ULL + 1;
+	int fds[4], i, k;
+
+	for (i = 0; i < 4; i++) {
+		fds[i] = open(DEV, O_RDWR | O_NONBLOCK);
+		if (fds[i] < 0) {
+			FAIL("open: %s", strerror(errno));
+			return NULL;
+		}
+	}
+	for (k = 0; now() < deadline; k++)
+		nb_round(&s, fds[k % 4], urnd(&s, 4) ? 4096 : 200000);
+	for (i = 0; i < 4; i++)
+		close(fds[i]);
+	return NULL;
+}
+
+/* --- stress: one file, a writer, a reader and a poller --------------- */
+
+struct trio {
+	int fd;
+	struct job j;
+	uint64_t s;
+	unsigned char *got;
+	size_t gotlen, cap;
+	int final;
+	atomic_int done;
+};
+
+static void *trio_writer(void *arg)
+{
+	struct trio *t = arg;
+	size_t wpos = 0;
+	uint64_t s = t->s ^ 0x1234;
+
+	while (wpos < t->j.len) {
+		size_t c = 1 + urnd(&s, urnd(&s, 2) ? 9 : 30000);
+		ssize_t r;
+
+		if (c > t->j.len - wpos)
+			c = t->j.len - wpos;
+		r = write(t->fd, t->j.in + wpos, c);
+		if (r > 0) {
+			wpos += r;
+		} else if (r < 0 && (errno == EILSEQ || errno == EINVAL)) {
+			break;
+		} else {
+			FAIL("trio write: %zd %s", r, strerror(errno));
+			break;
+		}
+	}
+	if (ioctl(t->fd, UTFCONV_IOC_FLUSH) && errno != EILSEQ && errno != EINVAL)
+		FAIL("trio FLUSH: %s", strerror(errno));
+	return NULL;
+}
+
+static void *trio_reader(void *arg)
+{
+	struct trio *t = arg;
+	uint64_t s = t->s ^ 0x5678;
+	unsigned char buf[16384];
+
+	for (;;) {
+		ssize_t r = read(t->fd, buf, 1 + urnd(&s, urnd(&s, 2) ? 5 : sizeof(buf)));
+
+		if (r > 0) {
+			if (t->gotlen + r > t->cap) {
+				FAIL("trio: too much output");
+				t->final = 99;
+				break;
+			}
+			memcpy(t->got + t->gotlen, buf, r);
+			t->gotlen += r;
+		} else if (r == 0) {
+			t->final = 0;
+			break;
+		} else {
+			t->final = -errno;
+			break;
+		}
+	}
+	atomic_store(&t->done, 1);
+	return NULL;
+}
+
+static void *trio_poller(void *arg)
+{
+	struct trio *t = arg;
+	struct utfconv_config c;
+
+	while (!atomic_load(&t->done)) {
+		struct pollfd p = { .fd = t->fd, .events = POLLIN | POLLOUT };
+
+		poll(&p, 1, 5);
+		check_status(t->fd);
+		if (ioctl(t->fd, UTFCONV_IOC_GET_CONFIG, &c) ||
+		    c.direction != t->j.dir || c.policy != t->j.policy)
+			FAIL("trio GET_CONFIG");
+	}
+	return NULL;
+}
+
+static void *one_file(void *arg)
+{
+	uint64_t s = (uintptr_t)arg * 0xD1B54A32D192ED03ULL + 7;
+	int fd = open(DEV, O_RDWR);
+
+	if (fd < 0) {
+		FAIL("open: %s", strerror(errno));
+		return NULL;
+	}
+	while (now() < deadline) {
+		struct trio t = { .fd = fd, .s = rnd(&s) };
+		pthread_t w, r, p;
+
+		job_make(&s, &t.j, urnd(&s, 4) ? 100000 : 400000);
+		t.cap = t.j.explen + 65536;
+		t.got = malloc(t.cap);
+		if (ioctl(fd, UTFCONV_IOC_RESET) || set_config(fd, &t.j)) {
+			FAIL("trio reset/config: %s", strerror(errno));
+			break;
+		}
+		pthread_create(&r, NULL, trio_reader, &t);
+		pthread_create(&p, NULL, trio_poller, &t);
+		pthread_create(&w, NULL, trio_writer, &t);
+		pthread_join(w, NULL);
+		pthread_join(r, NULL);
+		pthread_join(p, NULL);
+		job_check(&t.j, t.got, t.gotlen, t.final, "one-file");
+		free(t.got);
+		job_free(&t.j);
+	}
+	close(fd);
+	return NULL;
+}
+
+static int do_stress(int seconds)
+{
+	pthread_t th[6];
+	int i, n = 0;
+	double t0 = now();
+
+	deadline = t0 + seconds;
+	for (i = 0; i < 4; i++)
+		pthread_create(&th[n++], NULL, many_files, (void *)(uintptr_t)(i + 1));
+	for (i = 0; i < 2; i++)
+		pthread_create(&th[n++], NULL, one_file, (void *)(uintptr_t)(i + 1));
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	printf("# stress: %.1f s, %llu rounds, %llu bytes checked, %llu mismatches, %llu failures\n",
+	       now() - t0, (unsigned long long)rounds,
+	       (unsigned long long)bytes_checked,
+	       (unsigned long long)mismatches, (unsigned long long)failures);
+	result(rounds > 0 && bytes_checked > 0 && !mismatches && !failures,
+	       "stress: every byte equals the userspace codec's");
+	return 0;
+}
+
+/* --- fault injection ------------------------------------------------- */
+
+static int nth_fd = -1;
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	int r;
+
+	if (fd < 0)
+		return -1;
+	r = write(fd, val, strlen(val)) == (ssize_t)strlen(val) ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+static void nth_arm(unsigned int n)
+{
+	char b[16];
+	int l = snprintf(b, sizeof(b), "%u", n);
+
+	if (pwrite(nth_fd, b, l, 0) != l)
+		FAIL("fail-nth write: %s", strerror(errno));
+}
+
+/* nth_disarm() - 1 when the armed fault was injected; disarms. */
+static int nth_disarm(void)
+{
+	char b[16] = "";
+	int tries;
+
+	for (tries = 0; tries < 10; tries++) {
+		if (pread(nth_fd, b, sizeof(b) - 1, 0) <= 0)
+			return -1;
+		if (atoi(b) == 0)
+			return tries == 0;
+		pwrite(nth_fd, "0", 1, 0);
+	}
+	return -1;
+}
+
+/* Sites: (operation, n) whose injected fault made the call fail. */
+static unsigned int sites, injections;
+
+enum fop { F_OPEN, F_WRITE, F_READ, F_STATUS, F_GETCFG, F_SETCFG, F_INFO,
+	   F_CONVERT, F_FLUSH, F_RESET, F_NR };
+static const char *const fop_name[] = { "open", "write", "read", "status",
+	"get_config", "set_config", "info", "convert", "flush", "reset" };
+
+/*
+ * fault_case() - a stream on a fresh file with the n-th fault point of
+ * operation @op injected; the call must fail cleanly or succeed, and the
+ * stream, finished without faults, must equal the fault-free one.
+ * Returns 1 if the fault was injected, 0 if @op has fewer fault points.
+ */
+static int fault_case(enum fop op, unsigned int n, struct job *j)
+{
+	unsigned char out[65536];
+	size_t outlen = 0, wpos = 0, pre;
+	int fd, r, e, inj, final;
+	struct utfconv_status st;
+	struct utfconv_config cf;
+	struct utfconv_info info;
+	struct utfconv_convert cv;
+	const int ok_err[] = { ENOMEM, EFAULT, ENFILE, EINTR };
+
+	if (op == F_OPEN) {
+		nth_arm(n);
+		fd = open(DEV, O_RDWR);
+		e = errno;
+		inj = nth_disarm();
+		if (fd < 0) {
+			if (e != ENOMEM && e != ENFILE && e != EFAULT)
+				FAIL("open with fault %u: %s", n, strerror(e));
+			else if (inj > 0)
+				sites++;
+			fd = open(DEV, O_RDWR);
+		}
+		if (fd < 0) {
+			FAIL("open: %s", strerror(errno));
+			return 0;
+		}
+	} else {
+		fd = open(DEV, O_RDWR);
+		if (fd < 0) {
+			FAIL("open: %s", strerror(errno));
+			return 0;
+		}
+		inj = 0;
+	}
+	if (op == F_SETCFG) {
+		struct utfconv_config c = { .direction = j->dir,
+			.policy = j->policy, .flags = j->flags };
+
+		nth_arm(n);
+		r = ioctl(fd, UTFCONV_IOC_SET_CONFIG, &c);
+		e = errno;
+		inj = nth_disarm();
+		if (r && e != EFAULT)
+			FAIL("SET_CONFIG with fault %u: %s", n, strerror(e));
+		else if (r && inj > 0)
+			sites++;
+		if (r)
+			r = set_config(fd, j);
+	} else {
+		r = set_config(fd, j);
+	}
+	if (r) {
+		FAIL("set_config: %s", strerror(errno));
+		close(fd);
+		return inj;
+	}
+	/* Half the input before the operation (all before FLUSH), the rest after. */
+	pre = op == F_FLUSH ? j->len : j->len / 2;
+	while (wpos < pre) {
+		r = write(fd, j->in + wpos, pre - wpos);
+		if (r <= 0)
+			break;
+		wpos += r;
+	}
+	r = 0;
+	e = 0;
+	nth_arm(n);
+	switch (op) {
+	case F_WRITE:
+		r = write(fd, j->in + wpos, j->len - wpos);
+		e = errno;
+		if (r > 0)
+			wpos += r;
+		break;
+	case F_READ:
+		r = read(fd, out, 1000);
+		e = errno;
+		if (r > 0)
+			outlen += r;
+		break;
+	case F_STATUS: r = ioctl(fd, UTFCONV_IOC_GET_STATUS, &st); e = errno; break;
+	case F_GETCFG: r = ioctl(fd, UTFCONV_IOC_GET_CONFIG, &cf); e = errno; break;
+	case F_INFO: r = ioctl(fd, UTFCONV_IOC_GET_INFO, &info); e = errno; break;
+	case F_FLUSH: r = ioctl(fd, UTFCONV_IOC_FLUSH); e = errno; break;
+	case F_RESET: r = ioctl(fd, UTFCONV_IOC_RESET); e = errno; break;
+	case F_CONVERT: {
+		static unsigned char dst[1 << 20];
+
+		memset(&cv, 0, sizeof(cv));
+		cv.direction = j->dir;
+		cv.policy = j->policy;
+		cv.flags = j->flags;
+		cv.src = (uintptr_t)j->in;
+		cv.src_bytes = j->len;
+		cv.dst = (uintptr_t)dst;
+		cv.dst_bytes = sizeof(dst);
+		r = ioctl(fd, UTFCONV_IOC_CONVERT, &cv);
+		e = errno;
+		if (!r && (cv.dst_used != j->explen ||
+			   memcmp(dst, j->exp, j->explen)))
+			FAIL("CONVERT with fault %u: different output", n);
+		if (r && j->expret && e == -j->expret && cv.dst_used == j->explen &&
+		    !memcmp(dst, j->exp, j->explen))
+			r = 0;	/* the strict error of the input itself */
+		break;
+	}
+	default:
+		break;
+	}
+	if (op != F_OPEN && op != F_SETCFG)
+		inj = nth_disarm();
+	if (op != F_OPEN && op != F_SETCFG && r < 0) {
+		unsigned int i, okerr = 0;
+
+		for (i = 0; i < sizeof(ok_err) / sizeof(ok_err[0]); i++)
+			okerr |= e == ok_err[i];
+		/* The input's own errors are not faults. */
+		if ((op == F_WRITE || op == F_FLUSH || op == F_READ) &&
+		    (e == EILSEQ || e == EINVAL || e == EAGAIN))
+			okerr = 1;
+		if (!okerr)
+			FAIL("%s with fault %u: errno %s", fop_name[op], n, strerror(e));
+		else if (inj > 0 && e != EILSEQ && e != EINVAL && e != EAGAIN)
+			sites++;
+	}
+	if (op == F_RESET) {
+		/* A reset (successful or not) restarts: write all again. */
+		ioctl(fd, UTFCONV_IOC_RESET);
+		outlen = 0;
+		wpos = 0;
+	}
+	injections += inj > 0;
+	/* Finish without faults: write the rest, flush, read everything. */
+	while (wpos < j->len) {
+		r = write(fd, j->in + wpos, j->len - wpos);
+		if (r <= 0)
+			break;
+		wpos += r;
+	}
+	ioctl(fd, UTFCONV_IOC_FLUSH);
+	final = 1;
+	while (final == 1) {
+		if (outlen >= sizeof(out)) {
+			FAIL("fault case: too much output");
+			break;
+		}
+		r = read(fd, out + outlen, sizeof(out) - outlen);
+		if (r > 0)
+			outlen += r;
+		else
+			final = r == 0 ? 0 : -errno;
+	}
+	if (job_check(j, out, outlen, final, fop_name[op]))
+		fprintf(stderr, "  (fault %u of %s)\n", n, fop_name[op]);
+	close(fd);
+	return inj;
+}
+
+static int do_fault(void)
+{
+	static const char *const attrs[] = { "failslab", "fail_page_alloc",
+		"fail_usercopy" };
+	char path[128];
+	unsigned int i, n, per[F_NR];
+	uint64_t s = 42;
+	struct job j = { 0 };
+	int op;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/%s/verbose", attrs[i]);
+		if (write_file(path, "0")) {
+			printf("# fault: no %s (debugfs, CONFIG_FAULT_INJECTION_DEBUG_FS)\n", path);
+			result(0, "fault: fault injection available");
+			return 0;
+		}
+		snprintf(path, sizeof(path), "/sys/kernel/debug/%s/ignore-gfp-wait", attrs[i]);
+		write_file(path, "N");
+	}
+	write_file("/sys/kernel/debug/fail_page_alloc/min-order", "0");
+	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (nth_fd < 0) {
+		printf("# fault: no /proc/thread-self/fail-nth\n");
+		result(0, "fault: fail-nth available");
+		return 0;
+	}
+	/* Text that is valid, so that only injected faults fail calls. */
+	do {
+		job_free(&j);
+		job_make(&s, &j, 6000);
+	} while (j.expret || j.len < 2000 || j.explen > 30000);
+	for (op = 0; op < F_NR; op++) {
+		unsigned int inj = 0;
+
+		for (n = 1; n < 1000; n++) {
+			if (fault_case(op, n, &j) <= 0)
+				break;
+			inj++;
+		}
+		if (n == 1000)
+			printf("# fault: %s: stopped after 999 fault points\n", fop_name[op]);
+		per[op] = inj;
+		printf("# fault: %-10s %u fault points injected\n", fop_name[op], inj);
+	}
+	job_free(&j);
+	close(nth_fd);
+	printf("# fault: %u injections, %u distinct fault sites failed a call cleanly, %llu mismatches, %llu failures\n",
+	       injections, sites, (unsigned long long)mismatches,
+	       (unsigned long long)failures);
+	result(per[F_OPEN] >= 3 && per[F_WRITE] && per[F_READ] && per[F_CONVERT] &&
+	       !mismatches && !failures,
+	       "fault: every injected fault gives a clean errno and the same stream");
+	return 0;
+}
+
+/* --- info leaks ------------------------------------------------------ */
+
+static int all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		if (*b++)
+			return 0;
+	return 1;
+}
+
+static int do_leak(void)
+{
+	struct utfconv_info info;
+	struct utfconv_config cf;
+	struct utfconv_status st;
+	struct utfconv_convert cv;
+	unsigned char buf[256], src[] = "h\xC3\xA9llo \xF0\x9F\x98\x80";
+	int fd = open(DEV, O_RDWR | O_NONBLOCK), ok = 1, i, k;
+	ssize_t r;
+
+	if (fd < 0) {
+		FAIL("open: %s", strerror(errno));
+		result(0, "leak: open");
+		return 0;
+	}
+	memset(&info, 0xA5, sizeof(info));
+	ok &= !ioctl(fd, UTFCONV_IOC_GET_INFO, &info) &&
+	      all_zero(info.padding, sizeof(info.padding));
+	memset(&cf, 0xA5, sizeof(cf));
+	ok &= !ioctl(fd, UTFCONV_IOC_GET_CONFIG, &cf) &&
+	      all_zero(cf.padding, sizeof(cf.padding));
+	write(fd, src, sizeof(src) - 2);	/* a pending tail */
+	memset(&st, 0xA5, sizeof(st));
+	ok &= !ioctl(fd, UTFCONV_IOC_GET_STATUS, &st) &&
+	      all_zero(st.padding, sizeof(st.padding));
+	for (i = 1; i < 64; i += 7) {
+		memset(buf, 0xA5, sizeof(buf));
+		r = read(fd, buf, i);
+		for (k = r > 0 ? r : 0; k < (int)sizeof(buf); k++)
+			if (buf[k] != 0xA5) {
+				FAIL("read(%d) = %zd changed byte %d", i, r, k);
+				ok = 0;
+				break;
+			}
+		if (r < i)
+			break;
+	}
+	memset(&cv, 0, sizeof(cv));
+	memset(buf, 0xA5, sizeof(buf));
+	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	cv.src = (uintptr_t)src;
+	cv.src_bytes = sizeof(src) - 1;
+	cv.dst = (uintptr_t)buf;
+	cv.dst_bytes = 100;
+	ok &= !ioctl(fd, UTFCONV_IOC_CONVERT, &cv) &&
+	      all_zero(cv.padding, sizeof(cv.padding)) && buf[cv.dst_used] == 0xA5 &&
+	      buf[100] == 0xA5;
+	close(fd);
+	printf("# leak: GET_INFO, GET_CONFIG, GET_STATUS, CONVERT padding zero, read() within its count\n");
+	result(ok && !failures, "leak: no poison changed outside the answer, padding zero");
+	return 0;
+}
+
+/* --- syscall fuzz ---------------------------------------------------- */
+
+static int do_fuzz(unsigned long count)
+{
+	unsigned char *ro, *big;
+	void *ptrs[6];
+	uint64_t s = 4242;
+	unsigned long i, calls = 0, crashes = 0;
+	int fd;
+	double t0 = now();
+
+	if (getuid() == 0 && (setgid(65534) || setuid(65534))) {
+		result(0, "fuzz: drop privileges");
+		return 0;
+	}
+	fd = open(DEV, O_RDWR | O_NONBLOCK);
+	if (fd < 0) {
+		result(0, "fuzz: open");
+		return 0;
+	}
+	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	big = malloc(1 << 20);
+	memset(big, 'a', 1 << 20);
+	ptrs[0] = NULL;
+	ptrs[1] = (void *)0x10;				/* unmapped */
+	ptrs[2] = ro;					/* read-only */
+	ptrs[3] = (void *)0xffff888000000000ULL;	/* kernel */
+	ptrs[4] = big;
+	ptrs[5] = big + (1 << 20) - 3;			/* runs off the end */
+	for (i = 0; i < count && now() - t0 < 120; i++) {
+		unsigned char arg[512];
+		unsigned int nr = urnd(&s, 10), size = urnd(&s, 4) ? 0 : urnd(&s, 512);
+		unsigned int dir = urnd(&s, 4);
+		unsigned long cmd;
+		void *p = urnd(&s, 2) ? (void *)arg : ptrs[urnd(&s, 6)];
+		unsigned int k;
+
+		for (k = 0; k < sizeof(arg); k++)
+			arg[k] = urnd(&s, 3) ? 0 : rnd(&s);
+		if (urnd(&s, 2)) {	/* a real command with a random struct */
+			static const unsigned long cmds[] = {
+				UTFCONV_IOC_GET_INFO, UTFCONV_IOC_SET_CONFIG,
+				UTFCONV_IOC_GET_CONFIG, UTFCONV_IOC_GET_STATUS,
+				UTFCONV_IOC_FLUSH, UTFCONV_IOC_RESET,
+				UTFCONV_IOC_CONVERT };
+			cmd = cmds[urnd(&s, 7)];
+			if (cmd == UTFCONV_IOC_CONVERT && p == arg) {
+				struct utfconv_convert *cv = (void *)arg;
+
+				cv->direction = urnd(&s, 7);
+				cv->policy = urnd(&s, 5);
+				cv->src = (uintptr_t)ptrs[urnd(&s, 6)];
+				cv->src_bytes = urnd(&s, 2) ? urnd(&s, 5000) : rnd(&s);
+				cv->dst = (uintptr_t)ptrs[urnd(&s, 6)];
+				cv->dst_bytes = urnd(&s, 2) ? urnd(&s, 5000) : rnd(&s);
+			}
+		} else {
+			cmd = _IOC(dir, urnd(&s, 2) ? UTFCONV_IOC_MAGIC : urnd(&s, 256),
+				   nr, size);
+		}
+		ioctl(fd, cmd, p);
+		calls++;
+		switch (urnd(&s, 4)) {
+		case 0:
+			write(fd, ptrs[urnd(&s, 6)], urnd(&s, 2) ? urnd(&s, 9000) : rnd(&s) >> 1);
+			calls++;
+			break;
+		case 1:
+			read(fd, ptrs[urnd(&s, 6)], urnd(&s, 2) ? urnd(&s, 9000) : rnd(&s) >> 1);
+			calls++;
+			break;
+		case 2:
+			ioctl(fd, UTFCONV_IOC_RESET);
+			calls++;
+			break;
+		default:
+			break;
+		}
+		if (fcntl(fd, F_GETFD) < 0)
+			crashes++;
+	}
+	close(fd);
+	printf("# fuzz: uid %d, %lu calls in %.1f s\n", getuid(), calls, now() - t0);
+	result(!crashes, "fuzz: random ioctls, structs, pointers and sizes");
+	return 0;
+}
+
+/* --- resource bounds ------------------------------------------------- */
+
+static long meminfo(const char *key)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ':')
+			v = atol(line + strlen(key) + 1);
+	fclose(f);
+	return v;
+}
+
+static long read_long(const char *path)
+{
+	char b[64] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, b, sizeof(b) - 1) <= 0)
+		b[0] = 0;
+	close(fd);
+	return b[0] ? atol(b) : -1;
+}
+
+static int do_opens(int n, const char *cgroup)
+{
+	struct rlimit rl = { n + 64, n + 64 };
+	struct utfconv_info info;
+	char path[256];
+	long avail0, avail1, slab0, slab1, cg0 = -1, cg1 = -1;
+	int *fds = calloc(n, sizeof(int)), i, opened = 0;
+	double per, cgper = 0;
+
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		printf("# opens: setrlimit %d: %s\n", n + 64, strerror(errno));
+	if (cgroup) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup);
+		if (write_file(path, "0"))
+			printf("# opens: cannot join %s\n", cgroup);
+		snprintf(path, sizeof(path), "%s/memory.current", cgroup);
+	}
+	if (getuid() == 0 && (setgid(65534) || setuid(65534))) {
+		result(0, "opens: drop privileges");
+		return 0;
+	}
+	i = open(DEV, O_RDWR);
+	if (i < 0 || ioctl(i, UTFCONV_IOC_GET_INFO, &info)) {
+		result(0, "opens: open as uid 65534");
+		return 0;
+	}
+	close(i);
+	sleep(1);
+	avail0 = meminfo("MemAvailable");
+	slab0 = meminfo("Slab");
+	if (cgroup)
+		cg0 = read_long(path);
+	for (i = 0; i < n; i++) {
+		fds[i] = open(DEV, O_RDWR);
+		if (fds[i] < 0) {
+			printf("# opens: open %d: %s\n", i, strerror(errno));
+			break;
+		}
+		opened++;
+		if (write(fds[i], "output pending", 14) != 14)
+			FAIL("opens: write: %s", strerror(errno));
+	}
+	avail1 = meminfo("MemAvailable");
+	slab1 = meminfo("Slab");
+	if (cgroup)
+		cg1 = read_long(path);
+	for (i = 0; i < opened; i++)
+		close(fds[i]);
+	per = opened ? (avail0 - avail1) * 1024.0 / opened : 0;
+	printf("# opens: uid %d, %d files with output pending, buffer_bytes %u: %.0f bytes per open (MemAvailable), slab +%ld kB\n",
+	       getuid(), opened, info.buffer_bytes, per, slab1 - slab0);
+	if (cg0 >= 0 && cg1 >= 0) {
+		cgper = (cg1 - cg0) / (double)opened;
+		printf("# opens: memory cgroup %s: %.0f bytes per open charged\n",
+		       cgroup, cgper);
+	}
+	/* Bound: the output buffer, two bounce buffers, the file, slack. */
+	result(opened == n && per < info.buffer_bytes + 3 * 4096 + 16384 &&
+	       (!cgroup || cgper > info.buffer_bytes) && !failures,
+	       "opens: thousands of files, memory per open within its bound");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(mode, "stress"))
+		do_stress(argc > 2 ? atoi(argv[2]) : 20);
+	else if (!strcmp(mode, "fault"))
+		do_fault();
+	else if (!strcmp(mode, "leak"))
+		do_leak();
+	else if (!strcmp(mode, "fuzz"))
+		do_fuzz(argc > 2 ? strtoul(argv[2], NULL, 0) : 20000);
+	else if (!strcmp(mode, "opens"))
+		do_opens(argc > 2 ? atoi(argv[2]) : 2000, argc > 3 ? argv[3] : NULL);
+	else {
+		fprintf(stderr, "usage: %s stress SECONDS | fault | leak | fuzz COUNT | opens N [CGROUP]\n",
+			argv[0]);
+		return 2;
+	}
+	printf("hardening %s: %d passed, %d failed\n", mode, passed, failed);
+	return failed ? 1 : 0;
+}

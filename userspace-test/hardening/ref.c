@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The userspace build of kmod/utfconv_codec.c (through ../compat/) as the
+ * reference of the hardening tests: the whole input as one stream.
+ */
+#include <stdlib.h>
+
+#include <linux/types.h>
+#include <linux/utfconv.h>
+
+#include "ref.h"
+
+int ref_convert(unsigned int dir, unsigned int policy, unsigned int flags,
+		const void *in, size_t len, unsigned char **out, size_t *outlen)
+{
+	struct utfconv_state st;
+	size_t used = 0, cap = utfconv_max_length(dir, flags, len) + 8;
+	int ret;
+
+	*out = malloc(cap);
+	*outlen = 0;
+	if (!*out)
+		return -12;
+	ret = utfconv_init(&st, dir, policy, flags);
+	if (ret)
+		return ret;
+	return utfconv_convert(&st, in, len, &used, *out, cap, outlen,
+			       UTFCONV_END);
+}
