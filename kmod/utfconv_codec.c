@@ -1217,6 +1217,35 @@ ssize_t utfconv_length(u32 direction, u32 policy, u32 flags,
 EXPORT_SYMBOL_GPL(utfconv_length);
 
 /**
+ * utfconv_validate() - check that a complete input is well-formed
+ * @direction: UTFCONV_DIR_*: names the input encoding
+ * @policy: %UTFCONV_POLICY_STRICT, or %UTFCONV_POLICY_WTF8 to accept
+ *	unpaired surrogates (replace and skip accept any input)
+ * @src: input bytes; the whole stream
+ * @src_bytes: length of @src in bytes
+ * @error_offset: out, may be NULL: byte offset in @src of the first error
+ *
+ * Validates per Unicode Table 3-7 (UTF-8) and D91 (UTF-16), writing
+ * nothing.
+ *
+ * Context: Any context. Uses about 200 bytes of stack.
+ * Return:
+ * * 0 - @src is well-formed and complete
+ * * -EILSEQ - ill-formed input at *@error_offset
+ * * -EINVAL - input ends inside a character, at *@error_offset; or bad
+ *   @direction or @policy
+ */
+int utfconv_validate(u32 direction, u32 policy, const void *src,
+		     size_t src_bytes, u64 *error_offset)
+{
+	ssize_t ret = utfconv_length(direction, policy, 0, src, src_bytes,
+				     error_offset);
+
+	return ret < 0 ? ret : 0;
+}
+EXPORT_SYMBOL_GPL(utfconv_validate);
+
+/**
  * utfconv_buf() - convert one complete buffer
  * @direction: UTFCONV_DIR_*
  * @policy: UTFCONV_POLICY_*

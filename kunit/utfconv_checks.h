@@ -248,6 +248,14 @@ static void utfconv_check_vector_oneshot_api(void *ctx,
 		UTFCONV_CHECK(ctx, ret == v->out_bytes,
 			      "%s: utfconv_length() %zd, want %zu", v->name,
 			      ret, v->out_bytes);
+	/* flags never change where input is bad */
+	off = ~0ULL;
+	ret = utfconv_validate(v->direction, v->policy, v->in, v->in_bytes,
+			       &off);
+	UTFCONV_CHECK(ctx, ret == err && (!err || off == v->error_offset),
+		      "%s: utfconv_validate() %zd at %llu, want %d at %llu",
+		      v->name, ret, (unsigned long long)off, err,
+		      (unsigned long long)v->error_offset);
 	UTFCONV_CHECK(ctx, utfconv_max_length(v->direction, v->flags,
 					      v->in_bytes) >= v->out_bytes,
 		      "%s: utfconv_max_length() %zu below %zu", v->name,

@@ -70,6 +70,8 @@ unsigned int utfconv_pending_bytes(const struct utfconv_state *st);
 bool utfconv_ended(const struct utfconv_state *st);
 ssize_t utfconv_length(u32 direction, u32 policy, u32 flags,
 		       const void *src, size_t src_bytes, u64 *error_offset);
+int utfconv_validate(u32 direction, u32 policy, const void *src,
+		     size_t src_bytes, u64 *error_offset);
 size_t utfconv_max_length(u32 direction, u32 flags, size_t src_bytes);
 ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 		    size_t src_bytes, void *dst, size_t dst_bytes,
