@@ -64,13 +64,39 @@ check: deps
 bench: deps
 	SHARED=$(SHARED) scripts/bench.sh all
 
-# Installs into the kernel that KDIR belongs to (this machine's by default).
-install: modules
+# Installs into the kernel that KDIR belongs to (this machine's by default):
+# the module into /lib/modules/<release>/$(INSTALL_MOD_DIR) (updates/, so
+# it wins over an in-tree module of the same name) and depmod; the CLI,
+# the man pages and the udev rule under $(DESTDIR)$(PREFIX). A staging
+# root: INSTALL_MOD_PATH=/tmp/root DESTDIR=/tmp/root.
+INSTALL_MOD_DIR ?= updates
+PREFIX ?= /usr/local
+UDEVDIR ?= /etc/udev/rules.d
+KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
+
+.PHONY: docs install-check uninstall
+
+install-check:
 	@[ -f "$(KDIR)/Makefile" ] || { echo "make install: no headers for" \
 		"the running kernel at $(KDIR); install them or set KDIR"; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
-	@if [ -f tools/Makefile ]; then $(MAKE) -C tools install; fi
+
+install: install-check modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) \
+		$(if $(INSTALL_MOD_PATH),INSTALL_MOD_PATH=$(INSTALL_MOD_PATH)) \
+		modules_install
+	$(DEPMOD)
+	install -D -m 0644 man/utfconv.1 $(DESTDIR)$(PREFIX)/share/man/man1/utfconv.1
+	install -D -m 0644 man/utfconv.4 $(DESTDIR)$(PREFIX)/share/man/man4/utfconv.4
+	install -D -m 0644 udev/60-utfconv.rules $(DESTDIR)$(UDEVDIR)/60-utfconv.rules
+	@if [ -f tools/Makefile ]; then $(MAKE) -C tools install PREFIX=$(PREFIX); fi
+
+uninstall: install-check
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/kmod/utfconv.ko*
+	$(DEPMOD)
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/utfconv.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man4/utfconv.4 \
+		$(DESTDIR)$(UDEVDIR)/60-utfconv.rules $(DESTDIR)$(PREFIX)/bin/utfconv
 
 clean:
 	rm -rf build
