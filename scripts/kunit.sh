@@ -11,10 +11,18 @@
 # and kunit.py builds and runs it. Extra arguments go to `kunit.py run`.
 #
 # Exits non-zero on a failed or crashed test, or when no test ran.
+#
+# Environment (for scripts/bench.sh; unset gives the suites of kunit/):
+#   KUNIT_KUNITCONFIG  kunitconfig to use (default kunit/.kunitconfig);
+#                      its content keys the cache directory
+#   KUNIT_TESTS_DIR    directory whose *.c and *.h become the test objects
+#                      (default kunit/)
+#   KUNIT_LOG          parsed results (default build/kunit.log)
 
 . "$(dirname "$0")/lib.sh"
 
-KUNITCONFIG=$SRC/kunit/.kunitconfig
+KUNITCONFIG=${KUNIT_KUNITCONFIG:-$SRC/kunit/.kunitconfig}
+TESTS_DIR=${KUNIT_TESTS_DIR:-$SRC/kunit}
 [ -f "$KUNITCONFIG" ] || die "missing $KUNITCONFIG"
 
 ver=$(linux_source_version)
@@ -22,7 +30,7 @@ hash=$(cat "$KUNITCONFIG" | sha256sum | cut -c1-12)
 CDIR=$UTFCONV_CACHE/kunit-$ver-$hash
 TREE=$CDIR/src
 BUILD=$CDIR/build
-LOG=$SRC/build/kunit.log
+LOG=${KUNIT_LOG:-$SRC/build/kunit.log}
 mkdir -p "$CDIR" "$SRC/build"
 
 exec 9>"$CDIR.lock"
@@ -60,7 +68,7 @@ sync_dir() {
 	return 0
 }
 sync_dir "$SRC/kmod" "$D/kmod" '*.c' '*.h'
-sync_dir "$SRC/kunit" "$D/kunit" '*.c' '*.h'
+sync_dir "$TESTS_DIR" "$D/kunit" '*.c' '*.h'
 
 objs() { # objs DIR: DIR/x.o for each x.c
 	for f in "$D/$1"/*.c; do
@@ -71,7 +79,7 @@ objs() { # objs DIR: DIR/x.o for each x.c
 codec_objs=$(objs kmod)
 test_objs=$(objs kunit)
 [ -n "$codec_objs" ] || die "no kmod/*.c in $SRC"
-[ -n "$test_objs" ] || die "no kunit/*.c in $SRC"
+[ -n "$test_objs" ] || die "no *.c in $TESTS_DIR"
 
 sync_text "$D/Kconfig" <<'KCONFIG'
 # SPDX-License-Identifier: GPL-2.0
