@@ -51,6 +51,11 @@ style: deps
 docs: deps
 	scripts/docs.sh
 
+# dkms add/build/install against Debian's 6.1 and 6.12 headers and make
+# install/uninstall, all in build/install-test/; modinfo of the result.
+install-test: deps
+	scripts/install-test.sh
+
 vm-test: deps
 	SHARED=$(SHARED) scripts/vm.sh test
 
@@ -75,7 +80,7 @@ UDEVDIR ?= /etc/udev/rules.d
 KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
 
-.PHONY: docs install-check uninstall
+.PHONY: docs install-check uninstall install-test
 
 install-check:
 	@[ -f "$(KDIR)/Makefile" ] || { echo "make install: no headers for" \

@@ -25,6 +25,7 @@ for step in $STEPS; do
 	kunit) cmd=("$UTFCONV_ROOT/scripts/kunit.sh") ;;
 	style) cmd=("$UTFCONV_ROOT/scripts/style.sh") ;;
 	docs) cmd=("$UTFCONV_ROOT/scripts/docs.sh") ;;
+	install-test) cmd=("$UTFCONV_ROOT/scripts/install-test.sh") ;;
 	vm-test) cmd=("$UTFCONV_ROOT/scripts/vm.sh" test) ;;
 	*) die "unknown step $step" ;;
 	esac
