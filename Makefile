@@ -21,7 +21,7 @@ SHARED ?= $(abspath ../shared)
 KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.sh headers 6.1))
 
 .PHONY: all modules deps kunit host-check fuzz style vm-test demo check \
-	install clean help bench
+	install clean help bench vm-debug
 
 all: modules
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools; fi
@@ -61,6 +61,11 @@ vm-test: deps
 
 demo: deps
 	SHARED=$(SHARED) scripts/vm.sh demo 6.1
+
+# The device suite and the hardening tests on the debug kernel (KASAN,
+# UBSAN, kmemleak, lockdep, fault injection; scripts/debug-kernel.sh).
+vm-debug: deps
+	SHARED=$(SHARED) scripts/vm.sh test debug
 
 check: deps
 	SHARED=$(SHARED) scripts/check.sh

@@ -27,6 +27,7 @@ for step in $STEPS; do
 	docs) cmd=("$UTFCONV_ROOT/scripts/docs.sh") ;;
 	install-test) cmd=("$UTFCONV_ROOT/scripts/install-test.sh") ;;
 	vm-test) cmd=("$UTFCONV_ROOT/scripts/vm.sh" test) ;;
+	vm-debug) cmd=("$UTFCONV_ROOT/scripts/vm.sh" test debug) ;;
 	*) die "unknown step $step" ;;
 	esac
 	slog=$SRC/build/check/$step.log

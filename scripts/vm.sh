@@ -4,7 +4,13 @@
 # Boot Debian's own kernels in QEMU (TCG) with utfconv.ko and run the
 # in-guest tests or the demo.
 #
-#   scripts/vm.sh test|demo [6.1] [6.12]     (default: both kernels)
+#   scripts/vm.sh test|demo [6.1] [6.12] [debug]   (default: 6.1 6.12)
+#
+# "debug" is the KASAN/UBSAN/kmemleak/lockdep kernel that
+# scripts/debug-kernel.sh builds (cached): the module is built against
+# its build tree, the VM gets at least 1536 MiB, the in-guest hardening
+# tests (hardening/run.sh of the payload) run after the suite, and a
+# kmemleak scan after rmmod must report nothing.
 #
 # For each kernel: build the module out of tree against that kernel's
 # Debian headers in build/<release>/, put it with busybox and the payload
@@ -20,7 +26,8 @@
 #
 # Environment: SHARED (../shared), VM_TIMEOUT (seconds per boot, 1200),
 # VM_MEM (MiB, 1024), UTFCONV_VM_PAYLOAD (use this directory instead of
-# building userspace-test/build/vm).
+# building userspace-test/build/vm), DEBUG_KERNEL_BUILD (an O= build
+# directory of a debug kernel to use instead of scripts/debug-kernel.sh's).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -95,8 +102,13 @@ if insmod "\$UTFCONV_KO"; then
 	echo UTFCONV-VM-OUTPUT-BEGIN
 	(cd /utfconv && $GUEST_CMD)
 	r=\$?
-	echo "UTFCONV-VM-OUTPUT-END rc=\$r"
 	[ \$r = 0 ] || rc=\$r
+	if [ -n "$GUEST_EXTRA" ] && [ -x "$GUEST_EXTRA" ]; then
+		(cd /utfconv && "$GUEST_EXTRA")
+		r=\$?
+		[ \$r = 0 ] || rc=\$r
+	fi
+	echo "UTFCONV-VM-OUTPUT-END rc=\$rc"
 	if rmmod utfconv; then
 		[ -e /dev/utfconv ] && { say "FAIL: /dev/utfconv left after rmmod"; rc=1; }
 	else
@@ -108,7 +120,11 @@ else
 	rc=1
 fi
 if [ -w /sys/kernel/debug/kmemleak ]; then
+	# Objects younger than 5 s are not reported: scan, wait, scan again.
 	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	say "kmemleak scan: \$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak) leaks"
 	cat /sys/kernel/debug/kmemleak
 fi
 echo UTFCONV-VM-DMESG-BEGIN
@@ -116,7 +132,8 @@ dmesg
 echo UTFCONV-VM-DMESG-END
 echo "UTFCONV-VM-RESULT rc=\$rc tainted=\$(cat /proc/sys/kernel/tainted)"
 sync
-poweroff -f
+# The debug kernel has no ACPI power-off; QEMU runs with -no-reboot.
+$HALT -f
 INIT
 }
 
@@ -149,8 +166,8 @@ check_log() {
 	fi
 	# Kernel trouble anywhere outside the test programs' own output.
 	bad=$(awk '/UTFCONV-VM-OUTPUT-BEGIN/{o=1} !o{print} /UTFCONV-VM-OUTPUT-END/{o=0}' "$log" |
-		grep -a -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|kmemleak|lockdep|Call Trace|Kernel panic' |
-		grep -v 'UTFCONV-VM' || true)
+		grep -a -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|kmemleak|lockdep|Call Trace|Kernel panic|sleeping function called from invalid context|unreferenced object|possible (recursive|circular|irq lock)|INFO: task' |
+		grep -a -v -E 'UTFCONV-VM|kmemleak: (Kernel memory leak detector|Automatic memory scanning)' || true)
 	if [ -n "$bad" ]; then
 		echo "FAIL: kernel log reports:"
 		printf '%s\n' "$bad" | head -n 20
@@ -163,9 +180,22 @@ check_log() {
 fails=0
 summary=
 for k in $KERNELS; do
-	rel=$(kernel_release "$k")
-	kdir=$(kernel_headers "$k")
-	vmlinuz=/boot/vmlinuz-$rel
+	GUEST_EXTRA= HALT=poweroff mem=$VM_MEM smp=1
+	if [ "$k" = debug ]; then
+		section "vm: the debug kernel (scripts/debug-kernel.sh)"
+		kdir=${DEBUG_KERNEL_BUILD:-$("$UTFCONV_ROOT/scripts/debug-kernel.sh")}
+		rel=debug-$(linux_source_version)
+		vmlinuz=$kdir/arch/x86/boot/bzImage
+		kmake=(make -s -C "$kdir/source" O="$kdir")
+		HALT=reboot smp=2
+		[ "$mem" -ge 1536 ] || mem=1536
+		[ "$MODE" = test ] && GUEST_EXTRA=/utfconv/hardening/run.sh
+	else
+		rel=$(kernel_release "$k")
+		kdir=$(kernel_headers "$k")
+		vmlinuz=/boot/vmlinuz-$rel
+		kmake=(make -s -C "$kdir")
+	fi
 	[ -f "$vmlinuz" ] || die "missing $vmlinuz (run scripts/deps.sh)"
 
 	section "vm: $MODE on Linux $rel"
@@ -173,7 +203,7 @@ for k in $KERNELS; do
 	mkdir -p "$bdir"
 	copy_module_tree "$bdir"
 	log "vm: building utfconv.ko against $kdir"
-	make -s -C "$kdir" M="$bdir" modules
+	"${kmake[@]}" M="$bdir" modules
 	ko=$bdir/kmod/utfconv.ko
 	[ -f "$ko" ] || die "no $ko"
 
@@ -195,7 +225,7 @@ for k in $KERNELS; do
 	start=$(date +%s)
 	set +e
 	timeout -k 10 "$VM_TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max \
-		-m "$VM_MEM" -smp 1 -nographic -no-reboot -nic none \
+		-m "$mem" -smp "$smp" -nographic -no-reboot -nic none \
 		-kernel "$vmlinuz" -initrd "$initrd" \
 		-append "console=ttyS0 quiet panic=-1" \
 		</dev/null 2>&1 | tr -d '\r' | sed -u 's/\x1b[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' |
