@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 	const char *csv_path = NULL;
 	FILE *csv = NULL;
 	double (*mbs)[NDIR][NIMPL];
-	size_t *sizes;
+	size_t (*sizes)[NDIR];
 
 	while ((opt = getopt(argc, argv, "r:m:c:")) != -1) {
 		switch (opt) {
@@ -222,8 +222,7 @@ int main(int argc, char **argv)
 				}
 			for (int i = 0; i < NIMPL; i++)
 				mbs[fi][d][i] = n / best[i] * 1e3; /* B/ns -> MB/s */
-			if (d == D_8TO16)
-				sizes[fi] = n8;
+			sizes[fi][d] = n;
 			if (csv) {
 				const char *base = strrchr(path, '/');
 
@@ -259,7 +258,7 @@ int main(int argc, char **argv)
 
 			s = s ? s + 7 : path;
 			printf("%-36s %9zu %9.0f %9.0f %9.0f %11.2fx %9.2fx\n",
-			       s, d == D_8TO16 ? sizes[fi] : 2 * sizes[fi],
+			       s, sizes[fi][d],
 			       m[0], m[1], m[2], m[0] / m[1], m[0] / m[2]);
 			for (int i = 0; i < NIMPL; i++)
 				lg[i] += log(m[i]);

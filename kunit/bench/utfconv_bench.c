@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utfconv in-kernel bench: utfconv_buf() (strict policy) against fs/nls's
+ * utf8s_to_utf16s() and utf16s_to_utf8s() on the same buffers, for every
+ * corpus file embedded at build time (utfconv_bench.h). Runs on UML, where
+ * kernel code runs at native speed; scripts/bench.sh builds it with its own
+ * kunitconfig and prints the table from the lines below.
+ *
+ * Per file and direction the outputs are compared first (a mismatch fails
+ * the case); then each round times both converters once, each sample a
+ * loop of at least 2 ms, and the minimum ns per call is kept. Printed, one
+ * line per file and direction:
+ *   utfconv_bench: <dir> <file> <input bytes> codec_ns=<n> nls_ns=<n>
+ * Ratios are computed by scripts/bench.sh; nothing here asserts a speed.
+ */
+#include <kunit/test.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/nls.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/utfconv.h>
+#include "utfconv_bench.h"
+
+#define BENCH_ROUNDS	20
+#define BENCH_MIN_NS	(2 * NSEC_PER_MSEC)
+
+enum { IMPL_CODEC, IMPL_NLS, NIMPL };
+enum { D_8TO16, D_16TO8 };
+
+struct bench_buf {
+	const void *src;
+	size_t n;		/* input bytes */
+	void *dst;
+	size_t cap;		/* output bytes */
+};
+
+/* One conversion; output bytes or a negative errno. */
+static long bench_run(int impl, int dir, const struct bench_buf *b)
+{
+	if (impl == IMPL_CODEC)
+		return utfconv_buf(dir == D_8TO16 ? UTFCONV_DIR_UTF8_TO_UTF16LE :
+				   UTFCONV_DIR_UTF16LE_TO_UTF8,
+				   UTFCONV_POLICY_STRICT, 0, b->src, b->n,
+				   b->dst, b->cap, NULL);
+	/* fs/nls: maxout in output units; both stop at a NUL. */
+	if (dir == D_8TO16) {
+		int r = utf8s_to_utf16s(b->src, b->n, UTF16_LITTLE_ENDIAN,
+					b->dst, b->cap / 2);
+
+		return r < 0 ? r : (long)r * 2;
+	}
+	return utf16s_to_utf8s(b->src, b->n / 2, UTF16_LITTLE_ENDIAN,
+			       b->dst, b->cap);
+}
+
+static u64 bench_sample(int impl, int dir, const struct bench_buf *b,
+			unsigned long iters)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned long i;
+
+	for (i = 0; i < iters; i++)
+		bench_run(impl, dir, b);
+	return ktime_get_ns() - t0;
+}
+
+static void bench_one(struct kunit *test, int dir, const char *name,
+		      const void *src, size_t n, void *out[NIMPL], size_t cap)
+{
+	struct bench_buf b[NIMPL];
+	unsigned long iters[NIMPL];
+	u64 best[NIMPL];
+	long len[NIMPL];
+	int i, r;
+
+	for (i = 0; i < NIMPL; i++) {
+		b[i] = (struct bench_buf){ src, n, out[i], cap };
+		memset(out[i], 0, cap);
+		len[i] = bench_run(i, dir, &b[i]);
+		KUNIT_ASSERT_GT_MSG(test, len[i], 0L, "%s: impl %d error", name, i);
+	}
+	KUNIT_ASSERT_EQ_MSG(test, len[IMPL_CODEC], len[IMPL_NLS],
+			    "%s: output lengths differ", name);
+	KUNIT_ASSERT_EQ_MSG(test, memcmp(out[IMPL_CODEC], out[IMPL_NLS],
+					 len[IMPL_CODEC]), 0,
+			    "%s: outputs differ", name);
+
+	for (i = 0; i < NIMPL; i++) {
+		unsigned long k = 1;
+
+		while (bench_sample(i, dir, &b[i], k) < BENCH_MIN_NS)
+			k *= 2;
+		iters[i] = k;
+		best[i] = U64_MAX;
+	}
+	for (r = 0; r < BENCH_ROUNDS; r++) {
+		for (i = 0; i < NIMPL; i++) {
+			u64 t = div64_u64(bench_sample(i, dir, &b[i], iters[i]) *
+					  1000, iters[i]);	/* ps per call */
+
+			best[i] = min(best[i], t);
+		}
+		cond_resched();
+	}
+	pr_info("utfconv_bench: %s %s %zu codec_ps=%llu nls_ps=%llu\n",
+		dir == D_8TO16 ? "utf8-to-utf16le" : "utf16le-to-utf8", name, n,
+		best[IMPL_CODEC], best[IMPL_NLS]);
+}
+
+static void utfconv_bench_corpus(struct kunit *test)
+{
+	unsigned int f;
+
+	for (f = 0; f < utfconv_bench_nfiles; f++) {
+		const struct utfconv_bench_file *bf = &utfconv_bench_files[f];
+		size_t n8 = bf->end - bf->data, cap = 4 * n8 + 64;
+		void *u16, *out[NIMPL];
+		ssize_t n16;
+
+		u16 = kvmalloc(cap, GFP_KERNEL);
+		out[0] = kvmalloc(cap, GFP_KERNEL);
+		out[1] = kvmalloc(cap, GFP_KERNEL);
+		KUNIT_ASSERT_TRUE(test, u16 && out[0] && out[1]);
+		n16 = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE,
+				  UTFCONV_POLICY_STRICT, 0, bf->data, n8, u16,
+				  cap, NULL);
+		KUNIT_ASSERT_GT(test, n16, (ssize_t)0);
+		bench_one(test, D_8TO16, bf->name, bf->data, n8, out, cap);
+		bench_one(test, D_16TO8, bf->name, u16, n16, out, cap);
+		kvfree(u16);
+		kvfree(out[0]);
+		kvfree(out[1]);
+	}
+	pr_info("utfconv_bench: done %u files\n", utfconv_bench_nfiles);
+}
+
+static struct kunit_case utfconv_bench_cases[] = {
+	KUNIT_CASE_SLOW(utfconv_bench_corpus),
+	{}
+};
+
+static struct kunit_suite utfconv_bench_suite = {
+	.name = "utfconv_bench",
+	.test_cases = utfconv_bench_cases,
+};
+
+kunit_test_suite(utfconv_bench_suite);
+
+MODULE_DESCRIPTION("utfconv in-kernel bench against fs/nls");
+MODULE_LICENSE("GPL");
