@@ -23,6 +23,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/utfconv.h>
@@ -43,6 +45,13 @@ enum {
 /* Chunk sizes: small enough to stay streaming, large enough to be cheap. */
 #define IN_CHUNK	(64 * 1024)
 #define OUT_CHUNK	(64 * 1024)
+
+/*
+ * A progress line on standard error, when it is a terminal (and standard
+ * output is not the same terminal), for inputs of at least this size.
+ */
+#define PROGRESS_MIN_BYTES	(16ULL << 20)
+#define PROGRESS_PERIOD_NS	250000000LL
 
 enum utfconv_enc {
 	ENC_UTF8,
@@ -73,11 +82,21 @@ static const char *const policy_names[] = {
 };
 
 static const char *prog = "utfconv";
+/* A progress line is on the terminal, without a newline: erase it first. */
+static bool progress_line;
+
+static void progress_erase(void)
+{
+	if (progress_line)
+		fputs("\r\033[K", stderr);
+	progress_line = false;
+}
 
 static void msg(const char *fmt, ...)
 {
 	va_list ap;
 
+	progress_erase();
 	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -118,7 +137,9 @@ static void usage(FILE *f)
 "are converted as one concatenated stream (a character may span two\n"
 "files), and error positions count bytes from the start of that stream.\n"
 "On invalid input, all output converted before the error is written.\n"
-"The device path can be overridden with UTFCONV_DEVICE.\n"
+"The device path can be overridden with UTFCONV_DEVICE. When standard\n"
+"error is a terminal (and standard output is not) and the input files\n"
+"total 16 MiB or more, a progress line is shown on standard error.\n"
 "\n"
 "Exit status:\n"
 "  0  success\n"
@@ -205,7 +226,74 @@ struct conv {
 	const char *out_name;
 	char *outbuf;
 	bool eof_seen;		/* read() returned 0 after the flush */
+	bool progress;		/* show a progress line on stderr */
+	uint64_t in_total;	/* input size in bytes, for the progress line */
+	uint64_t in_fed;	/* input bytes the device accepted */
+	int64_t shown_ns;	/* when the progress line was last written */
 };
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * Decide whether to show progress: stderr is a terminal, stdout is not
+ * (or is not written), and the input files are regular files of at least
+ * PROGRESS_MIN_BYTES together. Input of unknown size shows none.
+ */
+static void progress_setup(struct conv *c, char **files, int nfiles)
+{
+	struct stat sb;
+	uint64_t total = 0;
+	int i;
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (c->out == STDOUT_FILENO && isatty(STDOUT_FILENO))
+		return;
+	for (i = 0; i < (nfiles ? nfiles : 1); i++) {
+		const char *name = nfiles ? files[i] : "-";
+		int r = strcmp(name, "-") ? stat(name, &sb) :
+					    fstat(STDIN_FILENO, &sb);
+
+		if (r || !S_ISREG(sb.st_mode))
+			return;
+		total += (uint64_t)sb.st_size;
+	}
+	if (total < PROGRESS_MIN_BYTES)
+		return;
+	c->progress = true;
+	c->in_total = total;
+	c->shown_ns = now_ns();
+}
+
+/* Rewrite the progress line at most every PROGRESS_PERIOD_NS. */
+static void progress_update(struct conv *c)
+{
+	int64_t t;
+
+	if (!c->progress)
+		return;
+	t = now_ns();
+	if (t - c->shown_ns < PROGRESS_PERIOD_NS)
+		return;
+	c->shown_ns = t;
+	fprintf(stderr, "\r%s: %.1f of %.1f MiB (%u%%)", prog,
+		c->in_fed / 1048576.0, c->in_total / 1048576.0,
+		(unsigned int)(c->in_total ? 100 * c->in_fed / c->in_total : 0));
+	progress_line = true;
+}
+
+/* Stop showing progress and erase the line. */
+static void progress_end(struct conv *c)
+{
+	progress_erase();
+	c->progress = false;
+}
 
 /*
  * Move whatever output the device has ready to the output file.
@@ -403,8 +491,11 @@ static int convert(struct conv *c, char **files, int nfiles)
 				goto out;
 			}
 			in_off += (size_t)n;
+			c->in_fed += (uint64_t)n;
+			progress_update(c);
 		}
 	}
+	progress_end(c);
 
 	/* End of input: flush, then drain until end of stream. */
 	while (ioctl(c->dev, UTFCONV_IOC_FLUSH) < 0) {
@@ -437,6 +528,7 @@ static int convert(struct conv *c, char **files, int nfiles)
 		}
 	}
 out:
+	progress_end(c);
 	if (in > STDIN_FILENO)
 		close(in);
 	free(inbuf);
@@ -636,6 +728,7 @@ int main(int argc, char **argv)
 		}
 	}
 
+	progress_setup(&c, argv + optind, argc - optind);
 	ret = convert(&c, argv + optind, argc - optind);
 	if (stats)
 		print_stats(c.dev);
