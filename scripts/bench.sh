@@ -132,6 +132,32 @@ kunit_table() {
 	}'
 }
 
+# seed_build FROM TO: a first bench build starts from a copy of the
+# default KUnit build (same 6.12 tarball, same options), its absolute
+# paths rewritten, so kbuild only rebuilds the utfconv objects instead of
+# the whole UML kernel. Anything that does not match is simply rebuilt.
+seed_build() {
+	from=$1 to=$2
+	[ -d "$to/build" ] || [ ! -x "$from/build/linux" ] && return 0
+	log "bench: seeding $to/build from $from/build"
+	(
+		flock 9
+		mkdir -p "$to"
+		cp -a "$from/build" "$to/build.tmp"
+	) 9>"$from.lock"
+	(
+		cd "$to/build.tmp"
+		rm -rf source linux vmlinux .tmp_vmlinux* drivers/misc/utfconv
+		ln -s "$to/src" source
+		grep -rlI --exclude='*.o' --exclude='*.a' "$from" . |
+			while read -r f; do
+				sed -i "s|$from|$to|g" "$f"
+				touch -r "$from/build/$f" "$f" 2>/dev/null || true
+			done
+	)
+	mv "$to/build.tmp" "$to/build"
+}
+
 bench_kunit() {
 	section "in-kernel bench on UML: codec vs fs/nls"
 	kcfg=$SRC/kunit/bench/.kunitconfig
@@ -142,7 +168,10 @@ bench_kunit() {
 	done
 	gen_corpus "$stage"
 	hash=$(sha256sum <"$kcfg" | cut -c1-12)
-	raw=$UTFCONV_CACHE/kunit-$(linux_source_version)-$hash/build/test.log
+	cdir=$UTFCONV_CACHE/kunit-$(linux_source_version)-$hash
+	raw=$cdir/build/test.log
+	dhash=$(sha256sum <"$SRC/kunit/.kunitconfig" | cut -c1-12)
+	seed_build "$UTFCONV_CACHE/kunit-$(linux_source_version)-$dhash" "$cdir"
 	KUNIT_KUNITCONFIG=$kcfg KUNIT_TESTS_DIR=$stage \
 		KUNIT_LOG=$SRC/build/bench-kunit.log \
 		"$UTFCONV_ROOT/scripts/kunit.sh" kunit.filter_glob='utfconv_bench*' ||
