@@ -7,7 +7,11 @@
 #    kmod/*.[ch], include/**/*.h, kunit/*.[ch];
 #  - the module built with W=1 and -Werror against Debian's 6.1 and 6.12
 #    headers, in build/style-<release>/;
-#  - sparse (C=2) on the 6.12 build.
+#  - sparse (C=2) on the 6.12 build;
+#  - the module built with clang (LLVM=1), W=1 and -Werror against a 6.12
+#    tree configured for clang in the cache (Debian's headers are
+#    configured for gcc, whose flags clang rejects): x86_64_defconfig and
+#    modules_prepare, once (minutes), in ~/.cache/utfconv/clang-<version>/.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -88,6 +92,46 @@ build_check() {
 }
 build_check 6.1
 build_check 6.12 C=2
+
+# clang_tree: the 6.12 tree configured for LLVM=1, prepared once.
+clang_tree() {
+	local d=$UTFCONV_CACHE/clang-$(linux_source_version)
+	(
+		flock 9
+		if [ ! -f "$d/.prepared" ]; then
+			extract_source "$d"
+			make -C "$d" -s LLVM=1 x86_64_defconfig
+			make -C "$d" -s LLVM=1 -j"$(nproc)" modules_prepare
+			touch "$d/.prepared"
+		fi
+	) 9>"$d.lock" >&2
+	printf '%s\n' "$d"
+}
+
+# clang W=1 -Werror build. The tree has no vmlinux symbol table, so
+# modpost may only warn about the kernel's symbols (KBUILD_MODPOST_WARN).
+section "style: clang (LLVM=1) W=1 build against 6.12"
+checks=$((checks + 1))
+ctree=$(clang_tree)
+bdir=$SRC/build/style-clang
+rm -rf "$bdir"
+mkdir -p "$bdir"
+copy_module_tree "$bdir"
+set +e
+out=$(make -C "$ctree" M="$bdir" LLVM=1 W=1 KCFLAGS=-Werror \
+	KBUILD_MODPOST_WARN=1 modules 2>&1)
+rc=$?
+set -e
+printf '%s\n' "$out" | grep -v -E '^make(\[[0-9]+\])?: (Entering|Leaving) directory' |
+	grep -v -E '^WARNING: modpost: ' || true
+if [ $rc != 0 ]; then
+	fail "clang build (exit $rc)"
+elif printf '%s\n' "$out" | grep -v -E '^WARNING: modpost: ' |
+		grep -q -E 'warning:|error:'; then
+	fail "warnings in the clang build"
+else
+	echo "clang build against $(make -s -C "$ctree" kernelrelease): clean"
+fi
 
 section "style: summary"
 echo "style: $((checks - fails)) passed, $fails failed"
