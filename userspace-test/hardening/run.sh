@@ -35,7 +35,7 @@ run() {
 run $P leak
 run $P stress "${HARDENING_STRESS_SECONDS:-60}"
 run $P fault
-run $P fuzz "${HARDENING_FUZZ_COUNT:-20000}"
+run $P fuzz "${HARDENING_FUZZ_COUNT:-200000}"
 
 # The module cannot be unloaded while a file is open.
 exec 3<>/dev/utfconv
@@ -51,12 +51,14 @@ exec 3>&-
 
 # Per-open memory, charged to a memory cgroup when cgroup2 can be set up.
 cg=
-if mkdir -p /sys/fs/cgroup && { mountpoint -q /sys/fs/cgroup ||
-	mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null; }; then
-	echo +memory > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
-	mkdir -p /sys/fs/cgroup/utfconv-opens 2>/dev/null &&
-		[ -f /sys/fs/cgroup/utfconv-opens/memory.current ] &&
-		cg=/sys/fs/cgroup/utfconv-opens
+root=/sys/fs/cgroup
+[ -d $root ] || root=/tmp/cgroup2
+if mkdir -p $root && { mountpoint -q $root ||
+	mount -t cgroup2 none $root 2>/dev/null; }; then
+	echo +memory > $root/cgroup.subtree_control 2>/dev/null
+	mkdir -p $root/utfconv-opens 2>/dev/null &&
+		[ -f $root/utfconv-opens/memory.current ] &&
+		cg=$root/utfconv-opens
 fi
 run $P opens "${HARDENING_OPENS:-2000}" $cg
 [ -n "$cg" ] && rmdir "$cg" 2>/dev/null
