@@ -501,6 +501,12 @@ static int convert(struct conv *c, char **files, int nfiles)
 	while (ioctl(c->dev, UTFCONV_IOC_FLUSH) < 0) {
 		if (errno == EINTR)
 			continue;
+		if (errno == EAGAIN) {
+			/* The last output does not fit yet: make room. */
+			if (drain_ready(c))
+				goto drain_failed;
+			continue;
+		}
 		if (errno == EILSEQ || errno == EINVAL) {
 			ret = report_error(c, errno);
 			goto out;
@@ -517,15 +523,16 @@ static int convert(struct conv *c, char **files, int nfiles)
 			ret = EXIT_IO;
 			goto out;
 		}
-		if (drain_ready(c)) {
-			if (errno == EILSEQ || errno == EINVAL) {
-				ret = report_error(c, errno);
-				goto out;
-			}
-			msg("reading /dev/utfconv: %s", strerror(errno));
-			ret = EXIT_IO;
-			goto out;
-		}
+		if (drain_ready(c))
+			goto drain_failed;
+	}
+	goto out;
+drain_failed:
+	if (errno == EILSEQ || errno == EINVAL) {
+		ret = report_error(c, errno);
+	} else {
+		msg("reading /dev/utfconv: %s", strerror(errno));
+		ret = EXIT_IO;
 	}
 out:
 	progress_end(c);

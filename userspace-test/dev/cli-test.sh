@@ -187,6 +187,25 @@ want ''; run -f UTF-8 -t UTF-16LE "$T/does-not-exist"
 want ''; run -f UTF-8 -t UTF-16LE
 check "empty input, empty output" 0
 
+# The last character of a stream is written by FLUSH; when the device's
+# output buffer (64 KiB by default) is exactly full, FLUSH says EAGAIN
+# and the CLI must drain and retry, not fail.
+printf 'A' > "$T/a"; printf 'A\000' > "$T/w"
+i=0
+while [ $i -lt 15 ]; do
+	cat "$T/a" "$T/a" > "$T/x"; mv "$T/x" "$T/a"
+	cat "$T/w" "$T/w" > "$T/x"; mv "$T/x" "$T/w"
+	i=$((i + 1))
+done
+{ cat "$T/a"; printf '\342'; } > "$T/in"
+{ cat "$T/w"; printf '\375\377'; } > "$T/want"
+run -f UTF-8 -t UTF-16LE --policy=replace
+check "replace: U+FFFD for the tail with the device buffer full" 0
+{ cat "$T/w" "$T/w"; printf '\000\330'; } > "$T/in"
+{ cat "$T/a" "$T/a"; printf '\355\240\200'; } > "$T/want"
+run -f UTF-16LE -t UTF-8 --policy=wtf8
+check "wtf8: a last lone lead surrogate with the device buffer full" 0
+
 # streaming: more than the device buffer, through pipes both ways
 big=""
 for f in data/corpus/wikipedia_mars/thai data/corpus/wikipedia_mars/english; do
