@@ -10,6 +10,7 @@
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/string.h>
@@ -1041,7 +1042,8 @@ EXPORT_SYMBOL_GPL(utfconv_reset);
  *   stream stays stopped with this error until utfconv_reset().
  * * -EINVAL - the input ended inside a character (strict or wtf8 policy;
  *   stream stopped as for -EILSEQ), or @st was not set up, or input was
- *   given after the stream ended
+ *   given after the stream ended, or @src or @dst wraps around the end
+ *   of the address space (nothing is consumed or written)
  */
 int utfconv_convert(struct utfconv_state *st, const void *src,
 		    size_t src_bytes, size_t *src_used, void *dst,
@@ -1063,6 +1065,10 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 	if (cflags & ~UTFCONV_END)
 		return -EINVAL;
 	if (!utfconv_valid_config(st->direction, st->policy, st->flags))
+		return -EINVAL;
+	/* a buffer may not wrap around the end of the address space */
+	if (src_bytes > UINTPTR_MAX - (uintptr_t)src ||
+	    dst_bytes > UINTPTR_MAX - (uintptr_t)dst)
 		return -EINVAL;
 	if (st->halt)
 		return st->halt;
@@ -1146,7 +1152,8 @@ EXPORT_SYMBOL_GPL(utfconv_ended);
  * 2. The bound holds for every policy.
  *
  * Context: Any context.
- * Return: the bound in bytes, or SIZE_MAX if it does not fit in size_t.
+ * Return: the bound in bytes, SIZE_MAX if it does not fit in size_t, or 0
+ * for an unknown @direction or unknown bits in @flags.
  */
 size_t utfconv_max_length(u32 direction, u32 flags, size_t src_bytes)
 {
@@ -1154,6 +1161,8 @@ size_t utfconv_max_length(u32 direction, u32 flags, size_t src_bytes)
 			 direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
 	size_t units, bytes;
 
+	if (!utfconv_valid_config(direction, UTFCONV_POLICY_STRICT, flags))
+		return 0;
 	if (from_utf8) {
 		if (check_mul_overflow(src_bytes, (size_t)2, &bytes))
 			return SIZE_MAX;

@@ -388,6 +388,26 @@ static void utfconv_api_bad_arguments_test(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, used, 0);
 	KUNIT_EXPECT_EQ(test, wrote, 0);
+
+	/* lengths that wrap around the address space: nothing happens */
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "AB\xc3\xa9", SIZE_MAX,
+					      &used, out, sizeof(out), &wrote,
+					      UTFCONV_END), -EINVAL);
+	KUNIT_EXPECT_EQ(test, used, 0);
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "AB", 2, &used, out,
+					      SIZE_MAX, &wrote, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, wrote, 0);
+	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0,
+					  "AB", 2, out, SIZE_MAX, NULL),
+			-EINVAL);
+	/* the stream is still at offset 0 and converts normally */
+	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "AB", 2, &used, out,
+					      sizeof(out), &wrote, UTFCONV_END),
+			0);
+	KUNIT_EXPECT_EQ(test, wrote, 4);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_MAX + 1, 0, 5), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16LE,
+						 (u32)~UTFCONV_FLAGS_ALL, 5), 0);
 }
 
 static void utfconv_api_life_cycle_test(struct kunit *test)
