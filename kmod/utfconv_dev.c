@@ -16,6 +16,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
@@ -71,6 +72,24 @@ static unsigned int utfconv_buffer_bytes = UTFCONV_BUFFER_DEFAULT;
 module_param_named(buffer_bytes, utfconv_buffer_bytes, uint, 0444);
 MODULE_PARM_DESC(buffer_bytes,
 		 "Output buffer bytes per open file: a power of two in [4096, 16777216] (default 65536)");
+
+/**
+ * DOC: max_streams
+ *
+ * Module parameter ``max_streams``: how many files of /dev/utfconv may be
+ * open at once, for all users together (default 4096, 0 for no limit).
+ * Every open file holds its output buffer (``buffer_bytes``) and about
+ * 12 KiB more; the memory is charged to the opener's memory cgroup, but
+ * where no cgroup limit applies this cap keeps unprivileged users from
+ * filling kernel memory through the 0666 device node. open() fails with
+ * -ENFILE when it is reached. Root may change it at run time.
+ */
+static unsigned int utfconv_max_streams = 4096;
+module_param_named(max_streams, utfconv_max_streams, uint, 0644);
+MODULE_PARM_DESC(max_streams,
+		 "Most open files of /dev/utfconv at once, all users together (default 4096, 0: no limit)");
+
+static atomic_t utfconv_streams = ATOMIC_INIT(0);
 
 /**
  * struct utfconv_file - one open file of /dev/utfconv: one stream
@@ -210,16 +229,24 @@ static int utfconv_fill(struct utfconv_file *uf, size_t src_bytes,
  * Context: Process context; may sleep.
  * Return:
  * * 0 - the stream is ready
+ * * -ENFILE - max_streams files of /dev/utfconv are open already
  * * -ENOMEM - out of memory
  */
 static int utfconv_open(struct inode *inode, struct file *file)
 {
+	unsigned int max = READ_ONCE(utfconv_max_streams);
 	struct utfconv_file *uf;
 	int ret;
 
+	if (atomic_inc_return(&utfconv_streams) > max && max) {
+		atomic_dec(&utfconv_streams);
+		return -ENFILE;
+	}
 	uf = kzalloc(sizeof(*uf), GFP_KERNEL_ACCOUNT);
-	if (!uf)
+	if (!uf) {
+		atomic_dec(&utfconv_streams);
 		return -ENOMEM;
+	}
 
 	uf->in_buf = kmalloc(UTFCONV_IN_BYTES, GFP_KERNEL_ACCOUNT);
 	uf->out_buf = kmalloc(UTFCONV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
@@ -252,6 +279,7 @@ err_free:
 	kfree(uf->out_buf);
 	kfree(uf->in_buf);
 	kfree(uf);
+	atomic_dec(&utfconv_streams);
 	return ret;
 }
 
@@ -274,6 +302,7 @@ static int utfconv_release(struct inode *inode, struct file *file)
 	kfree(uf->out_buf);
 	kfree(uf->in_buf);
 	kfree(uf);
+	atomic_dec(&utfconv_streams);
 	return 0;
 }
 
@@ -771,6 +800,7 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 	struct utfconv_state st;
 	u64 src_done = 0;
 	u64 dst_done = 0;
+	u64 src_ok = 0;
 	size_t src_used;
 	size_t dst_used;
 	unsigned int cflags;
@@ -805,6 +835,8 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 			}
 			pos += src_used;
 			dst_done += dst_used;
+			/* input whose output has reached dst */
+			src_ok = st.bytes_in - utfconv_pending_bytes(&st);
 			/* Go on only when the bounce buffer, not dst, was full. */
 		} while (ret == -E2BIG && !full && (src_used || dst_used));
 
@@ -818,9 +850,14 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 		cond_resched();
 	} while (src_done < cv->src_bytes);
 
-	/* Input held pending was not converted. */
+	/*
+	 * Input held pending was not converted; after a fault on dst, neither
+	 * was the input of the output that did not reach it.
+	 */
 	if (ret == -EILSEQ || ret == -EINVAL)
 		cv->src_used = st.error_offset;
+	else if (ret == -EFAULT)
+		cv->src_used = src_ok;
 	else
 		cv->src_used = st.bytes_in - utfconv_pending_bytes(&st);
 	cv->dst_used = dst_done;
@@ -858,6 +895,10 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 				   cv.padding, sizeof(cv.padding));
 	if (ret)
 		return ret;
+	/* src is read while dst is written: they must not overlap */
+	if (cv.src_bytes && cv.dst_bytes && cv.src < cv.dst + cv.dst_bytes &&
+	    cv.dst < cv.src + cv.src_bytes)
+		return -EINVAL;
 
 	in_bytes = max_t(u64, min_t(u64, cv.src_bytes, UTFCONV_IN_BYTES), 1);
 	out_bytes = min_t(u64, cv.dst_bytes, UTFCONV_OUT_BYTES);
@@ -912,7 +953,8 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
  * Return:
  * * 0 - success
  * * -EINVAL - SET_CONFIG or CONVERT: unknown direction, policy or flag
- *   bits, or nonzero padding; FLUSH or CONVERT: input ends inside a
+ *   bits, or nonzero padding; CONVERT: src and dst overlap; FLUSH or
+ *   CONVERT: input ends inside a
  *   character (strict, wtf8); also any stream command after a flush found
  *   such an input
  * * -EILSEQ - FLUSH: the stream stopped at ill-formed input; CONVERT:

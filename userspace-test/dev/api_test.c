@@ -1254,6 +1254,55 @@ static void expect_convert_rejected(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(EINVAL, errno);
 }
 
+/*
+ * dst faults after its first 8192 bytes: src_used counts only the input
+ * whose output reached dst (4096 ASCII bytes give 8192), so a caller can
+ * resume from it without losing characters.
+ */
+TEST_F(dev, convert_efault_dst_midway)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t good = 8192, n = good / pg + 1;
+	unsigned char *src = malloc(good);
+	unsigned char *map;
+	struct utfconv_convert cv;
+	size_t i;
+
+	ASSERT_NE(NULL, src);
+	memset(src, 'A', good);
+	map = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	/* the page after the first 8192 bytes is unmapped */
+	ASSERT_EQ(0, munmap(map + good, (n * pg) - good));
+	cv = cv_make(src, good, map, 2 * good);
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(cv.dst_used, 2 * cv.src_used);
+	EXPECT_LE(cv.dst_used, good);
+	for (i = 0; i < cv.dst_used; i += 2)
+		ASSERT_EQ(0, memcmp(map + i, "A\0", 2));
+	munmap(map, good);
+	free(src);
+}
+
+/* src is read while dst is written: overlapping buffers are refused. */
+TEST_F(dev, convert_overlap_rejected)
+{
+	unsigned char buf[64];
+	struct utfconv_convert cv;
+
+	memset(buf, 'A', sizeof(buf));
+	cv = cv_make(buf, 32, buf + 16, 48);
+	expect_convert_rejected(_metadata, self->fd, &cv);
+	cv = cv_make(buf + 16, 32, buf, 32);
+	expect_convert_rejected(_metadata, self->fd, &cv);
+	/* adjacent is fine */
+	cv = cv_make(buf, 16, buf + 16, 32);
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(32U, cv.dst_used);
+}
+
 TEST_F(dev, convert_bad_direction)
 {
 	unsigned char dst[8];
@@ -1317,6 +1366,46 @@ TEST_F(dev, lseek_espipe)
 	EXPECT_EQ(ESPIPE, errno);
 	EXPECT_EQ(-1, pread(self->fd, buf, 1, 0));
 	EXPECT_EQ(ESPIPE, errno);
+}
+
+/*
+ * max_streams caps the open files of the device, all users together, so
+ * that a 0666 node cannot be used to fill kernel memory. Only root may
+ * change it; this file (self->fd) is the only stream open during a test.
+ */
+TEST_F(dev, open_max_streams)
+{
+	static const char param[] = "/sys/module/utfconv/parameters/max_streams";
+	char old[32] = "";
+	int pfd, fd2, fd3;
+	ssize_t n;
+
+	pfd = open(param, O_RDWR);
+	if (geteuid()) {
+		ASSERT_EQ(-1, pfd);
+		EXPECT_EQ(EACCES, errno);
+		return;
+	}
+	ASSERT_LE(0, pfd);
+	n = read(pfd, old, sizeof(old) - 1);
+	ASSERT_LT(0, n);
+	ASSERT_EQ(1, pwrite(pfd, "2", 1, 0));
+	fd2 = open(utfconv_dev_path(), O_RDWR);
+	fd3 = open(utfconv_dev_path(), O_RDWR);
+	EXPECT_LE(0, fd2);
+	EXPECT_EQ(-1, fd3);
+	EXPECT_EQ(ENFILE, errno);
+	if (fd2 >= 0)
+		close(fd2);
+	if (fd3 >= 0)
+		close(fd3);
+	/* a closed file frees its place */
+	fd2 = open(utfconv_dev_path(), O_RDWR);
+	EXPECT_LE(0, fd2);
+	if (fd2 >= 0)
+		close(fd2);
+	ASSERT_EQ(n, pwrite(pfd, old, n, 0));
+	close(pfd);
 }
 
 /* No mmap: the output is only read(). */

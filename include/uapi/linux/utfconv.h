@@ -136,6 +136,7 @@ struct utfconv_status {
  * @padding: reserved, must be zero
  *
  * Used by %UTFCONV_IOC_CONVERT. The output never holds part of a character.
+ * The two buffers must not overlap.
  */
 struct utfconv_convert {
 	__u32 direction;
