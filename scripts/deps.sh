@@ -16,6 +16,7 @@ PACKAGES="
 	linux-headers-6.12-amd64 linux-image-6.12-amd64
 	qemu-system-x86 busybox-static cpio kmod
 	python3-sphinx groff-base man-db
+	gcc-s390x-linux-gnu qemu-user
 "
 
 # One dpkg-query for all: "ii  name" for each installed package.
