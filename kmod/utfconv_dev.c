@@ -109,6 +109,8 @@ static atomic_t utfconv_streams = ATOMIC_INIT(0);
  * @error: strict error holding the stream (-EILSEQ ill-formed input,
  *	-EINVAL incomplete input at end of stream), 0 if none
  * @ended: the input was ended by %UTFCONV_IOC_FLUSH
+ * @resets: bumped by every %UTFCONV_IOC_RESET, so that a flush that slept
+ *	can tell that the stream it was ending is gone
  * @full_avail: free output bytes when the last write or flush could not
  *	place its next character; 0 after any progress. poll() reports
  *	EPOLLOUT only once more room than this is free.
@@ -131,6 +133,7 @@ struct utfconv_file {
 	u8 *out_buf;
 	int error;
 	bool ended;
+	unsigned int resets;
 	unsigned int full_avail;
 };
 
@@ -693,7 +696,8 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
  *
  * Context: Process context; takes @uf->lock; may sleep for output room.
  * Return:
- * * 0 - the input ended (now or by an earlier flush)
+ * * 0 - the input ended (now or by an earlier flush), or a reset
+ *   discarded the stream while the flush waited for room
  * * -EINVAL - strict: the input ends inside a character; the stream
  *   stopped (also returned by any later flush)
  * * -EILSEQ - the stream had stopped at ill-formed input
@@ -704,12 +708,14 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
  */
 static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 {
+	unsigned int resets;
 	size_t src_used;
 	size_t dst_used;
 	long ret;
 
 	if (mutex_lock_interruptible(&uf->lock))
 		return -ERESTARTSYS;
+	resets = uf->resets;
 
 	for (;;) {
 		if (uf->error) {
@@ -745,6 +751,15 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 		}
 		if (utfconv_wait_unlocked(uf))
 			return -ERESTARTSYS;
+		if (uf->resets != resets) {
+			/*
+			 * A reset discarded the stream this flush was ending:
+			 * the flush counts as done before it, and the new
+			 * stream is left alone.
+			 */
+			ret = 0;
+			break;
+		}
 	}
 
 	mutex_unlock(&uf->lock);
@@ -767,6 +782,7 @@ static long utfconv_ioctl_reset(struct utfconv_file *uf)
 	uf->error = 0;
 	uf->ended = false;
 	uf->full_avail = 0;
+	uf->resets++;
 	utfconv_notify(uf);
 	mutex_unlock(&uf->lock);
 	return 0;
@@ -935,8 +951,9 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
  * %UTFCONV_IOC_FLUSH ends the input: a pending tail becomes U+FFFD
  * (replace), nothing (skip) or an incomplete error (strict, wtf8). Once
  * the output is read, read() returns 0 and write() -EPIPE. It waits for
- * room if the final output does not fit. Flushing again returns the
- * first flush's result.
+ * room if the final output does not fit; a %UTFCONV_IOC_RESET meanwhile
+ * discards that stream, and the flush returns 0 leaving the new stream
+ * alone. Flushing again returns the first flush's result.
  *
  * %UTFCONV_IOC_RESET empties the stream: counters, pending input, unread
  * output, end and error; the configuration stays.

@@ -1368,6 +1368,56 @@ TEST_F(dev, lseek_espipe)
 	EXPECT_EQ(ESPIPE, errno);
 }
 
+struct flush_arg {
+	int fd;
+	int ret;
+	int err;
+	volatile int done;
+};
+
+static void *flush_thread(void *p)
+{
+	struct flush_arg *a = p;
+
+	a->ret = ioctl(a->fd, UTFCONV_IOC_FLUSH);
+	a->err = errno;
+	a->done = 1;
+	return NULL;
+}
+
+/*
+ * A FLUSH waiting for room while another thread resets the stream counts
+ * as done before the reset: it returns 0 and the new stream is fresh, not
+ * ended.
+ */
+TEST_F(dev, reset_during_blocked_flush)
+{
+	size_t n = self->info.buffer_bytes / 2;
+	char *in = malloc(n);
+	struct flush_arg a = { .fd = self->fd };
+	struct utfconv_status st;
+	pthread_t t;
+
+	ASSERT_NE(NULL, in);
+	memset(in, 'A', n);
+	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE,
+				 UTFCONV_POLICY_REPLACE, 0));
+	/* fills the output buffer exactly; then one pending byte */
+	ASSERT_EQ((ssize_t)n, write(self->fd, in, n));
+	ASSERT_EQ(1, write(self->fd, "\xe2", 1));
+	ASSERT_EQ(0, pthread_create(&t, NULL, flush_thread, &a));
+	usleep(500000);
+	ASSERT_EQ(0, a.done) TH_LOG("FLUSH did not wait for room");
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, a.ret) TH_LOG("FLUSH: %s", strerror(a.err));
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(0U, st.state);
+	EXPECT_EQ(0U, st.bytes_in);
+	EXPECT_EQ(5, write(self->fd, "hello", 5));
+	free(in);
+}
+
 /*
  * max_streams caps the open files of the device, all users together, so
  * that a 0666 node cannot be used to fill kernel memory. Only root may
