@@ -3,8 +3,9 @@
 #
 # `make check`: every test of the project, in order: host-check (codec
 # under ASan/UBSan, differential), kunit (UML), style (checkpatch,
-# kernel-doc, W=1, sparse), docs (Sphinx -W, man pages), vm-test
-# (Debian 6.1 and 6.12 in QEMU).
+# kernel-doc, W=1, sparse), docs (Sphinx -W, man pages), install-test
+# (make install and DKMS into scratch trees), vm-test (Debian 6.1 and
+# 6.12 in QEMU).
 # A failing step does not stop the later ones; any failure fails the run.
 # CHECK_STEPS="kunit style" runs a subset.
 
@@ -12,7 +13,7 @@
 
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 export SHARED
-STEPS=${CHECK_STEPS:-host-check kunit style docs vm-test}
+STEPS=${CHECK_STEPS:-host-check kunit style docs install-test vm-test}
 cd "$SRC"
 
 passed=0 failed=0 report= tests_passed=0 tests_failed=0
