@@ -334,48 +334,6 @@ static void test_api(void)
 
 /* ---- exhaustive sweeps ---------------------------------------------------- */
 
-static size_t put_utf8(u8 *d, u32 c)
-{
-	if (c < 0x80) {
-		d[0] = c;
-		return 1;
-	}
-	if (c < 0x800) {
-		d[0] = 0xC0 | c >> 6;
-		d[1] = 0x80 | (c & 0x3F);
-		return 2;
-	}
-	if (c < 0x10000) {
-		d[0] = 0xE0 | c >> 12;
-		d[1] = 0x80 | (c >> 6 & 0x3F);
-		d[2] = 0x80 | (c & 0x3F);
-		return 3;
-	}
-	d[0] = 0xF0 | c >> 18;
-	d[1] = 0x80 | (c >> 12 & 0x3F);
-	d[2] = 0x80 | (c >> 6 & 0x3F);
-	d[3] = 0x80 | (c & 0x3F);
-	return 4;
-}
-
-static size_t put_utf16(u8 *d, u32 c, int be)
-{
-	u16 u[2];
-	size_t n = 1, i;
-
-	u[0] = c;
-	if (c >= 0x10000) {
-		u[0] = 0xD800 + ((c - 0x10000) >> 10);
-		u[1] = 0xDC00 + ((c - 0x10000) & 0x3FF);
-		n = 2;
-	}
-	for (i = 0; i < n; i++) {
-		d[2 * i + !be] = u[i] >> 8;
-		d[2 * i + be] = u[i];
-	}
-	return 2 * n;
-}
-
 static void test_sweep_scalars(void)
 {
 	static u8 big8[4 * 0x110000], big16[4 * 0x110000], back[4 * 0x110000];
@@ -393,8 +351,8 @@ static void test_sweep_scalars(void)
 		for (c = 0; c <= 0x10FFFF; c++) {
 			if (c >= 0xD800 && c <= 0xDFFF)
 				continue;
-			n8 = put_utf8(s8, c);
-			n16 = put_utf16(s16, c, be);
+			n8 = utfconv_sweep_utf8(s8, c);
+			n16 = utfconv_sweep_utf16(s16, c, be);
 			memcpy(big8 + t8, s8, n8);
 			memcpy(big16 + t16, s16, n16);
 			t8 += n8;
@@ -437,7 +395,7 @@ static void test_sweep_utf16(void)
 				 d ? "BE" : "LE", full || (p & 1) == d ? "all" : "every 17th", p);
 			host_begin(&ctx, name);
 			for (u = 0; u <= 0xFFFF && ctx.failures < 5; u++) {
-				put_utf16(in, u, d);
+				utfconv_sweep_unit(in, u, d);
 				utfconv_check_against_ref(&ctx, "unit", dirs[d], p, 0, in, 2, buf);
 				/* ...with an odd byte after it */
 				in[2] = 0x41;
@@ -447,7 +405,7 @@ static void test_sweep_utf16(void)
 				/* both orders with -f; else one order in full */
 				for (w = 0; w <= 0xFFFF;
 				     w += full || (p & 1) == d ? 1 : 17) {
-					put_utf16(in + 2, w, d);
+					utfconv_sweep_unit(in + 2, w, d);
 					utfconv_check_against_ref(&ctx, "pair", dirs[d], p,
 								  0, in, 4, buf);
 				}
@@ -541,7 +499,7 @@ static size_t random_text(u8 *d, size_t max, int mutate, int utf16, int be)
 			if (c >= 0xD800 && c <= 0xDFFF)
 				c = 0x20;
 		}
-		n += utf16 ? put_utf16(d + n, c, be) : put_utf8(d + n, c);
+		n += utf16 ? utfconv_sweep_utf16(d + n, c, be) : utfconv_sweep_utf8(d + n, c);
 	}
 	while (mutate-- > 0 && n) {
 		u64 r = rng();
