@@ -32,7 +32,7 @@ DEV_CFLAGS := -O2 -g -Wall -Wextra -Wno-sign-compare -std=gnu11 -pthread \
 DEV_LDFLAGS := -static -pthread
 
 DEV_TESTS := utfconv_vectors_test utfconv_api_test utfconv_stress_test
-DEV_PROGS := $(addprefix $(VM_DIR)/,$(DEV_TESTS) utfconv)
+DEV_PROGS := $(addprefix $(VM_DIR)/,$(DEV_TESTS) utfconv ptyrun)
 DEV_SCRIPTS := $(addprefix $(VM_DIR)/,run-tests.sh demo.sh cli-test.sh)
 DEV_TSV := $(SHARED)/vectors/field-cases.tsv $(DEV_SRC)/extra-cases.tsv
 KSFT_HDRS := $(DEV_BUILD)/ksft/kselftest_harness.h $(DEV_BUILD)/ksft/kselftest.h
@@ -81,6 +81,10 @@ $(VM_DIR)/utfconv_%_test: $(DEV_SRC)/%_test.c $(DEV_SRC)/utfconv_test.h \
 
 $(VM_DIR)/utfconv: $(TOPDIR)/tools/utfconv.c $(UAPI_HDR) | $(VM_DIR)
 	$(CC) -O2 -Wall -Wextra -std=gnu11 -I$(TOPDIR)/include/uapi -o $@ $< -static
+
+# cli-test.sh runs the CLI with its stderr on a pty (the progress line).
+$(VM_DIR)/ptyrun: $(DEV_SRC)/ptyrun.c | $(VM_DIR)
+	$(CC) -O2 -Wall -Wextra -std=gnu11 -o $@ $< -static
 
 $(VM_DIR)/%.sh: $(DEV_SRC)/%.sh | $(VM_DIR)
 	cp $< $@

@@ -223,5 +223,109 @@ else
 	echo "# no corpus data next to $0: large-input checks skipped"
 fi
 
+# ---- the progress line ----------------------------------------------
+# Shown on standard error when it is a terminal, standard output is not
+# the same terminal, and the input is regular files of >= 16 MiB; updated
+# every 250 ms, erased ("\r\033[K") before any message and at the end.
+# ptyrun puts standard error (-o: and standard output) on a new pty and
+# copies what arrives there to a transcript.
+PTYRUN=$(dirname "$0")/ptyrun
+PROGRESS='utfconv: [0-9]*\.[0-9] of [0-9]*\.[0-9] MiB ([0-9]*%)'
+printf '\r\033[K' > "$T/erase"
+
+# grow FILE BYTES: FILE doubled until it holds at least BYTES
+grow() {
+	while [ "$(stat -c %s "$1")" -lt "$2" ]; do
+		cat "$1" "$1" > "$1.2" && mv "$1.2" "$1"
+	done
+}
+
+# ms: the run time ptyrun measured (its stderr is $T/err)
+ms() { sed -n 's/^ptyrun: \([0-9]*\) ms$/\1/p' "$T/err"; }
+
+# progress_check DESC WANT(yes|no): "yes" needs a progress line in
+# $T/tty; "no" needs none, and only counts when the run lasted long
+# enough (500 ms: the first line is due after 250 ms) that one would
+# have shown.
+progress_check() {
+	shown=1
+	tr '\r' '\n' < "$T/tty" | grep -q "^$PROGRESS" && shown=0
+	t=$(ms)
+	if [ "$2" = yes ]; then
+		ok $shown "$1 (${t} ms)"
+	elif [ "${t:-0}" -ge 500 ]; then
+		[ $shown != 0 ]; ok $? "$1 (${t} ms)"
+	else
+		echo "# $1: run took ${t} ms, too short to tell; not counted"
+	fi
+}
+
+if [ -x "$PTYRUN" ] && [ -n "$big" ]; then
+	cp "$big.utf8.txt" "$T/p8"
+	grow "$T/p8" $((48 << 20))
+	size=$(stat -c %s "$T/p8")
+
+	"$PTYRUN" "$T/tty" "$CLI" -f UTF-8 -t UTF-16LE -o /dev/null "$T/p8" 2> "$T/err"
+	rc=$?
+	[ $rc = 0 ]; ok $? "progress: 48 MiB to a file, stderr a terminal: exit 0"
+	progress_check "progress: line shown on the terminal" yes
+	tail -c 4 "$T/tty" | cmp -s - "$T/erase"
+	ok $? "progress: line erased at the end, nothing after it"
+	pct=$(tr '\r' '\n' < "$T/tty" | sed -n 's/.*MiB (\([0-9]*\)%)$/\1/p')
+	prev=0 mono=0
+	for p in $pct; do
+		[ "$p" -ge "$prev" ] && [ "$p" -le 100 ] || mono=1
+		prev=$p
+	done
+	[ -n "$pct" ] && [ $mono = 0 ]
+	ok $? "progress: percentages rise and stay within 100"
+	tr '\r' '\n' < "$T/tty" | grep -q "of $((size * 10 / 1048576 / 10))\.[0-9] MiB"
+	ok $? "progress: the total is the input size"
+
+	# An error after a progress line: erased first, message on its own line.
+	printf '\377' >> "$T/p8"
+	"$PTYRUN" "$T/tty" "$CLI" -f UTF-8 -t UTF-16LE -o /dev/null "$T/p8" 2> "$T/err"
+	rc=$?
+	printf '\r\033[Kutfconv: illegal input sequence at position %s\n' "$size" > "$T/want"
+	n8=$(stat -c %s "$T/want")
+	[ $rc = 1 ] && tail -c "$n8" "$T/tty" | cmp -s - "$T/want"
+	ok $? "progress: an error erases the line, then the message"
+	progress_check "progress: line shown before the error" yes
+
+	# stdout the same terminal: no progress line.
+	cp "$big.utf16le" "$T/p16"
+	grow "$T/p16" $((32 << 20))
+	"$PTYRUN" -o "$T/tty" "$CLI" -f UTF-16LE -t UTF-8 "$T/p16" 2> "$T/err"
+	rc=$?
+	[ $rc = 0 ]; ok $? "progress: stdout a terminal too: exit 0"
+	progress_check "progress: none when stdout is the terminal" no
+
+	# Input below 16 MiB: none.
+	head -c $(((16 << 20) - 2)) "$T/p16" > "$T/small"
+	"$PTYRUN" "$T/tty" "$CLI" -f UTF-16LE -t UTF-8 -o /dev/null "$T/small" 2> "$T/err"
+	rc=$?
+	[ $rc = 0 ] && [ ! -s "$T/tty" ]
+	ok $? "progress: below 16 MiB of input: exit 0, stderr left empty"
+	progress_check "progress: none below 16 MiB of input" no
+
+	# Input from a pipe (size unknown): none.
+	"$PTYRUN" "$T/tty" sh -c "cat '$T/p16' | '$CLI' -f UTF-16LE -t UTF-8 -o /dev/null" 2> "$T/err"
+	rc=$?
+	[ $rc = 0 ] && [ ! -s "$T/tty" ]
+	ok $? "progress: input from a pipe: exit 0, stderr left empty"
+	progress_check "progress: none for input of unknown size (a pipe)" no
+
+	# stderr not a terminal (a file inside the pty session): none.
+	"$PTYRUN" "$T/tty" sh -c "'$CLI' -f UTF-16LE -t UTF-8 -o /dev/null '$T/p16' 2> '$T/e2'" 2> "$T/err"
+	rc=$?
+	[ $rc = 0 ] && [ ! -s "$T/e2" ] && [ ! -s "$T/tty" ]
+	ok $? "progress: stderr a file: exit 0, file left empty"
+	cp "$T/e2" "$T/tty"
+	progress_check "progress: none when stderr is not a terminal" no
+	rm -f "$T/p8" "$T/p16" "$T/small"
+else
+	echo "# no ptyrun or corpus next to $0: progress checks skipped"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
