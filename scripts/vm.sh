@@ -4,7 +4,7 @@
 # Boot Debian's own kernels in QEMU (TCG) with utfconv.ko and run the
 # in-guest tests or the demo.
 #
-#   scripts/vm.sh test|demo [6.1] [6.12] [debug]   (default: 6.1 6.12)
+#   scripts/vm.sh test|demo|bench [6.1] [6.12] [debug]   (default: 6.1 6.12)
 #
 # "debug" is the KASAN/UBSAN/kmemleak/lockdep kernel that
 # scripts/debug-kernel.sh builds (cached): the module is built against
@@ -36,7 +36,9 @@ shift || true
 case $MODE in
 test) GUEST_CMD=/utfconv/run-tests.sh ;;
 demo) GUEST_CMD=/utfconv/demo.sh ;;
-*) die "usage: $0 test|demo [6.1] [6.12]" ;;
+# tools/bench/vm-bench.sh: 64 MiB of text, its UTF-16LE form and the outputs in tmpfs
+bench) GUEST_CMD=/utfconv/bench/vm-bench.sh VM_MEM=${VM_MEM:-2048} ;;
+*) die "usage: $0 test|demo|bench [6.1] [6.12]" ;;
 esac
 KERNELS=${*:-6.1 6.12}
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}

@@ -49,6 +49,11 @@ dev: $(DEV_PROGS)
 
 vm: $(DEV_PROGS) $(DEV_SCRIPTS) $(VM_CORPUS) $(VM_REFS) $(VM_DATA)/corpus.list
 
+# The VM bench (scripts/vm.sh bench) in bench/, built by tools/bench.
+vm: vm-bench
+vm-bench:
+	$(MAKE) -C $(TOPDIR)/tools/bench vm BUILD=$(BUILD)/bench VM_DEST=$(VM_DIR)/bench
+
 $(VM_DIR) $(DEV_BUILD) $(DEV_BUILD)/ksft:
 	mkdir -p $@
 
@@ -113,4 +118,4 @@ cli-check: $(VM_DIR)/utfconv
 
 check:: cli-check
 
-.PHONY: dev vm cli-check check
+.PHONY: dev vm vm-bench cli-check check
