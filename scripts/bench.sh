@@ -4,7 +4,7 @@
 # utfconv benchmarks (issue 4); `make bench` runs `scripts/bench.sh all`.
 # Never part of `make check`: the ratios are printed, not asserted.
 #
-#   scripts/bench.sh [host|kunit|all]
+#   scripts/bench.sh [host|kunit|vm|all]
 #
 #   host   the codec built natively (-O2, tools/bench/) against glibc iconv
 #          and ICU on every file of $SHARED/corpus, both directions;
@@ -12,6 +12,8 @@
 #   kunit  the codec against fs/nls (utf8s_to_utf16s, utf16s_to_utf8s)
 #          inside the kernel, on User-Mode Linux (scripts/kunit.sh with
 #          kunit/bench/.kunitconfig and its own cached build)
+#   vm     /dev/utfconv end to end in QEMU on Debian's 6.12 kernel
+#          (scripts/vm.sh bench): CLI vs iconv(1), names, memory per open
 #
 # Environment: SHARED (default ../shared), BENCH_ROUNDS (default 20),
 # BENCH_MIN_MS (host: minimum ms per timed sample, default 2).
@@ -180,10 +182,19 @@ bench_kunit() {
 	log "bench: results/bench-kunit.txt"
 }
 
+# The device end to end in QEMU (tools/bench/vm-bench.sh in the guest).
+bench_vm() {
+	SHARED=$SHARED "$UTFCONV_ROOT/scripts/vm.sh" bench 6.12
+	awk '/^UTFCONV-VM-OUTPUT-BEGIN/{o=1; next} /^UTFCONV-VM-OUTPUT-END/{o=0} o' \
+		"$SRC/build/vm/$(kernel_release 6.12)-bench.log" >"$RESULTS/bench-vm.txt"
+	log "bench: results/bench-vm.txt"
+}
+
 what=${1:-all}
 case $what in
 host) bench_host ;;
 kunit) bench_kunit ;;
-all) bench_host; bench_kunit ;;
-*) die "unknown bench '$what' (want host, kunit or all)" ;;
+vm) bench_vm ;;
+all) bench_host; bench_kunit; bench_vm ;;
+*) die "unknown bench '$what' (want host, kunit, vm or all)" ;;
 esac
