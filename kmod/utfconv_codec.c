@@ -18,6 +18,8 @@
 #include <linux/unaligned.h>
 #include <linux/utfconv.h>
 
+#include "utfconv_block.h"
+
 /**
  * DOC: UTF-8 and UTF-16 forms
  *
@@ -91,63 +93,6 @@ static inline bool utfconv_utf8_in(const struct utfconv_state *st)
 static inline u64 utfconv_pos(const struct utfconv_cursor *c)
 {
 	return c->base + (c->s - c->start);
-}
-
-static inline void utfconv_put16(u8 *d, u16 unit, bool be)
-{
-	if (be)
-		put_unaligned_be16(unit, d);
-	else
-		put_unaligned_le16(unit, d);
-}
-
-static inline u16 utfconv_get16(const u8 *s, bool le)
-{
-	return le ? get_unaligned_le16(s) : get_unaligned_be16(s);
-}
-
-/* Write @cp (a scalar value, or a surrogate under WTF-8) as 1-4 bytes. */
-static inline unsigned int utfconv_put_utf8(u8 *d, u32 cp)
-{
-	/* the masks only keep sparse quiet where @cp is a constant */
-	if (cp < 0x80) {
-		d[0] = cp & 0x7F;
-		return 1;
-	}
-	if (cp < 0x800) {
-		d[0] = 0xC0 | ((cp >> 6) & 0x1F);
-		d[1] = 0x80 | (cp & 0x3F);
-		return 2;
-	}
-	if (cp < 0x10000) {
-		d[0] = 0xE0 | ((cp >> 12) & 0x0F);
-		d[1] = 0x80 | ((cp >> 6) & 0x3F);
-		d[2] = 0x80 | (cp & 0x3F);
-		return 3;
-	}
-	d[0] = 0xF0 | ((cp >> 18) & 0x07);
-	d[1] = 0x80 | ((cp >> 12) & 0x3F);
-	d[2] = 0x80 | ((cp >> 6) & 0x3F);
-	d[3] = 0x80 | (cp & 0x3F);
-	return 4;
-}
-
-static inline unsigned int utfconv_utf8_len(u32 cp)
-{
-	return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
-
-/* Write @cp as one code unit or a surrogate pair. */
-static inline unsigned int utfconv_put_utf16(u8 *d, u32 cp, bool be)
-{
-	if (cp < 0x10000) {
-		utfconv_put16(d, cp, be);
-		return 2;
-	}
-	cp -= 0x10000;
-	utfconv_put16(d, 0xD800 | (cp >> 10), be);
-	utfconv_put16(d + 2, 0xDC00 | (cp & 0x3FF), be);
-	return 4;
 }
 
 static void utfconv_note_error(struct utfconv_state *st, u32 kind, u64 off)
@@ -339,111 +284,6 @@ consume:
 	c->s += take - np;
 	st->npend = 0;
 	return 0;
-}
-
-/* The low four bytes of @w, each widened to a 16-bit lane. */
-static inline u64 utfconv_spread4(u64 w)
-{
-	w &= 0xFFFFFFFF;
-	w = (w | w << 16) & 0x0000FFFF0000FFFFULL;
-	return (w | w << 8) & 0x00FF00FF00FF00FFULL;
-}
-
-/*
- * The block paths convert whole, well-formed characters while the input
- * and output left cover a block's worst case, so that they need no bounds
- * checks; they stop at anything else (ill-formed input, a surrogate, the
- * end of a block too near the end of a buffer) and leave it to the
- * careful per-character path. They may write scratch bytes past the
- * output they report, never past the end of the output buffer.
- */
-#define UTFCONV_UTF8_BLOCK	64	/* input bytes */
-#define UTFCONV_UTF16_BLOCK	32	/* input code units */
-
-static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
-					      u8 **dp, u8 *de, bool be)
-{
-	const u8 *s = *sp;
-	u8 *d = *dp;
-	u64 ncp = 0;
-
-	/* at most 2 output bytes per input byte; 8 bytes of lookahead */
-	while (se - s >= UTFCONV_UTF8_BLOCK + 8 &&
-	       de - d >= 2 * UTFCONV_UTF8_BLOCK + 16) {
-		const u8 *bend = s + UTFCONV_UTF8_BLOCK;
-
-		do {
-			u32 cp;
-			u8 b = s[0];
-
-			if (b < 0x80) {
-				u64 w = get_unaligned_le64(s);
-				u64 top = w & 0x8080808080808080ULL;
-				u64 lo, hi;
-				unsigned int n;
-
-				for (;;) {
-					lo = utfconv_spread4(w);
-					hi = utfconv_spread4(w >> 32);
-					if (be) {
-						lo <<= 8;
-						hi <<= 8;
-					}
-					put_unaligned_le64(lo, d);
-					put_unaligned_le64(hi, d + 8);
-					if (top || s + 8 >= bend)
-						break;
-					s += 8;
-					d += 16;
-					ncp += 8;
-					w = get_unaligned_le64(s);
-					top = w & 0x8080808080808080ULL;
-				}
-				/* the ASCII bytes before the first other one */
-				n = top ? __builtin_ctzll(top) >> 3 : 8;
-				s += n;
-				d += 2 * n;
-				ncp += n;
-				continue;
-			}
-			if (b < 0xE0) {
-				if (b < 0xC2 || (s[1] & 0xC0) != 0x80)
-					goto out;
-				utfconv_put16(d, (b & 0x1F) << 6 | (s[1] & 0x3F),
-					      be);
-				s += 2;
-				d += 2;
-			} else if (b < 0xF0) {
-				if ((s[1] & 0xC0) != 0x80 ||
-				    (s[2] & 0xC0) != 0x80)
-					goto out;
-				cp = (b & 0x0F) << 12 | (s[1] & 0x3F) << 6 |
-				     (s[2] & 0x3F);
-				if (cp < 0x800 || (cp & 0xF800) == 0xD800)
-					goto out;
-				utfconv_put16(d, cp, be);
-				s += 3;
-				d += 2;
-			} else {
-				if (b > 0xF4 || (s[1] & 0xC0) != 0x80 ||
-				    (s[2] & 0xC0) != 0x80 ||
-				    (s[3] & 0xC0) != 0x80)
-					goto out;
-				cp = (b & 0x07) << 18 | (s[1] & 0x3F) << 12 |
-				     (s[2] & 0x3F) << 6 | (s[3] & 0x3F);
-				if (cp < 0x10000 || cp > 0x10FFFF)
-					goto out;
-				utfconv_put_utf16(d, cp, be);
-				s += 4;
-				d += 4;
-			}
-			ncp++;
-		} while (s < bend);
-	}
-out:
-	*sp = s;
-	*dp = d;
-	return ncp;
 }
 
 static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
@@ -702,89 +542,6 @@ consume:
 	c->s += take;
 	st->npend = 0;
 	return 0;
-}
-
-/* Four 16-bit lanes to their low bytes. */
-static inline u32 utfconv_gather4(u64 w)
-{
-	w &= 0x00FF00FF00FF00FFULL;
-	w = (w | w >> 8) & 0x0000FFFF0000FFFFULL;
-	return (u32)(w | w >> 16);
-}
-
-static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
-					       u8 **dp, u8 *de, bool le)
-{
-	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	const u8 *s = *sp;
-	u8 *d = *dp;
-	u64 ncp = 0;
-
-	/* at most 3 output bytes per unit; 4 units of lookahead */
-	while (se - s >= 2 * UTFCONV_UTF16_BLOCK + 8 &&
-	       de - d >= 3 * UTFCONV_UTF16_BLOCK + 12) {
-		const u8 *bend = s + 2 * UTFCONV_UTF16_BLOCK;
-
-		do {
-			u16 unit = utfconv_get16(s, le), trail;
-
-			if (unit < 0x80) {
-				u64 w, top;
-				unsigned int n;
-
-				for (;;) {
-					w = get_unaligned_le64(s);
-					top = w & nonascii;
-					put_unaligned_le32(utfconv_gather4(le ? w : w >> 8),
-							   d);
-					if (top || s + 8 >= bend)
-						break;
-					s += 8;
-					d += 4;
-					ncp += 4;
-				}
-				/* the ASCII units before the first other one */
-				n = top ? __builtin_ctzll(top) >> 4 : 4;
-				s += 2 * n;
-				d += n;
-				ncp += n;
-				continue;
-			}
-			/* a run of other units, each written in one store */
-			do {
-				if (unit < 0x800) {
-					put_unaligned_le16(0x80C0 | unit >> 6 |
-							   (unit & 0x3F) << 8, d);
-					s += 2;
-					d += 2;
-				} else if ((unit & 0xF800) != 0xD800) {
-					put_unaligned_le32(0x8080E0 | unit >> 12 |
-							   (unit & 0xFC0) << 2 |
-							   (unit & 0x3F) << 16, d);
-					s += 2;
-					d += 3;
-				} else {
-					trail = utfconv_get16(s + 2, le);
-					if (unit >= 0xDC00 ||
-					    (trail & 0xFC00) != 0xDC00)
-						goto out;
-					utfconv_put_utf8(d, 0x10000 +
-							 ((unit - 0xD800) << 10) +
-							 (trail - 0xDC00));
-					s += 4;
-					d += 4;
-				}
-				ncp++;
-				if (s >= bend)
-					break;
-				unit = utfconv_get16(s, le);
-			} while (unit >= 0x80);
-		} while (s < bend);
-	}
-out:
-	*sp = s;
-	*dp = d;
-	return ncp;
 }
 
 static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
@@ -1299,3 +1056,4 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 	return ret ? ret : out;
 }
 EXPORT_SYMBOL_GPL(utfconv_buf);
+
