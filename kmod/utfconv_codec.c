@@ -12,6 +12,7 @@
 #include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -19,6 +20,12 @@
 #include <linux/utfconv.h>
 
 #include "utfconv_block.h"
+#include "utfconv_simd.h"
+
+#if UTFCONV_HAVE_SIMD
+#include <asm/fpu/api.h>
+#include <asm/simd.h>
+#endif
 
 /**
  * DOC: UTF-8 and UTF-16 forms
@@ -286,6 +293,95 @@ consume:
 	return 0;
 }
 
+/**
+ * DOC: SIMD paths
+ *
+ * On x86-64 the block paths have SSE2 counterparts for large buffers
+ * (utfconv_simd_x86.c). They run only where may_use_simd() allows, between
+ * kernel_fpu_begin() and kernel_fpu_end(), at most %UTFCONV_SIMD_CHUNK
+ * input bytes per FPU section; anything they do not convert goes on
+ * through the scalar paths, which stay the only ones in atomic contexts
+ * that forbid the FPU, on other architectures and for small buffers. The
+ * output, errors, offsets and counters are the same on every path.
+ *
+ * The module parameter ``simd`` (read-only at run time) chooses: 0 scalar
+ * paths only; 1 (default) SIMD for calls with at least %UTFCONV_SIMD_MIN
+ * input bytes; 2 SIMD whatever the size, for the tests.
+ */
+int utfconv_simd_mode = UTFCONV_SIMD_AUTO;
+module_param_named(simd, utfconv_simd_mode, int, 0444);
+MODULE_PARM_DESC(simd,
+		 "SIMD paths: 0 off, 1 for large buffers (default), 2 always");
+
+#if UTFCONV_HAVE_SIMD
+/* Whether a call with @in_bytes of input takes the SIMD paths. */
+static bool utfconv_simd_usable(size_t in_bytes)
+{
+	int mode = READ_ONCE(utfconv_simd_mode);
+
+	if (mode == UTFCONV_SIMD_OFF ||
+	    (mode == UTFCONV_SIMD_AUTO && in_bytes < UTFCONV_SIMD_MIN))
+		return false;
+	return may_use_simd();
+}
+
+/* The SIMD UTF-8 path, one FPU section per chunk of input. */
+static u64 utfconv_simd_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			     bool be)
+{
+	u64 ncp = 0;
+
+	while (utfconv_utf8_room(*sp, se, *dp, de)) {
+		const u8 *ce = se - *sp > UTFCONV_SIMD_CHUNK ?
+			       *sp + UTFCONV_SIMD_CHUNK : se;
+
+		kernel_fpu_begin();
+		ncp += utfconv_sse2_from_utf8(sp, ce, dp, de, be);
+		kernel_fpu_end();
+		/* stopped short of its chunk: the careful path's turn */
+		if (utfconv_utf8_room(*sp, ce, *dp, de))
+			break;
+	}
+	return ncp;
+}
+
+/* The SIMD UTF-16 path, one FPU section per chunk of input. */
+static u64 utfconv_simd_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			      bool le)
+{
+	u64 ncp = 0;
+
+	while (utfconv_utf16_room(*sp, se, *dp, de)) {
+		const u8 *ce = se - *sp > UTFCONV_SIMD_CHUNK ?
+			       *sp + UTFCONV_SIMD_CHUNK : se;
+
+		kernel_fpu_begin();
+		ncp += utfconv_sse2_from_utf16(sp, ce, dp, de, le);
+		kernel_fpu_end();
+		if (utfconv_utf16_room(*sp, ce, *dp, de))
+			break;
+	}
+	return ncp;
+}
+#else
+static inline bool utfconv_simd_usable(size_t in_bytes)
+{
+	return false;
+}
+
+static inline u64 utfconv_simd_utf8(const u8 **sp, const u8 *se, u8 **dp,
+				    u8 *de, bool be)
+{
+	return 0;
+}
+
+static inline u64 utfconv_simd_utf16(const u8 **sp, const u8 *se, u8 **dp,
+				     u8 *de, bool le)
+{
+	return 0;
+}
+#endif
+
 static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 					     struct utfconv_cursor *c,
 					     bool end, bool be)
@@ -294,6 +390,7 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 	u8 *d = c->d, *de = c->de;
 	bool slow = st->npend || !(st->bits & UTFCONV_BIT_STARTED) ||
 		    (st->bits & UTFCONV_BIT_LEAD_FORM);
+	bool simd = utfconv_simd_usable(se - s);
 	u64 ncp = 0;
 	int ret = 0;
 
@@ -314,6 +411,8 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 			slow = st->npend || (st->bits & UTFCONV_BIT_LEAD_FORM);
 			continue;
 		}
+		if (simd)
+			ncp += utfconv_simd_utf8(&s, se, &d, de, be);
 		ncp += utfconv_utf8_block(&s, se, &d, de, be);
 		if (s >= se)
 			break;
@@ -554,6 +653,7 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 	bool slow = st->npend ||
 		    (st->bits & (UTFCONV_BIT_LEAD | UTFCONV_BIT_STARTED)) !=
 		    UTFCONV_BIT_STARTED;
+	bool simd = utfconv_simd_usable(se - s);
 	u64 ncp = 0;
 	int ret = 0;
 
@@ -578,6 +678,8 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 			slow = st->npend || (st->bits & UTFCONV_BIT_LEAD);
 			continue;
 		}
+		if (simd)
+			ncp += utfconv_simd_utf16(&s, se, &d, de, le);
 		ncp += utfconv_utf16_block(&s, se, &d, de, le);
 		if (se - s < 2) {
 			if (s == se)
@@ -789,7 +891,8 @@ EXPORT_SYMBOL_GPL(utfconv_reset);
  * subpart (Unicode 3.9) or unpaired surrogate becomes one U+FFFD, and an
  * incomplete tail at the end one U+FFFD.
  *
- * Context: Any context. Does not sleep, allocate or use the FPU.
+ * Context: Any context. Does not sleep or allocate; uses the FPU (SIMD
+ * paths) only where may_use_simd() allows.
  * Return:
  * * 0 - all of @src accepted; with %UTFCONV_END the stream has ended
  * * -E2BIG - the next whole character does not fit in @dst; convert the
@@ -1057,3 +1160,11 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 }
 EXPORT_SYMBOL_GPL(utfconv_buf);
 
+#if UTFCONV_HAVE_SIMD && !defined(__KERNEL__)
+/*
+ * Userspace builds of the codec (host tests, bench, fuzzer) compile it as
+ * one translation unit; the kernel builds utfconv_simd_x86.c on its own
+ * with the FPU flags.
+ */
+#include "utfconv_simd_x86.c"
+#endif

@@ -70,8 +70,9 @@ sync_dir() {
 sync_dir "$SRC/kmod" "$D/kmod" '*.c' '*.h'
 sync_dir "$TESTS_DIR" "$D/kunit" '*.c' '*.h'
 
-objs() { # objs DIR: DIR/x.o for each x.c
+objs() { # objs DIR: DIR/x.o for each x.c but the SIMD ones
 	for f in "$D/$1"/*.c; do
+		case $f in */utfconv_simd_*.c) continue ;; esac
 		[ -f "$f" ] && printf ' %s/%s.o' "$1" "$(basename "$f" .c)"
 	done
 	return 0
@@ -103,6 +104,10 @@ sync_text "$D/Makefile" <<MAKEFILE
 obj-\$(CONFIG_UTFCONV) += utfconv.o
 utfconv-y :=$codec_objs
 obj-\$(CONFIG_UTFCONV_KUNIT_TEST) +=$test_objs
+# the SSE2 paths with the FPU flags, as in kmod/Kbuild
+utfconv-\$(CONFIG_X86_64) += kmod/utfconv_simd_x86.o
+CFLAGS_kmod/utfconv_simd_x86.o += \$(if \$(filter -msse2,\$(CC_FLAGS_FPU)),\$(CC_FLAGS_FPU),\$(CC_FLAGS_FPU) -msse -msse2 \$(if \$(CONFIG_CC_IS_GCC),-mhard-float))
+CFLAGS_REMOVE_kmod/utfconv_simd_x86.o += \$(CC_FLAGS_NO_FPU)
 MAKEFILE
 
 grep -q '^source "drivers/misc/utfconv/Kconfig"' "$TREE/drivers/misc/Kconfig" ||

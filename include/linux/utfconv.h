@@ -2,9 +2,10 @@
 /*
  * utfconv: in-kernel UTF-8 <-> UTF-16 codec
  *
- * The codec allocates nothing, takes no locks, never sleeps and uses no
- * FPU: it may be called from any context. The caller owns the stream
- * state (&struct utfconv_state) and the buffers.
+ * The codec allocates nothing, takes no locks and never sleeps: it may be
+ * called from any context. On x86-64 it uses SSE2 for large buffers only
+ * where may_use_simd() allows, in short kernel_fpu_begin() sections. The
+ * caller owns the stream state (&struct utfconv_state) and the buffers.
  */
 #ifndef _LINUX_UTFCONV_H
 #define _LINUX_UTFCONV_H

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utfconv codec: SSE2 paths for x86-64
+ *
+ * Built with the kernel's FPU flags (kmod/Kbuild): everything in this file
+ * runs between kernel_fpu_begin() and kernel_fpu_end(), which
+ * utfconv_codec.c puts around each call, and only when may_use_simd()
+ * allows. The vectors are GCC/clang vector extensions and
+ * __builtin_ia32_* builtins: the kernel has no <immintrin.h>.
+ *
+ * Like the scalar block paths (utfconv_block.h), these convert only whole,
+ * well-formed characters while the input and output left cover the worst
+ * case, and stop at anything else, which the codec's careful path then
+ * handles: the result is byte for byte the scalar path's. They may write
+ * scratch bytes past the output they report, never past the end of the
+ * output buffer.
+ *
+ * UTF-8 to UTF-16, 16 input bytes at a time: ASCII bytes are widened with
+ * two unpacks; otherwise the longest prefix of whole one- to three-byte
+ * sequences (any script of the BMP, with its spaces and punctuation) is
+ * validated with byte masks and decoded in 16-bit lanes, each lane from
+ * its byte and the two after it, and the lanes of the characters' first
+ * bytes are stored one after the other without a branch per character.
+ * Four-byte sequences and surrogates go through one scalar block.
+ *
+ * UTF-16 to UTF-8: 16 ASCII units are narrowed with one saturating pack;
+ * otherwise 8 units below the surrogates are encoded in 32-bit lanes (one,
+ * two or three bytes each; even and odd units in two vectors) and stored
+ * one after the other, each store advancing by its lane's length.
+ * Surrogates go through one scalar block.
+ *
+ * Sixteen bytes of UTF-8 without ASCII (a run of CJK or of Cyrillic
+ * without spaces) go through the scalar block, whose branches are well
+ * predicted there and which is as fast.
+ */
+
+#include <linux/types.h>
+#include <linux/unaligned.h>
+
+#include "utfconv_block.h"
+#include "utfconv_simd.h"
+
+typedef u8 utfconv_u8x16 __attribute__((__vector_size__(16)));
+typedef u16 utfconv_u16x8 __attribute__((__vector_size__(16)));
+typedef s16 utfconv_s16x8 __attribute__((__vector_size__(16)));
+typedef s32 utfconv_s32x4 __attribute__((__vector_size__(16)));
+typedef u32 utfconv_u32x4 __attribute__((__vector_size__(16)));
+
+static __always_inline utfconv_u8x16 utfconv_load(const u8 *s)
+{
+	utfconv_u8x16 v;
+
+	__builtin_memcpy(&v, s, sizeof(v));
+	return v;
+}
+
+static __always_inline void utfconv_store(u8 *d, utfconv_u8x16 v)
+{
+	__builtin_memcpy(d, &v, sizeof(v));
+}
+
+/* The top bit of each byte, byte 0 in bit 0. */
+static __always_inline unsigned int utfconv_movemask(utfconv_u8x16 v)
+{
+	/* the builtin takes a vector of plain char */
+	return __builtin_ia32_pmovmskb128((char __attribute__((__vector_size__(16))))v);
+}
+
+/* Eight 16-bit lanes of @a, then of @b, narrowed with unsigned saturation. */
+static __always_inline utfconv_u8x16 utfconv_packus(utfconv_u16x8 a,
+						    utfconv_u16x8 b)
+{
+	return (utfconv_u8x16)__builtin_ia32_packuswb128((utfconv_s16x8)a,
+							 (utfconv_s16x8)b);
+}
+
+/* Eight 16-bit lanes of @a, then of @b, narrowed with signed saturation. */
+static __always_inline utfconv_u8x16 utfconv_packs(utfconv_s16x8 a,
+						   utfconv_s16x8 b)
+{
+	return (utfconv_u8x16)__builtin_ia32_packsswb128(a, b);
+}
+
+/* Each byte to a 16-bit lane: bytes 0-7 (@hi false) or 8-15. */
+static __always_inline utfconv_u16x8 utfconv_widen(utfconv_u8x16 v, bool hi)
+{
+	const utfconv_u8x16 z = { 0 };
+
+	if (hi)
+		return (utfconv_u16x8)__builtin_shufflevector(v, z,
+							      8, 24, 9, 25,
+							      10, 26, 11, 27,
+							      12, 28, 13, 29,
+							      14, 30, 15, 31);
+	return (utfconv_u16x8)__builtin_shufflevector(v, z,
+						      0, 16, 1, 17, 2, 18,
+						      3, 19, 4, 20, 5, 21,
+						      6, 22, 7, 23);
+}
+
+/* Each byte of a 0/0xFF mask to a 0/0xFFFF lane, as utfconv_widen(). */
+static __always_inline utfconv_u16x8 utfconv_widen_mask(utfconv_u8x16 m,
+							bool hi)
+{
+	if (hi)
+		return (utfconv_u16x8)__builtin_shufflevector(m, m,
+							      8, 8, 9, 9,
+							      10, 10, 11, 11,
+							      12, 12, 13, 13,
+							      14, 14, 15, 15);
+	return (utfconv_u16x8)__builtin_shufflevector(m, m,
+						      0, 0, 1, 1, 2, 2, 3, 3,
+						      4, 4, 5, 5, 6, 6, 7, 7);
+}
+
+/*
+ * Decode the 16 bytes at @v (movemask @m, not 0) as far as they are whole,
+ * well-formed one- to three-byte sequences other than surrogates: the
+ * code unit of each character in the lane of its first byte, 1 in *@keep
+ * for those lanes. Returns the length of that prefix in bytes (0 when the
+ * first byte starts a four-byte sequence, a surrogate or trouble).
+ */
+static __always_inline unsigned int utfconv_utf8_prefix(utfconv_u8x16 v,
+							unsigned int m,
+							utfconv_u16x8 *u0,
+							utfconv_u16x8 *u1,
+							utfconv_u8x16 *keep)
+{
+	const utfconv_u8x16 zero = { 0 };
+	const utfconv_u8x16 idx = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+				    13, 14, 15 };
+	utfconv_u8x16 n1, n2, l2, l3, cont;
+	utfconv_u16x8 b, c1, c2, m2, m3;
+	unsigned int lead2, lead3, c, bad, before, part, k;
+
+	/* the next byte and the one after, for each byte */
+	n1 = __builtin_shufflevector(v, zero, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+				     11, 12, 13, 14, 15, 16);
+	n2 = __builtin_shufflevector(v, zero, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+				     12, 13, 14, 15, 16, 17);
+	l2 = (utfconv_u8x16)(v >= 0xC2) & (utfconv_u8x16)(v <= 0xDF);
+	l3 = (utfconv_u8x16)((v & 0xF0) == 0xE0);
+	cont = (utfconv_u8x16)((v & 0xC0) == 0x80);
+	lead2 = utfconv_movemask(l2);
+	lead3 = utfconv_movemask(l3);
+	c = utfconv_movemask(cont);
+	/*
+	 * Trouble: other non-ASCII bytes (C0, C1, F0..FF), continuation
+	 * bytes other than the ones the leads call for, overlong three-byte
+	 * forms (E0 80..9F) and surrogates (ED A0..BF).
+	 */
+	bad = (m & ~(lead2 | lead3 | c)) |
+	      ((c ^ (lead2 << 1 | lead3 << 1 | lead3 << 2)) & 0xFFFF) |
+	      utfconv_movemask(((utfconv_u8x16)(v == 0xE0) &
+				(utfconv_u8x16)(n1 < 0xA0)) |
+			       ((utfconv_u8x16)(v == 0xED) &
+				(utfconv_u8x16)(n1 > 0x9F)));
+	k = bad ? __builtin_ctz(bad) : 16;
+	/* and no character that does not end before byte k */
+	before = (1U << k) - 1;
+	part = (lead2 & ~(before >> 1)) | (lead3 & ~(before >> 2));
+	if (part && __builtin_ctz(part) < k)
+		k = __builtin_ctz(part);
+	if (!k)
+		return 0;
+
+	b = utfconv_widen(v, false);
+	c1 = utfconv_widen(n1, false) & 0x3F;
+	c2 = utfconv_widen(n2, false) & 0x3F;
+	m2 = utfconv_widen_mask(l2, false);
+	m3 = utfconv_widen_mask(l3, false);
+	*u0 = (b & ~(m2 | m3)) | (m2 & ((b & 0x1F) << 6 | c1)) |
+	      (m3 & ((b & 0x0F) << 12 | c1 << 6 | c2));
+	b = utfconv_widen(v, true);
+	c1 = utfconv_widen(n1, true) & 0x3F;
+	c2 = utfconv_widen(n2, true) & 0x3F;
+	m2 = utfconv_widen_mask(l2, true);
+	m3 = utfconv_widen_mask(l3, true);
+	*u1 = (b & ~(m2 | m3)) | (m2 & ((b & 0x1F) << 6 | c1)) |
+	      (m3 & ((b & 0x0F) << 12 | c1 << 6 | c2));
+	/* lanes of the first bytes of characters in the prefix */
+	*keep = ~cont & (utfconv_u8x16)(idx < (u8)k) & 1;
+	return k;
+}
+
+static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
+					     u8 **dp, u8 *de, bool be)
+{
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	u64 ncp = 0;
+
+	while (utfconv_utf8_room(s, se, d, de)) {
+		utfconv_u8x16 v = utfconv_load(s), keep;
+		utfconv_u16x8 u0, u1;
+		unsigned int m = utfconv_movemask(v), k, i, pos;
+		u16 units[16];
+		u8 keeps[16];
+
+		if (!m) {
+			/* ASCII: each byte widened to a code unit */
+			u0 = utfconv_widen(v, false);
+			u1 = utfconv_widen(v, true);
+			if (be) {
+				u0 <<= 8;
+				u1 <<= 8;
+			}
+			utfconv_store(d, (utfconv_u8x16)u0);
+			utfconv_store(d + 16, (utfconv_u8x16)u1);
+			s += 16;
+			d += 32;
+			ncp += 16;
+			continue;
+		}
+		/*
+		 * Sixteen bytes without ASCII are most likely a run of one
+		 * script that the scalar block converts as fast, branches
+		 * well predicted; else the prefix, unless it is empty: a
+		 * four-byte sequence, a surrogate or trouble.
+		 */
+		k = m == 0xFFFF ? 0 : utfconv_utf8_prefix(v, m, &u0, &u1, &keep);
+		if (!k) {
+			const u8 *s0 = s;
+
+			ncp += utfconv_utf8_block1(&s, &d, be);
+			if (s == s0)
+				break;
+			continue;
+		}
+		if (be) {
+			u0 = u0 << 8 | u0 >> 8;
+			u1 = u1 << 8 | u1 >> 8;
+		}
+		/* the kept lanes one after the other, without a branch */
+		__builtin_memcpy(units, &u0, 16);
+		__builtin_memcpy(units + 8, &u1, 16);
+		__builtin_memcpy(keeps, &keep, 16);
+		pos = 0;
+#pragma GCC unroll 16
+		for (i = 0; i < 16; i++) {
+			__builtin_memcpy(d + pos, &units[i], 2);
+			pos += 2 * keeps[i];
+		}
+		s += k;
+		d += pos;
+		ncp += pos / 2;
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/**
+ * utfconv_sse2_from_utf8() - convert well-formed UTF-8 to UTF-16 with SSE2
+ * @sp: in/out: next input byte
+ * @se: end of the input to look at
+ * @dp: in/out: next output byte
+ * @de: end of the output buffer
+ * @be: UTF-16BE output, else UTF-16LE
+ *
+ * Converts whole characters (no surrogates: those are for the careful
+ * path) while the input and output left cover a block's worst case.
+ *
+ * Context: Between kernel_fpu_begin() and kernel_fpu_end().
+ * Return: the number of code points converted; *@sp and *@dp advanced.
+ */
+u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			   bool be)
+{
+	return be ? utfconv_sse2_utf8(sp, se, dp, de, true) :
+		    utfconv_sse2_utf8(sp, se, dp, de, false);
+}
+
+static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de, bool le)
+{
+	const utfconv_s16x8 zero = { 0 };
+	const utfconv_s16x8 idx = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	u64 ncp = 0;
+
+	while (utfconv_utf16_room(s, se, d, de)) {
+		utfconv_u16x8 a = (utfconv_u16x8)utfconv_load(s);
+		utfconv_u16x8 b = (utfconv_u16x8)utfconv_load(s + 16);
+		utfconv_s32x4 x0, x1, w0, w1, m0, m1, t0, t1;
+		utfconv_s16x8 sur, len;
+		utfconv_u8x16 p;
+		u32 even[4], odd[4];
+		u8 lens[16];
+		unsigned int k, i, pos, sm;
+
+		if (!le) {
+			a = a << 8 | a >> 8;
+			b = b << 8 | b >> 8;
+		}
+		if (utfconv_movemask((utfconv_u8x16)(((a | b) & 0xFF80) == 0)) ==
+		    0xFFFF) {
+			utfconv_store(d, utfconv_packus(a, b));
+			s += 32;
+			d += 16;
+			ncp += 16;
+			continue;
+		}
+		sur = (utfconv_s16x8)((a & 0xF800) == 0xD800);
+		sm = utfconv_movemask(utfconv_packs(sur, zero));
+		k = sm ? __builtin_ctz(sm) : 8;
+		if (!k) {
+			const u8 *s0 = s;
+
+			/* a surrogate pair, or trouble */
+			ncp += utfconv_utf16_block1(&s, &d, le);
+			if (s == s0)
+				break;
+			continue;
+		}
+		/* units 0, 2, 4, 6 and units 1, 3, 5, 7 in 32-bit lanes */
+		x0 = (utfconv_s32x4)a & 0xFFFF;
+		x1 = (utfconv_s32x4)((utfconv_u32x4)a >> 16);
+		/* one, two or three bytes, little-endian in the lane */
+		m0 = x0 < 0x80;
+		m1 = x1 < 0x80;
+		t0 = x0 < 0x800;
+		t1 = x1 < 0x800;
+		w0 = (x0 & m0) |
+		     (~m0 & t0 & (0x80C0 | x0 >> 6 | (x0 & 0x3F) << 8)) |
+		     (~t0 & (0x8080E0 | x0 >> 12 | (x0 & 0xFC0) << 2 |
+			     (x0 & 0x3F) << 16));
+		w1 = (x1 & m1) |
+		     (~m1 & t1 & (0x80C0 | x1 >> 6 | (x1 & 0x3F) << 8)) |
+		     (~t1 & (0x8080E0 | x1 >> 12 | (x1 & 0xFC0) << 2 |
+			     (x1 & 0x3F) << 16));
+		/* 1 + (unit >= 0x80) + (unit >= 0x800); 0 past the prefix */
+		len = 1 - (utfconv_s16x8)(a > 0x7F) - (utfconv_s16x8)(a > 0x7FF);
+		len &= (utfconv_s16x8)(idx < (s16)k);
+		p = utfconv_packs(len, zero);
+		__builtin_memcpy(even, &w0, 16);
+		__builtin_memcpy(odd, &w1, 16);
+		__builtin_memcpy(lens, &p, 16);
+		pos = 0;
+#pragma GCC unroll 4
+		for (i = 0; i < 4; i++) {
+			__builtin_memcpy(d + pos, &even[i], 4);
+			pos += lens[2 * i];
+			__builtin_memcpy(d + pos, &odd[i], 4);
+			pos += lens[2 * i + 1];
+		}
+		s += 2 * k;
+		d += pos;
+		ncp += k;
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/**
+ * utfconv_sse2_from_utf16() - convert well-formed UTF-16 to UTF-8 with SSE2
+ * @sp: in/out: next input byte
+ * @se: end of the input to look at
+ * @dp: in/out: next output byte
+ * @de: end of the output buffer
+ * @le: UTF-16LE input, else UTF-16BE
+ *
+ * Converts whole characters (surrogate pairs included, unpaired
+ * surrogates left for the careful path) while the input and output left
+ * cover a block's worst case.
+ *
+ * Context: Between kernel_fpu_begin() and kernel_fpu_end().
+ * Return: the number of code points converted; *@sp and *@dp advanced.
+ */
+u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			    bool le)
+{
+	return le ? utfconv_sse2_utf16(sp, se, dp, de, true) :
+		    utfconv_sse2_utf16(sp, se, dp, de, false);
+}

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* utfconv userspace compat: no FPU state to save around vector code. */
+#ifndef _UTFCONV_COMPAT_ASM_FPU_API_H
+#define _UTFCONV_COMPAT_ASM_FPU_API_H
+
+#define kernel_fpu_begin()	do { } while (0)
+#define kernel_fpu_end()	do { } while (0)
+
+#endif
