@@ -13,6 +13,9 @@
  *                   empty calls and at every pair of split points
  * utfconv_capacity: each row at every output capacity from 0 up, with a
  *                   poisoned tail, and resumed
+ * utfconv_paths:    which codec path this boot takes; long runs in one
+ *                   script each with a fault at every position, at every
+ *                   output capacity (engage the block and SIMD paths)
  * utfconv_sweep:    every scalar value, every UTF-16 unit and surrogate-led
  *                   pair, every 1-3 byte UTF-8 sequence, 4-byte samples
  * utfconv_api:      argument checks and stream life cycle
@@ -36,6 +39,7 @@
 	kunit_kmalloc(((struct kunit *)(ctx)), max_t(size_t, bytes, 1), GFP_KERNEL)
 
 #include "utfconv_checks.h"
+#include "utfconv_runs.h"
 
 KUNIT_ARRAY_PARAM_DESC(utfconv_vectors, utfconv_vectors, name);
 
@@ -118,6 +122,63 @@ static struct kunit_suite utfconv_capacity_suite = {
 	.name = "utfconv_capacity",
 	.test_cases = utfconv_capacity_cases,
 };
+
+/* ---- utfconv_paths ------------------------------------------------------ */
+
+/*
+ * scripts/kunit.sh boots the test kernel once per codec path: utfconv.simd=0
+ * (scalar paths only) and utfconv.simd=2 (the SIMD paths whatever the size,
+ * where the architecture has them), so that every suite runs on each path.
+ * This suite gives those paths inputs long enough to engage them (see
+ * utfconv_check_long_runs()).
+ */
+
+static void utfconv_paths_mode_test(struct kunit *test)
+{
+	KUNIT_EXPECT_GE(test, utfconv_simd_mode, UTFCONV_SIMD_OFF);
+	KUNIT_EXPECT_LE(test, utfconv_simd_mode, UTFCONV_SIMD_ALWAYS);
+	kunit_info(test, "codec paths: simd=%d (%s)%s\n", utfconv_simd_mode,
+		   utfconv_simd_mode == UTFCONV_SIMD_OFF ? "scalar only" :
+		   utfconv_simd_mode == UTFCONV_SIMD_ALWAYS ?
+		   "SIMD whatever the size" : "SIMD for large buffers",
+		   UTFCONV_HAVE_SIMD ? "" : ", no SIMD paths here");
+}
+
+static const unsigned int utfconv_paths_texts[UTFCONV_RUNS_TEXTS] = {
+	0, 1, 2, 3, 4, 5, 6
+};
+
+static void utfconv_paths_text_desc(const unsigned int *t, char *desc)
+{
+	static const char * const names[UTFCONV_RUNS_TEXTS] = {
+		"ascii", "cyrillic", "two-byte", "cjk", "mixed", "ascii-latin1",
+		"ascii-cjk-emoji"
+	};
+
+	strscpy(desc, names[*t], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(utfconv_paths_texts, utfconv_paths_texts,
+		  utfconv_paths_text_desc);
+
+static void utfconv_paths_long_runs_test(struct kunit *test)
+{
+	utfconv_check_long_runs(test, *(const unsigned int *)test->param_value);
+}
+
+static struct kunit_case utfconv_paths_cases[] = {
+	KUNIT_CASE(utfconv_paths_mode_test),
+	KUNIT_CASE_PARAM(utfconv_paths_long_runs_test,
+			 utfconv_paths_texts_gen_params),
+	{}
+};
+
+static struct kunit_suite utfconv_paths_suite = {
+	.name = "utfconv_paths",
+	.test_cases = utfconv_paths_cases,
+};
+
+kunit_test_suite(utfconv_paths_suite);
 
 /* ---- utfconv_sweep ------------------------------------------------------ */
 

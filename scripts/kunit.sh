@@ -8,7 +8,8 @@
 #   ~/.cache/utfconv/kunit-<version>-<hash>/{src,build}
 # The project goes into that tree as drivers/misc/utfconv/ (files copied
 # only when their content changed, so a rerun only rebuilds what changed),
-# and kunit.py builds and runs it. Extra arguments go to `kunit.py run`.
+# and kunit.py builds and runs it, once per codec path (KUNIT_PATHS).
+# Extra arguments go to the UML kernel's command line.
 #
 # Exits non-zero on a failed or crashed test, or when no test ran.
 #
@@ -18,6 +19,9 @@
 #   KUNIT_TESTS_DIR    directory whose *.c and *.h become the test objects
 #                      (default kunit/)
 #   KUNIT_LOG          parsed results (default build/kunit.log)
+#   KUNIT_PATHS        codec paths, one boot each (default "scalar simd":
+#                      utfconv.simd=0, then utfconv.simd=2; "default" boots
+#                      without the parameter)
 
 . "$(dirname "$0")/lib.sh"
 
@@ -127,54 +131,84 @@ KUNIT=(python3 ./tools/testing/kunit/kunit.py)
 "${KUNIT[@]}" build --kunitconfig="$KUNITCONFIG" \
 	--jobs="${KUNIT_JOBS:-$(nproc)}" --build_dir="$BUILD"
 
-RAW=$BUILD/test.log
-args=(kunit.enable=1 mem=1G console=tty kunit_shutdown=halt "$@")
-log "kunit: running $BUILD/linux ${args[*]}"
-set +e
-start=$(date +%s)
-timeout -k 10 "${KUNIT_TIMEOUT:-1200}" "$BUILD/linux" "${args[@]}" \
-	</dev/null >"$RAW" 2>&1
-urc=$?
-secs=$(( $(date +%s) - start ))
-[ "$urc" = 124 ] && log "kunit: UML timed out after ${KUNIT_TIMEOUT:-1200}s"
-log "kunit: UML ran ${secs}s (exit $urc), console in $RAW"
+# One boot of the UML kernel per codec path (KUNIT_PATHS): "scalar"
+# boots with utfconv.simd=0, "simd" with utfconv.simd=2 (the SIMD paths
+# whatever the size; all but the slow sweeps), "default" with neither; so
+# every suite runs on each path. Each boot's console goes to test-<path>.log (the last one also to
+# test.log), its parsed results to $LOG-<path> and all of them to $LOG.
+PATHS=${KUNIT_PATHS:-scalar simd}
+total_passed=0 total_failed=0 total_skipped=0 ok=1
+: >"$LOG"
+for path in $PATHS; do
+	case $path in
+	scalar) popt=(utfconv.simd=0) ;;
+	# The SIMD boot leaves out the slow cases (the exhaustive sweeps):
+	# their inputs, one character or pair, are below the SIMD paths'
+	# minimum of 72 bytes, so both boots would run the same code.
+	simd) popt=(utfconv.simd=2 'kunit.filter=speed>slow') ;;
+	default) popt=() ;;
+	*) die "unknown KUNIT_PATHS entry '$path' (scalar, simd, default)" ;;
+	esac
+	RAW=$BUILD/test-$path.log
+	args=(kunit.enable=1 mem=1G console=tty kunit_shutdown=halt "${popt[@]}" "$@")
+	log "kunit: [$path] running $BUILD/linux ${args[*]}"
+	set +e
+	start=$(date +%s)
+	timeout -k 10 "${KUNIT_TIMEOUT:-1200}" "$BUILD/linux" "${args[@]}" \
+		</dev/null >"$RAW" 2>&1
+	urc=$?
+	secs=$(( $(date +%s) - start ))
+	cp "$RAW" "$BUILD/test.log"
+	[ "$urc" = 124 ] && log "kunit: [$path] UML timed out after ${KUNIT_TIMEOUT:-1200}s"
+	log "kunit: [$path] UML ran ${secs}s (exit $urc), console in $RAW"
 
-# The full parsed result goes to $LOG; print all but the passing cases.
-set -o pipefail
-"${KUNIT[@]}" parse "$RAW" 2>&1 | tee "$LOG" |
-	grep -a -v -E '^\[[0-9:]+\] +\[PASSED\] '
-rc=${PIPESTATUS[0]}
-set -e
+	# The full parsed result goes to $LOG; print all but the passing cases.
+	set -o pipefail
+	"${KUNIT[@]}" parse "$RAW" 2>&1 | tee "$LOG-$path" |
+		grep -a -v -E '^\[[0-9:]+\] +\[PASSED\] '
+	rc=${PIPESTATUS[0]}
+	set +o pipefail
+	cat "$LOG-$path" >>"$LOG"
+	set -e
 
-# "Testing complete. Ran 12 tests: passed: 11, failed: 1"
-summary=$(grep -a 'Testing complete\. Ran' "$LOG" | tail -n1 | sed 's/^\[[0-9:]*\] //')
-ran=$(printf '%s\n' "$summary" | sed -n 's/.*Ran \([0-9]*\) tests\{0,1\}.*/\1/p')
-passed=$(printf '%s\n' "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
-failed=$(printf '%s\n' "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
-crashed=$(printf '%s\n' "$summary" | sed -n 's/.*crashed: \([0-9]*\).*/\1/p')
-skipped=$(printf '%s\n' "$summary" | sed -n 's/.*skipped: \([0-9]*\).*/\1/p')
-errors=$(printf '%s\n' "$summary" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
-failed=$(( ${failed:-0} + ${crashed:-0} ))
+	# "Testing complete. Ran 12 tests: passed: 11, failed: 1"
+	summary=$(grep -a 'Testing complete\. Ran' "$LOG-$path" | tail -n1 | sed 's/^\[[0-9:]*\] //')
+	ran=$(printf '%s\n' "$summary" | sed -n 's/.*Ran \([0-9]*\) tests\{0,1\}.*/\1/p')
+	passed=$(printf '%s\n' "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+	failed=$(printf '%s\n' "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
+	crashed=$(printf '%s\n' "$summary" | sed -n 's/.*crashed: \([0-9]*\).*/\1/p')
+	skipped=$(printf '%s\n' "$summary" | sed -n 's/.*skipped: \([0-9]*\).*/\1/p')
+	errors=$(printf '%s\n' "$summary" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
+	failed=$(( ${failed:-0} + ${crashed:-0} ))
+
+	echo
+	echo "kunit: [$path] parsed results in $LOG-$path"
+	pok=1
+	if [ "$urc" != 0 ]; then
+		echo "kunit: [$path] UML kernel exited $urc"
+		pok=0
+	fi
+	if [ "$rc" != 0 ]; then
+		echo "kunit: [$path] kunit.py parse reports failure (exit $rc)"
+		pok=0
+	fi
+	if [ -n "$errors" ] && [ "$errors" != 0 ]; then
+		echo "kunit: [$path] $errors KTAP parse errors"
+		pok=0
+	fi
+	if [ -z "$ran" ] || [ "$ran" = 0 ]; then
+		echo "kunit: [$path] no test ran"
+		pok=0
+	fi
+	[ $pok = 0 ] && [ "$failed" = 0 ] && failed=1
+	[ $pok = 0 ] && ok=0
+	echo "kunit: [$path] ${passed:-0} passed, $failed failed, ${skipped:-0} skipped"
+	total_passed=$(( total_passed + ${passed:-0} ))
+	total_failed=$(( total_failed + failed ))
+	total_skipped=$(( total_skipped + ${skipped:-0} ))
+done
 
 echo
-echo "kunit: parsed results in $LOG"
-ok=1
-if [ "$urc" != 0 ]; then
-	echo "kunit: UML kernel exited $urc"
-	ok=0
-fi
-if [ "$rc" != 0 ]; then
-	echo "kunit: kunit.py parse reports failure (exit $rc)"
-	ok=0
-fi
-if [ -n "$errors" ] && [ "$errors" != 0 ]; then
-	echo "kunit: $errors KTAP parse errors"
-	ok=0
-fi
-if [ -z "$ran" ] || [ "$ran" = 0 ]; then
-	echo "kunit: no test ran"
-	ok=0
-fi
-[ $ok = 0 ] && [ "$failed" = 0 ] && failed=1
-echo "kunit: ${passed:-0} passed, $failed failed, ${skipped:-0} skipped"
-[ $ok = 1 ]
+echo "kunit: parsed results in $LOG (paths: $PATHS)"
+echo "kunit: $total_passed passed, $total_failed failed, $total_skipped skipped"
+[ $ok = 1 ] && [ "$total_failed" = 0 ]

@@ -4,7 +4,9 @@
  * (u8 direction, u8 policy, u8 flags, u32le length, bytes) from stdin and
  * writes for each (s32le errno, u32le error kind, u64le error offset,
  * u64le replacements, u32le output length, output bytes) to stdout,
- * converting each record as one complete stream in one call.
+ * converting each record as one complete stream in one call. The
+ * environment variable UTFCONV_SIMD sets the codec's simd mode (as host_test
+ * -s does).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 #include <linux/types.h>
 #include <linux/unaligned.h>
 #include <linux/utfconv.h>
+
+#include "../../kmod/utfconv_simd.h"
 
 int main(void)
 {
@@ -21,6 +25,8 @@ int main(void)
 	u32 len;
 	int ret;
 
+	if (getenv("UTFCONV_SIMD"))
+		utfconv_simd_mode = atoi(getenv("UTFCONV_SIMD"));
 	while (fread(hdr, 1, 7, stdin) == 7) {
 		len = get_unaligned_le32(hdr + 3);
 		in = realloc(in, len + 1);

@@ -8,9 +8,12 @@
  * against glibc iconv on the shared corpus and on random and mutated
  * input. Ends with "N passed, N failed"; exits 1 on any failure.
  *
- * Usage: host_test [-q] [-f] [-x PART] SHARED_DIR [PYDIFF_COMMAND]
+ * Usage: host_test [-q] [-f] [-s MODE] [-x PART] [-X PART] SHARED_DIR [PYDIFF_COMMAND]
  * -q: print failures and the summary only; -f: full pair sweep in both
- * byte orders; -x: run only the parts whose name contains PART.
+ * byte orders; -s: the codec's utfconv_simd_mode (0 scalar paths only,
+ * 2 SIMD paths whatever the size; host.mk runs the tests once with each);
+ * -x: run only the parts whose name contains PART; -X: skip the parts whose
+ * name contains PART.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -47,6 +50,7 @@ static void host_fail(void *ctx, const char *fmt, ...)
 static void *host_alloc(void *ctx, size_t bytes);
 
 #include "utfconv_checks.h"
+#include "utfconv_runs.h"
 
 static unsigned long passed, failed;
 static int quiet;
@@ -596,6 +600,24 @@ static void test_random(void)
 	host_end(&ctx);
 }
 
+/* ---- long runs for the block and SIMD paths ---------------------------- */
+
+static void test_long_runs(void)
+{
+	struct host_ctx ctx;
+	char name[128];
+	unsigned int t;
+
+	for (t = 0; t < UTFCONV_RUNS_TEXTS; t++) {
+		snprintf(name, sizeof(name),
+			 "long runs: text %u, a fault at every position, every capacity", t);
+		host_begin(&ctx, name);
+		utfconv_check_long_runs(&ctx, t);
+		host_free_all(&ctx);
+		host_end(&ctx);
+	}
+}
+
 /* ---- glibc iconv ------------------------------------------------------- */
 
 struct iconv_result {
@@ -836,7 +858,7 @@ static void test_python(const char *cmd)
 
 int main(int argc, char **argv)
 {
-	const char *shared, *py = NULL, *only = NULL;
+	const char *shared, *py = NULL, *only = NULL, *skip = NULL;
 	int i = 1;
 
 	while (i < argc && argv[i][0] == '-') {
@@ -844,18 +866,22 @@ int main(int argc, char **argv)
 			quiet = 1;
 		else if (!strcmp(argv[i], "-f"))
 			full = 1;
+		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+			utfconv_simd_mode = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-x") && i + 1 < argc)
 			only = argv[++i];
+		else if (!strcmp(argv[i], "-X") && i + 1 < argc)
+			skip = argv[++i];
 		i++;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: %s [-q] [-f] [-x PART] SHARED_DIR [PYDIFF_COMMAND]\n", argv[0]);
+		fprintf(stderr, "usage: %s [-q] [-f] [-s MODE] [-x PART] [-X PART] SHARED_DIR [PYDIFF_COMMAND]\n", argv[0]);
 		return 2;
 	}
 	shared = argv[i];
 	if (i + 1 < argc)
 		py = argv[i + 1];
-#define PART(p) (!only || strstr(p, only))
+#define PART(p) ((!only || strstr(p, only)) && (!skip || !strstr(p, skip)))
 	if (PART("vectors")) {
 		run_vectors("reference", utfconv_check_vector_reference);
 		run_vectors("vector", utfconv_check_vector_oneshot);
@@ -873,6 +899,13 @@ int main(int argc, char **argv)
 		test_sweep_utf16();
 		test_sweep_utf8();
 	}
+	printf("host_test: codec paths: %s\n",
+	       utfconv_simd_mode == UTFCONV_SIMD_OFF ? "scalar only (simd=0)" :
+	       !UTFCONV_HAVE_SIMD ? "scalar only (no SIMD on this machine)" :
+	       utfconv_simd_mode == UTFCONV_SIMD_ALWAYS ? "SIMD whatever the size (simd=2)" :
+	       "SIMD for large buffers (simd=1)");
+	if (PART("runs"))
+		test_long_runs();
 	if (PART("random"))
 		test_random();
 	if (PART("iconv")) {

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utfconv checks of the fast paths, shared by the KUnit suite
+ * utfconv_paths and the host tests (part "runs"); the includer defines
+ * UTFCONV_CHECK and UTFCONV_ALLOC as for utfconv_checks.h.
+ */
+#ifndef _UTFCONV_RUNS_H
+#define _UTFCONV_RUNS_H
+
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <linux/utfconv.h>
+
+#include "../kmod/utfconv_simd.h"
+#include "utfconv_checks.h"
+
+/*
+ * Long runs for the block and SIMD paths: texts of a few hundred bytes in
+ * one script each, so that the fast paths engage, and the same texts with
+ * a fault written at every position (ill-formed, incomplete, surrogate
+ * forms, BOMs) or cut short, and converted at every output capacity
+ * around the fast paths' room checks: each outcome must be the reference
+ * model's, whichever path the codec takes (the suites run once per path).
+ */
+#define UTFCONV_RUNS_TEXTS	7
+#define UTFCONV_RUNS_CHARS	160
+
+/* Character @i of long-run text @text. */
+static u32 utfconv_runs_char(unsigned int text, unsigned int i)
+{
+	static const u32 picks[] = { 0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xFEFF,
+				     0xFFFD, 0xFFFF, 0x10000, 0x1F600,
+				     0x10FFFF, 0xD7FF, 0xE000, 0x20 };
+
+	switch (text) {
+	case 0:		/* ASCII */
+		return 0x20 + (i * 7) % 0x5F;
+	case 1:		/* Cyrillic words and spaces */
+		return i % 7 == 6 ? 0x20 : 0x430 + (i * 5) % 32;
+	case 2:		/* two-byte only, both ends of the range */
+		return i % 5 == 4 ? 0x7FF - i % 3 : 0x80 + (i * 37) % 0x780;
+	case 3:		/* CJK and spaces */
+		return i % 4 == 3 ? 0x20 : 0x4E00 + (i * 13) % 0x5000;
+	case 4:		/* everything, four-byte included */
+		return picks[(i * 5) % ARRAY_SIZE(picks)];
+	case 5:		/* ASCII, a two-byte character every 17 */
+		return i % 17 == 16 ? 0xE9 : 0x61 + i % 26;
+	default:	/* ASCII words, a three- or four-byte character after */
+		return i % 9 < 8 ? 0x61 + i % 26 : i % 2 ? 0x4E2D : 0x1F600;
+	}
+}
+
+/* Long-run text @text as UTF-8 in @d; returns its length. */
+static size_t utfconv_runs_text(unsigned int text, u8 *d)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < 2 * UTFCONV_RUNS_CHARS; i++)
+		n += utfconv_sweep_utf8(d + n, utfconv_runs_char(text, i));
+	return n;
+}
+
+/* Long-run text @text as UTF-16 in @d; returns its length in bytes. */
+static size_t utfconv_runs_text16(unsigned int text, u8 *d, bool be)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < UTFCONV_RUNS_CHARS; i++)
+		n += utfconv_sweep_utf16(d + n, utfconv_runs_char(text, i), be);
+	return n;
+}
+
+/* Faults written over UTF-8 input: length, then bytes. */
+static const u8 utfconv_runs_faults8[][4] = {
+	{ 1, 0xFF }, { 1, 0x80 }, { 1, 0xC0 }, { 2, 0xC1, 0xBF },
+	{ 1, 0xC2 }, { 1, 0xDF }, { 2, 0xE0, 0x9F }, { 2, 0xE1, 0x80 },
+	{ 3, 0xED, 0xA0, 0x80 }, { 3, 0xED, 0xBF, 0xBF }, { 2, 0xF4, 0x90 },
+	{ 3, 0xF0, 0x9F, 0x98 }, { 3, 0xEF, 0xBB, 0xBF },
+};
+
+/* Code units written over UTF-16 input. */
+static const u16 utfconv_runs_faults16[] = {
+	0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xFFFE, 0xFEFF, 0x7F, 0x80, 0x7FF,
+	0x800,
+};
+
+/* One faulty input, every policy; false after the first disagreement. */
+static bool utfconv_runs_one(void *ctx, const char *name, u32 direction,
+			     const u8 *in, size_t n, u8 *buf)
+{
+	u32 policy;
+
+	for (policy = 0; policy <= UTFCONV_POLICY_MAX; policy++)
+		if (!utfconv_check_against_ref(ctx, name, direction, policy, 0,
+					       in, n, buf))
+			return false;
+	return true;
+}
+
+/*
+ * Every output capacity per call from below a block's room to the whole,
+ * and input calls of every size around a block's room (64 to 95 bytes).
+ */
+static void utfconv_runs_capacities(void *ctx, const char *name,
+				    u32 direction, const u8 *in, size_t n,
+				    u8 *buf)
+{
+	size_t cap, chunk, cuts[32];
+	struct utfconv_expect e;
+	struct utfconv_ref r;
+	unsigned int nc;
+
+	utfconv_ref_convert(direction, UTFCONV_POLICY_STRICT, 0, in, n, buf,
+			    &r);
+	utfconv_expect_ref(&r, &e);
+	for (cap = 100; cap <= r.out_bytes + 1; cap++)
+		utfconv_check_convert(ctx, name, "capacity per call", direction,
+				      UTFCONV_POLICY_STRICT, 0, in, n, NULL, 0,
+				      cap, &e);
+	for (chunk = 64; chunk < 96; chunk++) {
+		for (nc = 0; nc < ARRAY_SIZE(cuts) && (nc + 1) * chunk < n; nc++)
+			cuts[nc] = (nc + 1) * chunk;
+		utfconv_check_convert(ctx, name, "input calls of one size",
+				      direction, UTFCONV_POLICY_STRICT, 0, in, n,
+				      cuts, nc, 0, &e);
+	}
+}
+
+/**
+ * utfconv_check_long_runs() - long runs with a fault at every position
+ * @ctx: test context
+ * @text: which text, below %UTFCONV_RUNS_TEXTS
+ */
+static void utfconv_check_long_runs(void *ctx, unsigned int text)
+{
+	size_t n8, n16, max8 = 8 * UTFCONV_RUNS_CHARS, pos, k;
+	u8 *u8in = UTFCONV_ALLOC(ctx, max8);
+	u8 *in = UTFCONV_ALLOC(ctx, max8);
+	size_t room = utfconv_ref_out_max(UTFCONV_DIR_UTF16LE_TO_UTF8, max8);
+	u8 *buf = UTFCONV_ALLOC(ctx, 2 * room);
+	unsigned int f;
+	int be;
+
+	if (!u8in || !in || !buf)
+		return;
+	n8 = utfconv_runs_text(text, u8in);
+	for (pos = 0; pos <= n8; pos++) {
+		/* cut short at @pos, then each fault written at @pos */
+		if (!utfconv_runs_one(ctx, "long run cut", UTFCONV_DIR_UTF8_TO_UTF16LE,
+				      u8in, pos, buf))
+			return;
+		for (f = 0; f < ARRAY_SIZE(utfconv_runs_faults8); f++) {
+			k = utfconv_runs_faults8[f][0];
+			if (pos + k > n8)
+				continue;
+			memcpy(in, u8in, n8);
+			memcpy(in + pos, utfconv_runs_faults8[f] + 1, k);
+			if (!utfconv_runs_one(ctx, "long run fault",
+					      UTFCONV_DIR_UTF8_TO_UTF16LE +
+					      (pos & 1), in, n8, buf))
+				return;
+		}
+	}
+	utfconv_runs_capacities(ctx, "long run", UTFCONV_DIR_UTF8_TO_UTF16LE,
+				u8in, n8, buf);
+	utfconv_runs_capacities(ctx, "long run", UTFCONV_DIR_UTF8_TO_UTF16BE,
+				u8in, n8, buf);
+
+	for (be = 0; be < 2; be++) {
+		u32 dir = be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
+			       UTFCONV_DIR_UTF16LE_TO_UTF8;
+
+		n16 = utfconv_runs_text16(text, u8in, be);
+		for (pos = 0; pos <= n16; pos++) {
+			if (!utfconv_runs_one(ctx, "long run cut", dir, u8in,
+					      pos, buf))
+				return;
+			if (pos & 1 || pos + 2 > n16)
+				continue;
+			for (f = 0; f < ARRAY_SIZE(utfconv_runs_faults16); f++) {
+				memcpy(in, u8in, n16);
+				utfconv_sweep_unit(in + pos,
+						   utfconv_runs_faults16[f], be);
+				if (!utfconv_runs_one(ctx, "long run fault", dir,
+						      in, n16, buf))
+					return;
+			}
+		}
+		utfconv_runs_capacities(ctx, "long run", dir, u8in, n16, buf);
+	}
+}
+
+#endif /* _UTFCONV_RUNS_H */
