@@ -40,6 +40,16 @@
 #include "utfconv_block.h"
 #include "utfconv_simd.h"
 
+#ifdef __CHECKER__
+/*
+ * sparse knows neither vector types nor the vector builtins: it checks
+ * this file with the scalar blocks in place of the vector loops.
+ */
+#define utfconv_sse2_utf8(sp, se, dp, de, be) \
+	utfconv_utf8_block(sp, se, dp, de, be)
+#define utfconv_sse2_utf16(sp, se, dp, de, le) \
+	utfconv_utf16_block(sp, se, dp, de, le)
+#else
 typedef u8 utfconv_u8x16 __attribute__((__vector_size__(16)));
 typedef u16 utfconv_u16x8 __attribute__((__vector_size__(16)));
 typedef s16 utfconv_s16x8 __attribute__((__vector_size__(16)));
@@ -250,27 +260,6 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 	return ncp;
 }
 
-/**
- * utfconv_sse2_from_utf8() - convert well-formed UTF-8 to UTF-16 with SSE2
- * @sp: in/out: next input byte
- * @se: end of the input to look at
- * @dp: in/out: next output byte
- * @de: end of the output buffer
- * @be: UTF-16BE output, else UTF-16LE
- *
- * Converts whole characters (no surrogates: those are for the careful
- * path) while the input and output left cover a block's worst case.
- *
- * Context: Between kernel_fpu_begin() and kernel_fpu_end().
- * Return: the number of code points converted; *@sp and *@dp advanced.
- */
-u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			   bool be)
-{
-	return be ? utfconv_sse2_utf8(sp, se, dp, de, true) :
-		    utfconv_sse2_utf8(sp, se, dp, de, false);
-}
-
 static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool le)
 {
@@ -352,6 +341,28 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 	*sp = s;
 	*dp = d;
 	return ncp;
+}
+#endif /* __CHECKER__ */
+
+/**
+ * utfconv_sse2_from_utf8() - convert well-formed UTF-8 to UTF-16 with SSE2
+ * @sp: in/out: next input byte
+ * @se: end of the input to look at
+ * @dp: in/out: next output byte
+ * @de: end of the output buffer
+ * @be: UTF-16BE output, else UTF-16LE
+ *
+ * Converts whole characters (no surrogates: those are for the careful
+ * path) while the input and output left cover a block's worst case.
+ *
+ * Context: Between kernel_fpu_begin() and kernel_fpu_end().
+ * Return: the number of code points converted; *@sp and *@dp advanced.
+ */
+u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			   bool be)
+{
+	return be ? utfconv_sse2_utf8(sp, se, dp, de, true) :
+		    utfconv_sse2_utf8(sp, se, dp, de, false);
 }
 
 /**
