@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * utfconv in-kernel bench: utfconv_buf() (strict policy) against fs/nls's
- * utf8s_to_utf16s() and utf16s_to_utf8s() on the same buffers, for every
+ * utfconv in-kernel bench: utfconv_buf() (strict policy) on its scalar
+ * paths only (utfconv_simd_mode 0) and with its SIMD paths (mode 1, the
+ * default: for large buffers, where the architecture has them) against
+ * fs/nls's utf8s_to_utf16s() and utf16s_to_utf8s() on the same buffers, for every
  * corpus file embedded at build time (utfconv_bench.h). Runs on UML, where
  * kernel code runs at native speed; scripts/bench.sh builds it with its own
  * kunitconfig and prints the table from the lines below.
  *
  * Per file and direction the outputs are compared first (a mismatch fails
  * the case); then each round times both converters once, each sample a
- * loop of at least 2 ms, and the minimum ns per call is kept. Printed, one
- * line per file and direction:
- *   utfconv_bench: <dir> <file> <input bytes> codec_ns=<n> nls_ns=<n>
+ * loop of at least 2 ms, and the minimum time per call is kept. Printed,
+ * one line per file and direction (picoseconds per call):
+ *   utfconv_bench: <dir> <file> <input bytes> codec_ps=<n> simd_ps=<n> nls_ps=<n>
  * Ratios are computed by scripts/bench.sh; nothing here asserts a speed.
  */
 #include <kunit/test.h>
@@ -21,12 +23,13 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/utfconv.h>
+#include "../kmod/utfconv_simd.h"
 #include "utfconv_bench.h"
 
 #define BENCH_ROUNDS	20
 #define BENCH_MIN_NS	(2 * NSEC_PER_MSEC)
 
-enum { IMPL_CODEC, IMPL_NLS, NIMPL };
+enum { IMPL_CODEC, IMPL_SIMD, IMPL_NLS, NIMPL };
 enum { D_8TO16, D_16TO8 };
 
 struct bench_buf {
@@ -39,11 +42,14 @@ struct bench_buf {
 /* One conversion; output bytes or a negative errno. */
 static long bench_run(int impl, int dir, const struct bench_buf *b)
 {
-	if (impl == IMPL_CODEC)
+	if (impl != IMPL_NLS) {
+		WRITE_ONCE(utfconv_simd_mode, impl == IMPL_SIMD ?
+			   UTFCONV_SIMD_AUTO : UTFCONV_SIMD_OFF);
 		return utfconv_buf(dir == D_8TO16 ? UTFCONV_DIR_UTF8_TO_UTF16LE :
 				   UTFCONV_DIR_UTF16LE_TO_UTF8,
 				   UTFCONV_POLICY_STRICT, 0, b->src, b->n,
 				   b->dst, b->cap, NULL);
+	}
 	/* fs/nls: maxout in output units; both stop at a NUL. */
 	if (dir == D_8TO16) {
 		int r = utf8s_to_utf16s(b->src, b->n, UTF16_LITTLE_ENDIAN,
@@ -81,11 +87,13 @@ static void bench_one(struct kunit *test, int dir, const char *name,
 		len[i] = bench_run(i, dir, &b[i]);
 		KUNIT_ASSERT_GT_MSG(test, len[i], 0L, "%s: impl %d error", name, i);
 	}
-	KUNIT_ASSERT_EQ_MSG(test, len[IMPL_CODEC], len[IMPL_NLS],
-			    "%s: output lengths differ", name);
-	KUNIT_ASSERT_EQ_MSG(test, memcmp(out[IMPL_CODEC], out[IMPL_NLS],
-					 len[IMPL_CODEC]), 0,
-			    "%s: outputs differ", name);
+	for (i = 1; i < NIMPL; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, len[IMPL_CODEC], len[i],
+				    "%s: output lengths differ (%d)", name, i);
+		KUNIT_ASSERT_EQ_MSG(test, memcmp(out[IMPL_CODEC], out[i],
+						 len[IMPL_CODEC]), 0,
+				    "%s: outputs differ (%d)", name, i);
+	}
 
 	for (i = 0; i < NIMPL; i++) {
 		unsigned long k = 1;
@@ -104,14 +112,15 @@ static void bench_one(struct kunit *test, int dir, const char *name,
 		}
 		cond_resched();
 	}
-	pr_info("utfconv_bench: %s %s %zu codec_ps=%llu nls_ps=%llu\n",
+	pr_info("utfconv_bench: %s %s %zu codec_ps=%llu simd_ps=%llu nls_ps=%llu\n",
 		dir == D_8TO16 ? "utf8-to-utf16le" : "utf16le-to-utf8", name, n,
-		best[IMPL_CODEC], best[IMPL_NLS]);
+		best[IMPL_CODEC], best[IMPL_SIMD], best[IMPL_NLS]);
 }
 
 static void utfconv_bench_corpus(struct kunit *test)
 {
 	unsigned int f;
+	int i;
 
 	for (f = 0; f < utfconv_bench_nfiles; f++) {
 		const struct utfconv_bench_file *bf = &utfconv_bench_files[f];
@@ -120,9 +129,9 @@ static void utfconv_bench_corpus(struct kunit *test)
 		ssize_t n16;
 
 		u16 = kvmalloc(cap, GFP_KERNEL);
-		out[0] = kvmalloc(cap, GFP_KERNEL);
-		out[1] = kvmalloc(cap, GFP_KERNEL);
-		KUNIT_ASSERT_TRUE(test, u16 && out[0] && out[1]);
+		for (i = 0; i < NIMPL; i++)
+			out[i] = kvmalloc(cap, GFP_KERNEL);
+		KUNIT_ASSERT_TRUE(test, u16 && out[0] && out[1] && out[2]);
 		n16 = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE,
 				  UTFCONV_POLICY_STRICT, 0, bf->data, n8, u16,
 				  cap, NULL);
@@ -130,9 +139,10 @@ static void utfconv_bench_corpus(struct kunit *test)
 		bench_one(test, D_8TO16, bf->name, bf->data, n8, out, cap);
 		bench_one(test, D_16TO8, bf->name, u16, n16, out, cap);
 		kvfree(u16);
-		kvfree(out[0]);
-		kvfree(out[1]);
+		for (i = 0; i < NIMPL; i++)
+			kvfree(out[i]);
 	}
+	WRITE_ONCE(utfconv_simd_mode, UTFCONV_SIMD_AUTO);
 	pr_info("utfconv_bench: done %u files\n", utfconv_bench_nfiles);
 }
 
