@@ -207,8 +207,14 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 		u16 units[16];
 		u8 keeps[16];
 
-		if (!m) {
-			/* ASCII: each byte widened to a code unit */
+		/*
+		 * ASCII: each byte widened to a code unit; with other bytes
+		 * after four or more ASCII ones, the ASCII ones only (an
+		 * accented letter now and then in Latin-script text costs a
+		 * short step, not a whole decoded vector).
+		 */
+		if (!(m & 0xF)) {
+			k = m ? __builtin_ctz(m) : 16;
 			u0 = utfconv_widen(v, false);
 			u1 = utfconv_widen(v, true);
 			if (be) {
@@ -217,9 +223,9 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 			}
 			utfconv_store(d, (utfconv_u8x16)u0);
 			utfconv_store(d + 16, (utfconv_u8x16)u1);
-			s += 16;
-			d += 32;
-			ncp += 16;
+			s += k;
+			d += 2 * k;
+			ncp += k;
 			continue;
 		}
 		/*
@@ -289,6 +295,17 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 			s += 32;
 			d += 16;
 			ncp += 16;
+			continue;
+		}
+		/* the same for four or more ASCII units before others */
+		k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
+						   (utfconv_s16x8)(b > 0x7F)));
+		if (!(k & 0xF)) {
+			k = __builtin_ctz(k);
+			utfconv_store(d, utfconv_packus(a, b));
+			s += 2 * k;
+			d += k;
+			ncp += k;
 			continue;
 		}
 		sur = (utfconv_s16x8)((a & 0xF800) == 0xD800);
