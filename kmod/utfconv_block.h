@@ -54,6 +54,12 @@ static inline unsigned int utfconv_utf8_len(u32 cp)
 	return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
+/* The scalar value of the surrogate pair @lead, @trail. */
+static inline u32 utfconv_pair(u16 lead, u16 trail)
+{
+	return 0x10000 + ((lead - 0xD800) << 10) + (trail - 0xDC00);
+}
+
 /* Write @cp as one code unit or a surrogate pair. */
 static inline unsigned int utfconv_put_utf16(u8 *d, u32 cp, bool be)
 {
@@ -73,6 +79,19 @@ static inline u64 utfconv_spread4(u64 w)
 	w &= 0xFFFFFFFF;
 	w = (w | w << 16) & 0x0000FFFF0000FFFFULL;
 	return (w | w << 8) & 0x00FF00FF00FF00FFULL;
+}
+
+/* Eight ASCII bytes, little-endian in @w, as eight code units at @d. */
+static inline void utfconv_put_ascii8(u8 *d, u64 w, bool be)
+{
+	u64 lo = utfconv_spread4(w), hi = utfconv_spread4(w >> 32);
+
+	if (be) {
+		lo <<= 8;
+		hi <<= 8;
+	}
+	put_unaligned_le64(lo, d);
+	put_unaligned_le64(hi, d + 8);
 }
 
 /*
@@ -121,18 +140,10 @@ static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 		if (b < 0x80) {
 			u64 w = get_unaligned_le64(s);
 			u64 top = w & 0x8080808080808080ULL;
-			u64 lo, hi;
 			unsigned int n;
 
 			for (;;) {
-				lo = utfconv_spread4(w);
-				hi = utfconv_spread4(w >> 32);
-				if (be) {
-					lo <<= 8;
-					hi <<= 8;
-				}
-				put_unaligned_le64(lo, d);
-				put_unaligned_le64(hi, d + 8);
+				utfconv_put_ascii8(d, w, be);
 				if (top || s + 8 >= bend)
 					break;
 				s += 8;
@@ -247,9 +258,7 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 				if (unit >= 0xDC00 ||
 				    (trail & 0xFC00) != 0xDC00)
 					goto out;
-				utfconv_put_utf8(d, 0x10000 +
-						 ((unit - 0xD800) << 10) +
-						 (trail - 0xDC00));
+				utfconv_put_utf8(d, utfconv_pair(unit, trail));
 				s += 4;
 				d += 4;
 			}

@@ -325,40 +325,29 @@ static bool utfconv_simd_usable(size_t in_bytes)
 	return may_use_simd();
 }
 
-/* The SIMD UTF-8 path, one FPU section per chunk of input. */
-static u64 utfconv_simd_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			     bool be)
+/*
+ * The SIMD path from UTF-8 (@utf8; @flag: UTF-16BE output) or from UTF-16
+ * (@flag: little-endian input), one FPU section per chunk of input.
+ */
+static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
+					u8 **dp, u8 *de, bool utf8, bool flag)
 {
+	bool (*room)(const u8 *s, const u8 *se, const u8 *d, const u8 *de) =
+		utf8 ? utfconv_utf8_room : utfconv_utf16_room;
 	u64 ncp = 0;
 
-	while (utfconv_utf8_room(*sp, se, *dp, de)) {
+	while (room(*sp, se, *dp, de)) {
 		const u8 *ce = se - *sp > UTFCONV_SIMD_CHUNK ?
 			       *sp + UTFCONV_SIMD_CHUNK : se;
 
 		kernel_fpu_begin();
-		ncp += utfconv_sse2_from_utf8(sp, ce, dp, de, be);
+		if (utf8)
+			ncp += utfconv_sse2_from_utf8(sp, ce, dp, de, flag);
+		else
+			ncp += utfconv_sse2_from_utf16(sp, ce, dp, de, flag);
 		kernel_fpu_end();
 		/* stopped short of its chunk: the careful path's turn */
-		if (utfconv_utf8_room(*sp, ce, *dp, de))
-			break;
-	}
-	return ncp;
-}
-
-/* The SIMD UTF-16 path, one FPU section per chunk of input. */
-static u64 utfconv_simd_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			      bool le)
-{
-	u64 ncp = 0;
-
-	while (utfconv_utf16_room(*sp, se, *dp, de)) {
-		const u8 *ce = se - *sp > UTFCONV_SIMD_CHUNK ?
-			       *sp + UTFCONV_SIMD_CHUNK : se;
-
-		kernel_fpu_begin();
-		ncp += utfconv_sse2_from_utf16(sp, ce, dp, de, le);
-		kernel_fpu_end();
-		if (utfconv_utf16_room(*sp, ce, *dp, de))
+		if (room(*sp, ce, *dp, de))
 			break;
 	}
 	return ncp;
@@ -369,14 +358,8 @@ static inline bool utfconv_simd_usable(size_t in_bytes)
 	return false;
 }
 
-static inline u64 utfconv_simd_utf8(const u8 **sp, const u8 *se, u8 **dp,
-				    u8 *de, bool be)
-{
-	return 0;
-}
-
-static inline u64 utfconv_simd_utf16(const u8 **sp, const u8 *se, u8 **dp,
-				     u8 *de, bool le)
+static inline u64 utfconv_simd(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			       bool utf8, bool flag)
 {
 	return 0;
 }
@@ -412,7 +395,7 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 			continue;
 		}
 		if (simd)
-			ncp += utfconv_simd_utf8(&s, se, &d, de, be);
+			ncp += utfconv_simd(&s, se, &d, de, true, be);
 		ncp += utfconv_utf8_block(&s, se, &d, de, be);
 		if (s >= se)
 			break;
@@ -420,18 +403,10 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 		if (b < 0x80) {
 			while (se - s >= 8 && de - d >= 16) {
 				u64 w = get_unaligned_le64(s);
-				u64 lo, hi;
 
 				if (w & 0x8080808080808080ULL)
 					break;
-				lo = utfconv_spread4(w);
-				hi = utfconv_spread4(w >> 32);
-				if (be) {
-					lo <<= 8;
-					hi <<= 8;
-				}
-				put_unaligned_le64(lo, d);
-				put_unaligned_le64(hi, d + 8);
+				utfconv_put_ascii8(d, w, be);
 				s += 8;
 				d += 16;
 				ncp += 8;
@@ -607,8 +582,7 @@ static int utfconv_utf16_slow(struct utfconv_state *st,
 		if (unit >= 0xDC00 && unit <= 0xDFFF) {
 			if (c->de - c->d < 4)
 				return -E2BIG;
-			cp = 0x10000 + ((st->lead - 0xD800) << 10) +
-			     (unit - 0xDC00);
+			cp = utfconv_pair(st->lead, unit);
 			c->d += utfconv_put_utf8(c->d, cp);
 			st->code_points++;
 			st->bits &= ~UTFCONV_BIT_LEAD;
@@ -679,7 +653,7 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 			continue;
 		}
 		if (simd)
-			ncp += utfconv_simd_utf16(&s, se, &d, de, le);
+			ncp += utfconv_simd(&s, se, &d, de, false, le);
 		ncp += utfconv_utf16_block(&s, se, &d, de, le);
 		if (se - s < 2) {
 			if (s == se)
@@ -751,9 +725,7 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 					ret = -E2BIG;
 					break;
 				}
-				utfconv_put_utf8(d, 0x10000 +
-						 ((unit - 0xD800) << 10) +
-						 (trail - 0xDC00));
+				utfconv_put_utf8(d, utfconv_pair(unit, trail));
 				s += 4;
 				d += 4;
 				ncp++;

@@ -112,15 +112,31 @@ static __always_inline utfconv_u16x8 utfconv_widen(utfconv_u8x16 v, bool hi)
 static __always_inline utfconv_u16x8 utfconv_widen_mask(utfconv_u8x16 m,
 							bool hi)
 {
-	if (hi)
-		return (utfconv_u16x8)__builtin_shufflevector(m, m,
-							      8, 8, 9, 9,
-							      10, 10, 11, 11,
-							      12, 12, 13, 13,
-							      14, 14, 15, 15);
-	return (utfconv_u16x8)__builtin_shufflevector(m, m,
-						      0, 0, 1, 1, 2, 2, 3, 3,
-						      4, 4, 5, 5, 6, 6, 7, 7);
+	utfconv_u16x8 w = utfconv_widen(m, hi);
+
+	return w | w << 8;
+}
+
+/*
+ * Bytes 0-7 (@hi false) or 8-15 of @v decoded in 16-bit lanes: each
+ * lane its ASCII byte, or the character its two- (@l2) or three-byte
+ * (@l3) lead starts with the next bytes @n1 and @n2; junk elsewhere.
+ */
+static __always_inline utfconv_u16x8 utfconv_utf8_lanes(utfconv_u8x16 v,
+							utfconv_u8x16 n1,
+							utfconv_u8x16 n2,
+							utfconv_u8x16 l2,
+							utfconv_u8x16 l3,
+							bool hi)
+{
+	utfconv_u16x8 b = utfconv_widen(v, hi);
+	utfconv_u16x8 c1 = utfconv_widen(n1, hi) & 0x3F;
+	utfconv_u16x8 c2 = utfconv_widen(n2, hi) & 0x3F;
+	utfconv_u16x8 m2 = utfconv_widen_mask(l2, hi);
+	utfconv_u16x8 m3 = utfconv_widen_mask(l3, hi);
+
+	return (b & ~(m2 | m3)) | (m2 & ((b & 0x1F) << 6 | c1)) |
+	       (m3 & ((b & 0x0F) << 12 | c1 << 6 | c2));
 }
 
 /*
@@ -140,7 +156,6 @@ static __always_inline unsigned int utfconv_utf8_prefix(utfconv_u8x16 v,
 	const utfconv_u8x16 idx = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
 				    13, 14, 15 };
 	utfconv_u8x16 n1, n2, l2, l3, cont;
-	utfconv_u16x8 b, c1, c2, m2, m3;
 	unsigned int lead2, lead3, c, bad, before, part, k;
 
 	/* the next byte and the one after, for each byte */
@@ -174,20 +189,8 @@ static __always_inline unsigned int utfconv_utf8_prefix(utfconv_u8x16 v,
 	if (!k)
 		return 0;
 
-	b = utfconv_widen(v, false);
-	c1 = utfconv_widen(n1, false) & 0x3F;
-	c2 = utfconv_widen(n2, false) & 0x3F;
-	m2 = utfconv_widen_mask(l2, false);
-	m3 = utfconv_widen_mask(l3, false);
-	*u0 = (b & ~(m2 | m3)) | (m2 & ((b & 0x1F) << 6 | c1)) |
-	      (m3 & ((b & 0x0F) << 12 | c1 << 6 | c2));
-	b = utfconv_widen(v, true);
-	c1 = utfconv_widen(n1, true) & 0x3F;
-	c2 = utfconv_widen(n2, true) & 0x3F;
-	m2 = utfconv_widen_mask(l2, true);
-	m3 = utfconv_widen_mask(l3, true);
-	*u1 = (b & ~(m2 | m3)) | (m2 & ((b & 0x1F) << 6 | c1)) |
-	      (m3 & ((b & 0x0F) << 12 | c1 << 6 | c2));
+	*u0 = utfconv_utf8_lanes(v, n1, n2, l2, l3, false);
+	*u1 = utfconv_utf8_lanes(v, n1, n2, l2, l3, true);
 	/* lanes of the first bytes of characters in the prefix */
 	*keep = ~cont & (utfconv_u8x16)(idx < (u8)k) & 1;
 	return k;
