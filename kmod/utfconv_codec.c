@@ -23,6 +23,7 @@
 #include "utfconv_simd.h"
 
 #if UTFCONV_HAVE_SIMD
+#include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #include <asm/simd.h>
 #endif
@@ -304,33 +305,42 @@ consume:
  * that forbid the FPU, on other architectures and for small buffers. The
  * output, errors, offsets and counters are the same on every path.
  *
- * The module parameter ``simd`` (read-only at run time) chooses: 0 scalar
- * paths only; 1 (default) SIMD for calls with at least %UTFCONV_SIMD_MIN
- * input bytes; 2 SIMD whatever the size, for the tests.
+ * Where the CPU has SSSE3, the UTF-8 path packs its decoded lanes with
+ * pshufb. The module parameter ``simd`` (read-only at run time) chooses:
+ * 0 scalar paths only; 1 (default) SIMD for calls with at least
+ * %UTFCONV_SIMD_MIN input bytes; 2 SIMD whatever the size, and 3 the same
+ * without SSSE3, for the tests.
  */
 int utfconv_simd_mode = UTFCONV_SIMD_AUTO;
 module_param_named(simd, utfconv_simd_mode, int, 0444);
 MODULE_PARM_DESC(simd,
-		 "SIMD paths: 0 off, 1 for large buffers (default), 2 always");
+		 "SIMD paths: 0 off, 1 for large buffers (default), 2 always, 3 always without SSSE3");
 
 #if UTFCONV_HAVE_SIMD
-/* Whether a call with @in_bytes of input takes the SIMD paths. */
-static bool utfconv_simd_usable(size_t in_bytes)
+/*
+ * Whether a call with @in_bytes of input takes the SIMD paths: 0 no, 1
+ * SSE2, 2 SSE2 and SSSE3.
+ */
+static unsigned int utfconv_simd_usable(size_t in_bytes)
 {
 	int mode = READ_ONCE(utfconv_simd_mode);
 
-	if (mode == UTFCONV_SIMD_OFF ||
-	    (mode == UTFCONV_SIMD_AUTO && in_bytes < UTFCONV_SIMD_MIN))
-		return false;
-	return may_use_simd();
+	if (mode <= UTFCONV_SIMD_OFF ||
+	    (mode == UTFCONV_SIMD_AUTO && in_bytes < UTFCONV_SIMD_MIN) ||
+	    !may_use_simd())
+		return 0;
+	return mode != UTFCONV_SIMD_SSE2 && boot_cpu_has(X86_FEATURE_SSSE3) ?
+	       2 : 1;
 }
 
 /*
  * The SIMD path from UTF-8 (@utf8; @flag: UTF-16BE output) or from UTF-16
- * (@flag: little-endian input), one FPU section per chunk of input.
+ * (@flag: little-endian input), one FPU section per chunk of input; @level
+ * from utfconv_simd_usable().
  */
 static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
-					u8 **dp, u8 *de, bool utf8, bool flag)
+					u8 **dp, u8 *de, bool utf8, bool flag,
+					unsigned int level)
 {
 	bool (*room)(const u8 *s, const u8 *se, const u8 *d, const u8 *de) =
 		utf8 ? utfconv_utf8_room : utfconv_utf16_room;
@@ -342,7 +352,8 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 
 		kernel_fpu_begin();
 		if (utf8)
-			ncp += utfconv_sse2_from_utf8(sp, ce, dp, de, flag);
+			ncp += utfconv_sse2_from_utf8(sp, ce, dp, de, flag,
+						      level > 1);
 		else
 			ncp += utfconv_sse2_from_utf16(sp, ce, dp, de, flag);
 		kernel_fpu_end();
@@ -353,13 +364,13 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 	return ncp;
 }
 #else
-static inline bool utfconv_simd_usable(size_t in_bytes)
+static inline unsigned int utfconv_simd_usable(size_t in_bytes)
 {
-	return false;
+	return 0;
 }
 
 static inline u64 utfconv_simd(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			       bool utf8, bool flag)
+			       bool utf8, bool flag, unsigned int level)
 {
 	return 0;
 }
@@ -373,7 +384,7 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 	u8 *d = c->d, *de = c->de;
 	bool slow = st->npend || !(st->bits & UTFCONV_BIT_STARTED) ||
 		    (st->bits & UTFCONV_BIT_LEAD_FORM);
-	bool simd = utfconv_simd_usable(se - s);
+	unsigned int simd = utfconv_simd_usable(se - s);
 	u64 ncp = 0;
 	int ret = 0;
 
@@ -395,7 +406,7 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 			continue;
 		}
 		if (simd)
-			ncp += utfconv_simd(&s, se, &d, de, true, be);
+			ncp += utfconv_simd(&s, se, &d, de, true, be, simd);
 		ncp += utfconv_utf8_block(&s, se, &d, de, be);
 		if (s >= se)
 			break;
@@ -627,7 +638,7 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 	bool slow = st->npend ||
 		    (st->bits & (UTFCONV_BIT_LEAD | UTFCONV_BIT_STARTED)) !=
 		    UTFCONV_BIT_STARTED;
-	bool simd = utfconv_simd_usable(se - s);
+	unsigned int simd = utfconv_simd_usable(se - s);
 	u64 ncp = 0;
 	int ret = 0;
 
@@ -653,7 +664,7 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 			continue;
 		}
 		if (simd)
-			ncp += utfconv_simd(&s, se, &d, de, false, le);
+			ncp += utfconv_simd(&s, se, &d, de, false, le, simd);
 		ncp += utfconv_utf16_block(&s, se, &d, de, le);
 		if (se - s < 2) {
 			if (s == se)

@@ -12,6 +12,7 @@
 #define UTFCONV_SIMD_OFF	0	/* scalar paths only */
 #define UTFCONV_SIMD_AUTO	1	/* SIMD for large buffers (default) */
 #define UTFCONV_SIMD_ALWAYS	2	/* SIMD whatever the size (tests) */
+#define UTFCONV_SIMD_SSE2	3	/* as 2, SSE2 only: no SSSE3 (tests) */
 
 extern int utfconv_simd_mode;
 
@@ -29,7 +30,7 @@ extern int utfconv_simd_mode;
 #define UTFCONV_SIMD_MIN	512
 
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			   bool be);
+			   bool be, bool ssse3);
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			    bool le);
 #else

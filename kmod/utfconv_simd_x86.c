@@ -20,7 +20,8 @@
  * sequences (any script of the BMP, with its spaces and punctuation) is
  * validated with byte masks and decoded in 16-bit lanes, each lane from
  * its byte and the two after it, and the lanes of the characters' first
- * bytes are stored one after the other without a branch per character.
+ * bytes are packed with SSSE3 pshufb and a table of masks where the CPU has
+ * it, else stored one after the other without a branch per character.
  * Four-byte sequences and surrogates go through one scalar block.
  *
  * UTF-16 to UTF-8: 16 ASCII units are narrowed with one saturating pack;
@@ -39,14 +40,15 @@
 
 #include "utfconv_block.h"
 #include "utfconv_simd.h"
+#include "utfconv_simd_tables.h"
 
 #ifdef __CHECKER__
 /*
  * sparse knows neither vector types nor the vector builtins: it checks
  * this file with the scalar blocks in place of the vector loops.
  */
-#define utfconv_sse2_utf8(sp, se, dp, de, be) \
-	utfconv_utf8_block(sp, se, dp, de, be)
+#define utfconv_sse2_utf8(sp, se, dp, de, be, ssse3) \
+	((void)(ssse3), utfconv_utf8_block(sp, se, dp, de, be))
 #define utfconv_sse2_utf16(sp, se, dp, de, le) \
 	utfconv_utf16_block(sp, se, dp, de, le)
 #else
@@ -74,6 +76,18 @@ static __always_inline unsigned int utfconv_movemask(utfconv_u8x16 v)
 {
 	/* the builtin takes a vector of plain char */
 	return __builtin_ia32_pmovmskb128((char __attribute__((__vector_size__(16))))v);
+}
+
+/*
+ * The bytes of @v picked by @m (SSSE3 pshufb: 128 picks a zero), in
+ * inline assembly because the builtin needs the SSSE3 target in the whole
+ * function; the callers run it only where the CPU has SSSE3.
+ */
+static __always_inline utfconv_u8x16 utfconv_pshufb(utfconv_u8x16 v,
+						    utfconv_u8x16 m)
+{
+	asm("pshufb %1, %0" : "+x" (v) : "xm" (m));
+	return v;
 }
 
 /* Eight 16-bit lanes of @a, then of @b, narrowed with unsigned saturation. */
@@ -142,8 +156,8 @@ static __always_inline utfconv_u16x8 utfconv_utf8_lanes(utfconv_u8x16 v,
 /*
  * Decode the 16 bytes at @v (movemask @m, not 0) as far as they are whole,
  * well-formed one- to three-byte sequences other than surrogates: the
- * code unit of each character in the lane of its first byte, 1 in *@keep
- * for those lanes. Returns the length of that prefix in bytes (0 when the
+ * code unit of each character in the lane of its first byte, 0xFF in
+ * *@keep for those lanes. Returns the length of that prefix in bytes (0 when the
  * first byte starts a four-byte sequence, a surrogate or trouble).
  */
 static __always_inline unsigned int utfconv_utf8_prefix(utfconv_u8x16 v,
@@ -191,13 +205,14 @@ static __always_inline unsigned int utfconv_utf8_prefix(utfconv_u8x16 v,
 
 	*u0 = utfconv_utf8_lanes(v, n1, n2, l2, l3, false);
 	*u1 = utfconv_utf8_lanes(v, n1, n2, l2, l3, true);
-	/* lanes of the first bytes of characters in the prefix */
-	*keep = ~cont & (utfconv_u8x16)(idx < (u8)k) & 1;
+	/* lanes of the first bytes of characters in the prefix: 0xFF */
+	*keep = ~cont & (utfconv_u8x16)(idx < (u8)k);
 	return k;
 }
 
 static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
-					     u8 **dp, u8 *de, bool be)
+					     u8 **dp, u8 *de, bool be,
+					     bool ssse3)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
@@ -250,7 +265,23 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 			u0 = u0 << 8 | u0 >> 8;
 			u1 = u1 << 8 | u1 >> 8;
 		}
+		s += k;
+		if (ssse3) {
+			/* the kept lanes of each half packed with pshufb */
+			m = utfconv_movemask(keep);
+			keep = utfconv_load(utfconv_pack16[m & 0xFF]);
+			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)u0, keep));
+			pos = utfconv_pack16_bytes[m & 0xFF];
+			keep = utfconv_load(utfconv_pack16[m >> 8]);
+			utfconv_store(d + pos,
+				      utfconv_pshufb((utfconv_u8x16)u1, keep));
+			pos += utfconv_pack16_bytes[m >> 8];
+			d += pos;
+			ncp += pos / 2;
+			continue;
+		}
 		/* the kept lanes one after the other, without a branch */
+		keep &= 1;
 		__builtin_memcpy(units, &u0, 16);
 		__builtin_memcpy(units + 8, &u1, 16);
 		__builtin_memcpy(keeps, &keep, 16);
@@ -260,7 +291,6 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 			__builtin_memcpy(d + pos, &units[i], 2);
 			pos += 2 * keeps[i];
 		}
-		s += k;
 		d += pos;
 		ncp += pos / 2;
 	}
@@ -371,6 +401,7 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
  * @dp: in/out: next output byte
  * @de: end of the output buffer
  * @be: UTF-16BE output, else UTF-16LE
+ * @ssse3: the CPU has SSSE3: pack the decoded lanes with pshufb
  *
  * Converts whole characters (no surrogates: those are for the careful
  * path) while the input and output left cover a block's worst case.
@@ -379,10 +410,13 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
  * Return: the number of code points converted; *@sp and *@dp advanced.
  */
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			   bool be)
+			   bool be, bool ssse3)
 {
-	return be ? utfconv_sse2_utf8(sp, se, dp, de, true) :
-		    utfconv_sse2_utf8(sp, se, dp, de, false);
+	if (ssse3)
+		return be ? utfconv_sse2_utf8(sp, se, dp, de, true, true) :
+			    utfconv_sse2_utf8(sp, se, dp, de, false, true);
+	return be ? utfconv_sse2_utf8(sp, se, dp, de, true, false) :
+		    utfconv_sse2_utf8(sp, se, dp, de, false, false);
 }
 
 /**

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* utfconv userspace compat: CPU features from the compiler's runtime. */
+#ifndef _UTFCONV_COMPAT_ASM_CPUFEATURE_H
+#define _UTFCONV_COMPAT_ASM_CPUFEATURE_H
+
+#define X86_FEATURE_SSSE3	"ssse3"
+#define boot_cpu_has(f)		__builtin_cpu_supports(f)
+
+#endif
