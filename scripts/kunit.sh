@@ -19,8 +19,8 @@
 #   KUNIT_TESTS_DIR    directory whose *.c and *.h become the test objects
 #                      (default kunit/)
 #   KUNIT_LOG          parsed results (default build/kunit.log)
-#   KUNIT_PATHS        codec paths, one boot each (default "scalar simd":
-#                      utfconv.simd=0, then utfconv.simd=2; "default" boots
+#   KUNIT_PATHS        codec paths, one boot each (default "scalar simd
+#                      sse2": utfconv.simd=0, 2, 3; "default" boots
 #                      without the parameter)
 
 . "$(dirname "$0")/lib.sh"
@@ -133,10 +133,11 @@ KUNIT=(python3 ./tools/testing/kunit/kunit.py)
 
 # One boot of the UML kernel per codec path (KUNIT_PATHS): "scalar"
 # boots with utfconv.simd=0, "simd" with utfconv.simd=2 (the SIMD paths
-# whatever the size; all but the slow sweeps), "default" with neither; so
-# every suite runs on each path. Each boot's console goes to test-<path>.log (the last one also to
+# whatever the size; all but the slow sweeps), "sse2" with utfconv.simd=3
+# (the same without SSSE3; the suite utfconv_paths only), "default" with
+# none of them; so every suite runs on each path. Each boot's console goes to test-<path>.log (the last one also to
 # test.log), its parsed results to $LOG-<path> and all of them to $LOG.
-PATHS=${KUNIT_PATHS:-scalar simd}
+PATHS=${KUNIT_PATHS:-scalar simd sse2}
 total_passed=0 total_failed=0 total_skipped=0 ok=1
 : >"$LOG"
 for path in $PATHS; do
@@ -146,8 +147,10 @@ for path in $PATHS; do
 	# their inputs, one character or pair, are below the SIMD paths'
 	# minimum of 72 bytes, so both boots would run the same code.
 	simd) popt=(utfconv.simd=2 'kunit.filter=speed>slow') ;;
+	# without SSSE3: the suite of long inputs only
+	sse2) popt=(utfconv.simd=3 'kunit.filter_glob=utfconv_paths*') ;;
 	default) popt=() ;;
-	*) die "unknown KUNIT_PATHS entry '$path' (scalar, simd, default)" ;;
+	*) die "unknown KUNIT_PATHS entry '$path' (scalar, simd, sse2, default)" ;;
 	esac
 	RAW=$BUILD/test-$path.log
 	args=(kunit.enable=1 mem=1G console=tty kunit_shutdown=halt "${popt[@]}" "$@")

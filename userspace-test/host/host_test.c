@@ -11,7 +11,8 @@
  * Usage: host_test [-q] [-f] [-s MODE] [-x PART] [-X PART] SHARED_DIR [PYDIFF_COMMAND]
  * -q: print failures and the summary only; -f: full pair sweep in both
  * byte orders; -s: the codec's utfconv_simd_mode (0 scalar paths only,
- * 2 SIMD paths whatever the size; host.mk runs the tests once with each);
+ * 2 SIMD paths whatever the size, 3 the same without SSSE3; host.mk runs
+ * the tests once with each);
  * -x: run only the parts whose name contains PART; -X: skip the parts whose
  * name contains PART.
  */
@@ -903,6 +904,8 @@ int main(int argc, char **argv)
 	       utfconv_simd_mode == UTFCONV_SIMD_OFF ? "scalar only (simd=0)" :
 	       !UTFCONV_HAVE_SIMD ? "scalar only (no SIMD on this machine)" :
 	       utfconv_simd_mode == UTFCONV_SIMD_ALWAYS ? "SIMD whatever the size (simd=2)" :
+	       utfconv_simd_mode == UTFCONV_SIMD_SSE2 ?
+	       "SIMD whatever the size, SSE2 only (simd=3)" :
 	       "SIMD for large buffers (simd=1)");
 	if (PART("runs"))
 		test_long_runs();
