@@ -305,7 +305,7 @@ consume:
  * that forbid the FPU, on other architectures and for small buffers. The
  * output, errors, offsets and counters are the same on every path.
  *
- * Where the CPU has SSSE3, the UTF-8 path packs its decoded lanes with
+ * Where the CPU has SSSE3, both directions pack their encoded lanes with
  * pshufb. The module parameter ``simd`` (read-only at run time) chooses:
  * 0 scalar paths only; 1 (default) SIMD for calls with at least
  * %UTFCONV_SIMD_MIN input bytes; 2 SIMD whatever the size, and 3 the same
@@ -355,7 +355,8 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 			ncp += utfconv_sse2_from_utf8(sp, ce, dp, de, flag,
 						      level > 1);
 		else
-			ncp += utfconv_sse2_from_utf16(sp, ce, dp, de, flag);
+			ncp += utfconv_sse2_from_utf16(sp, ce, dp, de, flag,
+						       level > 1);
 		kernel_fpu_end();
 		/* stopped short of its chunk: the careful path's turn */
 		if (room(*sp, ce, *dp, de))

@@ -32,7 +32,7 @@ extern int utfconv_simd_mode;
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			   bool be, bool ssse3);
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			    bool le);
+			    bool le, bool ssse3);
 #else
 #define UTFCONV_HAVE_SIMD	0
 #endif

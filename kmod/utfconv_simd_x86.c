@@ -25,9 +25,11 @@
  * Four-byte sequences and surrogates go through one scalar block.
  *
  * UTF-16 to UTF-8: 16 ASCII units are narrowed with one saturating pack;
- * otherwise 8 units below the surrogates are encoded in 32-bit lanes (one,
- * two or three bytes each; even and odd units in two vectors) and stored
- * one after the other, each store advancing by its lane's length.
+ * 8 units below 0x800 are encoded in their 16-bit lanes and packed with
+ * pshufb where the CPU has SSSE3; otherwise 8 units below the surrogates
+ * are encoded in 32-bit lanes (one, two or three bytes each; even and odd
+ * units in two vectors) and stored one after the other, each store
+ * advancing by its lane's length.
  * Surrogates go through one scalar block.
  *
  * Sixteen bytes of UTF-8 without ASCII (a run of CJK or of Cyrillic
@@ -49,8 +51,8 @@
  */
 #define utfconv_sse2_utf8(sp, se, dp, de, be, ssse3) \
 	((void)(ssse3), utfconv_utf8_block(sp, se, dp, de, be))
-#define utfconv_sse2_utf16(sp, se, dp, de, le) \
-	utfconv_utf16_block(sp, se, dp, de, le)
+#define utfconv_sse2_utf16(sp, se, dp, de, le, ssse3) \
+	((void)(ssse3), utfconv_utf16_block(sp, se, dp, de, le))
 #else
 typedef u8 utfconv_u8x16 __attribute__((__vector_size__(16)));
 typedef u16 utfconv_u16x8 __attribute__((__vector_size__(16)));
@@ -300,7 +302,8 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 }
 
 static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
-					      u8 **dp, u8 *de, bool le)
+					      u8 **dp, u8 *de, bool le,
+					      bool ssse3)
 {
 	const utfconv_s16x8 zero = { 0 };
 	const utfconv_s16x8 idx = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -339,6 +342,25 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 			s += 2 * k;
 			d += k;
 			ncp += k;
+			continue;
+		}
+		/*
+		 * Eight units below 0x800 (Greek, Cyrillic, Hebrew, Arabic
+		 * with ASCII): each one or two bytes in its 16-bit lane,
+		 * packed with pshufb.
+		 */
+		if (ssse3 && !utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
+							     zero))) {
+			k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
+							   zero));
+			b = (a & (utfconv_u16x8)(a < 0x80)) |
+			    ((0x80C0 | a >> 6 | (a & 0x3F) << 8) &
+			     (utfconv_u16x8)(a > 0x7F));
+			p = utfconv_load(utfconv_pack8[k]);
+			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)b, p));
+			s += 16;
+			d += utfconv_pack8_bytes[k];
+			ncp += 8;
 			continue;
 		}
 		sur = (utfconv_s16x8)((a & 0xF800) == 0xD800);
@@ -426,6 +448,7 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
  * @dp: in/out: next output byte
  * @de: end of the output buffer
  * @le: UTF-16LE input, else UTF-16BE
+ * @ssse3: the CPU has SSSE3: pack units below 0x800 with pshufb
  *
  * Converts whole characters (surrogate pairs included, unpaired
  * surrogates left for the careful path) while the input and output left
@@ -435,8 +458,11 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
  * Return: the number of code points converted; *@sp and *@dp advanced.
  */
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			    bool le)
+			    bool le, bool ssse3)
 {
-	return le ? utfconv_sse2_utf16(sp, se, dp, de, true) :
-		    utfconv_sse2_utf16(sp, se, dp, de, false);
+	if (ssse3)
+		return le ? utfconv_sse2_utf16(sp, se, dp, de, true, true) :
+			    utfconv_sse2_utf16(sp, se, dp, de, false, true);
+	return le ? utfconv_sse2_utf16(sp, se, dp, de, true, false) :
+		    utfconv_sse2_utf16(sp, se, dp, de, false, false);
 }
