@@ -92,6 +92,14 @@ static __always_inline utfconv_u8x16 utfconv_pshufb(utfconv_u8x16 v,
 	return v;
 }
 
+/* Bits 0-7 of @x to bits 0, 2, 4, ..., 14. */
+static __always_inline unsigned int utfconv_spread2(unsigned int x)
+{
+	x = (x | x << 4) & 0x0F0F;
+	x = (x | x << 2) & 0x3333;
+	return (x | x << 1) & 0x5555;
+}
+
 /* Eight 16-bit lanes of @a, then of @b, narrowed with unsigned saturation. */
 static __always_inline utfconv_u8x16 utfconv_packus(utfconv_u16x8 a,
 						    utfconv_u16x8 b)
@@ -391,6 +399,29 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 		     (~m1 & t1 & (0x80C0 | x1 >> 6 | (x1 & 0x3F) << 8)) |
 		     (~t1 & (0x8080E0 | x1 >> 12 | (x1 & 0xFC0) << 2 |
 			     (x1 & 0x3F) << 16));
+		if (ssse3 && k == 8) {
+			/*
+			 * Units 0-3 and 4-7 in 32-bit lanes, each packed
+			 * with pshufb by the lengths of its units, 2 bits
+			 * each: (unit >= 0x80) + (unit >= 0x800).
+			 */
+			i = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
+							   zero));
+			k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
+							   zero));
+			i = utfconv_spread2(i) + utfconv_spread2(k);
+			p = utfconv_load(utfconv_pack32[i & 0xFF]);
+			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)
+				__builtin_shufflevector(w0, w1, 0, 4, 1, 5), p));
+			d += utfconv_pack32_bytes[i & 0xFF];
+			p = utfconv_load(utfconv_pack32[i >> 8]);
+			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)
+				__builtin_shufflevector(w0, w1, 2, 6, 3, 7), p));
+			d += utfconv_pack32_bytes[i >> 8];
+			s += 16;
+			ncp += 8;
+			continue;
+		}
 		/* 1 + (unit >= 0x80) + (unit >= 0x800); 0 past the prefix */
 		len = 1 - (utfconv_s16x8)(a > 0x7F) - (utfconv_s16x8)(a > 0x7FF);
 		len &= (utfconv_s16x8)(idx < (s16)k);
