@@ -32,9 +32,9 @@
  * advancing by its lane's length.
  * Surrogates go through one scalar block.
  *
- * Sixteen bytes of UTF-8 without ASCII (a run of CJK or of Cyrillic
- * without spaces) go through the scalar block, whose branches are well
- * predicted there and which is as fast.
+ * Sixteen bytes of UTF-8 without ASCII (a run of CJK, or of Cyrillic
+ * without spaces on a CPU without SSSE3) go through the scalar block,
+ * whose branches are well predicted there and which is as fast.
  */
 
 #include <linux/types.h>
@@ -259,10 +259,13 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 		/*
 		 * Sixteen bytes without ASCII are most likely a run of one
 		 * script that the scalar block converts as fast, branches
-		 * well predicted; else the prefix, unless it is empty: a
-		 * four-byte sequence, a surrogate or trouble.
+		 * well predicted, unless it is a two-byte script and
+		 * pshufb packs the lanes; else the prefix, unless it is
+		 * empty: a four-byte sequence, a surrogate or trouble.
 		 */
-		k = m == 0xFFFF ? 0 : utfconv_utf8_prefix(v, m, &u0, &u1, &keep);
+		k = m == 0xFFFF && (!ssse3 ||
+				    utfconv_movemask((utfconv_u8x16)(v >= 0xE0))) ?
+		    0 : utfconv_utf8_prefix(v, m, &u0, &u1, &keep);
 		if (!k) {
 			const u8 *s0 = s;
 
