@@ -3,10 +3,11 @@
  * libFuzzer target for the utfconv codec (kmod/utfconv_codec.c built in
  * userspace through userspace-test/compat/).
  *
- * Input: byte 0 picks the direction, policy and flags; byte 1 the number
- * of call boundaries (0-7) and an output capacity per call (0-31, 0 for
- * unlimited); then one byte per boundary (its place, in 256ths of the
- * text); the rest is the text. Each input is checked for:
+ * Input: byte 0 picks the direction, policy and flags (mod 80) and the
+ * codec path (scalar, SIMD, SIMD without SSSE3, the default); byte 1 the
+ * number of call boundaries (0-7) and an output capacity per call (0-31,
+ * 0 for unlimited); then one byte per boundary (its place, in 256ths of
+ * the text); the rest is the text. Each input is checked for:
  *  - agreement with the reference model (kunit/utfconv_ref.h): output,
  *    errno, error kind and offset, counters;
  *  - chunk invariance: the fuzzer-chosen boundaries and capacity give
@@ -58,6 +59,7 @@ static void *fuzz_alloc(size_t bytes)
 #define UTFCONV_ALLOC(ctx, bytes)	fuzz_alloc(bytes)
 
 #include "utfconv_checks.h"
+#include "../../kmod/utfconv_simd.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
@@ -77,6 +79,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	dir = 1 + data[0] % 5;
 	pol = data[0] / 5 % 4;
 	flags = data[0] / 20 % 4;
+	/* the codec path: scalar, SIMD, SIMD without SSSE3, the default */
+	utfconv_simd_mode = (const int[]){ UTFCONV_SIMD_OFF, UTFCONV_SIMD_ALWAYS,
+					   UTFCONV_SIMD_SSE2,
+					   UTFCONV_SIMD_AUTO }[data[0] / 80 % 4];
 	ncuts = data[1] % 8;
 	cap = data[1] / 8;
 	if (size < 2 + ncuts)
