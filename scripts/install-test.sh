@@ -96,6 +96,8 @@ for k in 6.1 6.12; do
 	expect_modinfo "$ko" version "^$VER"
 	expect_modinfo "$ko" vermagic "^$(printf '%s' "$rel" | sed 's/[.+]/\\&/g') "
 	expect_modinfo "$ko" parm '^buffer_bytes:Output buffer bytes per open file.*\(uint\)'
+	expect_modinfo "$ko" parm ' max_streams:Most open files of /dev/utfconv.*\(uint\)'
+	expect_modinfo "$ko" parm ' simd:SIMD paths: 0 off, 1 for large buffers \(default\).*\(int\)'
 
 	checks=$((checks + 1))
 	if depmod -b "$S/root" "$rel" 2>/dev/null &&
