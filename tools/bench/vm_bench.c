@@ -4,7 +4,10 @@
  * runs it through tools/bench/vm-bench.sh). Issue 4, goals 3 and 4.
  *
  *   vm_bench [-s MIB] [-r ROUNDS] [-c CLI] [-g GLIBC_DIR] [-t TMPDIR]
- *            [-k NAMES] [-o OPENS] [-f FILES] FILE...
+ *            [-k NAMES] [-o OPENS] [-f FILES] [-p SIMD] FILE...
+ *
+ * -p sets the userspace codec's paths like the module parameter simd (0
+ * scalar only; vm-bench.sh loads the module with the same value).
  *
  * The FILEs (the corpus) are concatenated and repeated to MIB MiB of
  * UTF-8 (cut at a character boundary), and its UTF-16LE form is made with
@@ -73,6 +76,8 @@
 ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		    const void *src, size_t src_bytes, void *dst,
 		    size_t dst_bytes, uint64_t *error_offset);
+/* The codec's path choice, the module parameter "simd" (kmod/utfconv_simd.h). */
+extern int utfconv_simd_mode;
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MIB		(1024 * 1024UL)
@@ -1036,8 +1041,11 @@ int main(int argc, char **argv)
 	struct mem_result mem;
 	char gconv[300], label[80];
 
-	while ((opt = getopt(argc, argv, "s:r:c:g:t:k:o:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:r:c:g:t:k:o:f:p:")) != -1) {
 		switch (opt) {
+		case 'p':
+			utfconv_simd_mode = atoi(optarg);
+			break;
 		case 's':
 			size = strtoul(optarg, NULL, 10) * MIB;
 			break;
@@ -1063,7 +1071,7 @@ int main(int argc, char **argv)
 			nfiles = atoi(optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: vm_bench [-s MIB] [-r ROUNDS] [-c CLI] [-g GLIBC_DIR] [-t TMPDIR] [-k NAMES] [-o OPENS] [-f FILES] FILE...\n");
+			fprintf(stderr, "usage: vm_bench [-s MIB] [-r ROUNDS] [-c CLI] [-g GLIBC_DIR] [-t TMPDIR] [-k NAMES] [-o OPENS] [-f FILES] [-p SIMD] FILE...\n");
 			return 2;
 		}
 	}
