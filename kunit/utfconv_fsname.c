@@ -188,8 +188,10 @@ static void utfconv_fsname_name_max_test(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, back, name, NAME_MAX);
 
 	/* NAME_MAX + 1 bytes into NAME_MAX units */
+#if IS_ENABLED(CONFIG_NLS)
 	ret = utf8s_to_utf16s(name, NAME_MAX + 1, le, disk, NAME_MAX);
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX);
+#endif
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX + 1, le, disk,
 					     NAME_MAX);
 	KUNIT_EXPECT_EQ(test, ret, -ENAMETOOLONG);
@@ -214,21 +216,26 @@ static void utfconv_fsname_lone_surrogate_test(struct kunit *test)
 	};
 	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
 	wchar_t disk[3], again[3];
-	u8 nls[3][8], ours[3][8];
-	int nls_len[3], ours_len[3];
+#if IS_ENABLED(CONFIG_NLS)
+	u8 nls[3][8];
+	int nls_len[3];
+#endif
+	u8 ours[3][8];
+	int ours_len[3];
 	int i, ret;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		utfconv_fsname_put_le(disk, names[i], units[i]);
+#if IS_ENABLED(CONFIG_NLS)
 		nls_len[i] = utf16s_to_utf8s(disk, units[i], le, nls[i],
 					     sizeof(nls[i]));
-		ours_len[i] = utfconv_fsname_utf16s_to_utf8s(disk, units[i], le,
-							     ours[i],
-							     sizeof(ours[i]));
-
 		/* fs/nls: "ab" for all three */
 		KUNIT_EXPECT_EQ_MSG(test, nls_len[i], 2, "name %d", i);
 		KUNIT_EXPECT_MEMEQ_MSG(test, nls[i], "ab", 2, "name %d", i);
+#endif
+		ours_len[i] = utfconv_fsname_utf16s_to_utf8s(disk, units[i], le,
+							     ours[i],
+							     sizeof(ours[i]));
 
 		/* utfconv: the WTF-8 form, and back to the same units */
 		KUNIT_ASSERT_EQ_MSG(test, ours_len[i], (int)strlen(wtf8[i]),
@@ -243,15 +250,19 @@ static void utfconv_fsname_lone_surrogate_test(struct kunit *test)
 	}
 
 	/* Collision under fs/nls, none under utfconv. */
+#if IS_ENABLED(CONFIG_NLS)
 	KUNIT_EXPECT_MEMEQ(test, nls[0], nls[1], 2);
 	KUNIT_EXPECT_MEMEQ(test, nls[0], nls[2], 2);
+#endif
 	KUNIT_EXPECT_MEMNEQ(test, ours[0], ours[1], 5);
 	KUNIT_EXPECT_NE(test, ours_len[0], ours_len[2]);
 
 	/* fs/nls cannot even create the first name from its WTF-8 form. */
+#if IS_ENABLED(CONFIG_NLS)
 	ret = utf8s_to_utf16s(ours[0], ours_len[0], le, again,
 			      ARRAY_SIZE(again));
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+#endif
 }
 
 /*
@@ -275,8 +286,10 @@ static void utfconv_fsname_supplementary_test(struct kunit *test)
 	memcpy(name + NAME_MAX - 1, emoji, 4);
 	memcpy(&poison, (u8 *)disk + 2 * NAME_MAX, sizeof(poison));
 
+#if IS_ENABLED(CONFIG_NLS)
 	ret = utf8s_to_utf16s(name, NAME_MAX + 3, le, disk, NAME_MAX);
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX - 1);
+#endif
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX + 3, le, disk,
 					     NAME_MAX);
 	KUNIT_EXPECT_EQ(test, ret, -ENAMETOOLONG);
@@ -292,8 +305,10 @@ static void utfconv_fsname_supplementary_test(struct kunit *test)
 	ret = utfconv_fsname_utf8s_to_utf16s(name, 4 * n, le, disk, 2 * n);
 	KUNIT_ASSERT_EQ(test, ret, 2 * n);
 
+#if IS_ENABLED(CONFIG_NLS)
 	ret = utf16s_to_utf8s(disk, 2 * n, le, back, NAME_MAX);
 	KUNIT_EXPECT_EQ(test, ret, 4 * (n - 1));
+#endif
 	back[NAME_MAX] = 0xA5;
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, 2 * n, le, back, NAME_MAX);
 	KUNIT_EXPECT_EQ(test, ret, -E2BIG);
@@ -339,14 +354,17 @@ static void utfconv_fsname_bad_utf8_test(struct kunit *test)
 	u64 off = ~0ULL;
 	int ret;
 
+#if IS_ENABLED(CONFIG_NLS)
 	ret = utf8s_to_utf16s(name, len, le, disk, NAME_MAX);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+#endif
 	ret = utfconv_fsname_utf8s_to_utf16s_off(name, len, le, disk, NAME_MAX,
 						 &off);
 	KUNIT_EXPECT_EQ(test, ret, t->ret);
 	KUNIT_EXPECT_EQ(test, off, t->offset);
 }
 
+#if IS_ENABLED(CONFIG_NLS)
 /*
  * On valid names that fit, the wrappers are drop-ins: the same units in
  * each byte order and the same UTF-8 as fs/nls.
@@ -399,6 +417,7 @@ static void utfconv_fsname_same_as_nls_test(struct kunit *test)
 				       endians[i]);
 	}
 }
+#endif /* IS_ENABLED(CONFIG_NLS) */
 
 static struct kunit_case utfconv_fsname_cases[] = {
 	KUNIT_CASE(utfconv_fsname_name_max_test),
@@ -406,8 +425,10 @@ static struct kunit_case utfconv_fsname_cases[] = {
 	KUNIT_CASE(utfconv_fsname_supplementary_test),
 	KUNIT_CASE_PARAM(utfconv_fsname_bad_utf8_test,
 			 utfconv_fsname_bad_gen_params),
+#if IS_ENABLED(CONFIG_NLS)
 	KUNIT_CASE_PARAM(utfconv_fsname_same_as_nls_test,
 			 utfconv_fsname_good_gen_params),
+#endif
 	{}
 };
 

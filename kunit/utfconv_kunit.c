@@ -527,6 +527,9 @@ static struct kunit_suite utfconv_api_suite = {
 
 /* ---- utfconv_nls -------------------------------------------------------- */
 
+/* fs/nls is only there with CONFIG_NLS (the debug kernel has none). */
+#if IS_ENABLED(CONFIG_NLS)
+
 #define UTFCONV_NLS_TEXT	256	/* code points per random text */
 
 /* Random valid UTF-8 without U+0000 (nls stops there). */
@@ -723,9 +726,13 @@ static struct kunit_suite utfconv_nls_suite = {
 	.test_cases = utfconv_nls_cases,
 };
 
+kunit_test_suite(utfconv_nls_suite);
+
+#endif /* IS_ENABLED(CONFIG_NLS) */
+
 kunit_test_suites(&utfconv_vectors_suite, &utfconv_chunking_suite,
 		  &utfconv_capacity_suite, &utfconv_api_suite,
-		  &utfconv_nls_suite, &utfconv_sweep_suite);
+		  &utfconv_sweep_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the utfconv UTF-8 <-> UTF-16 codec");
 MODULE_LICENSE("GPL");
