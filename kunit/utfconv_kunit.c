@@ -26,6 +26,7 @@
 #include <kunit/test.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/nls.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -189,6 +190,24 @@ kunit_test_suite(utfconv_paths_suite);
 /* Stop a sweep after this many failures: one message per broken rule. */
 #define UTFCONV_SWEEP_MAX_FAIL	8
 
+/*
+ * The sweeps visit every sweep_stride-th value of their innermost loop;
+ * 1 (the default) is the exhaustive sweep. The debug-kernel VM
+ * (scripts/vm.sh debug), where KASAN under QEMU TCG runs the sweeps
+ * about a hundred times slower, sets it so that each case stays within
+ * KUnit's 300 s limit per case. An even N is taken as N + 1, so that the
+ * loops still pass the values where they reschedule.
+ */
+static unsigned int utfconv_sweep_stride = 1;
+module_param_named(sweep_stride, utfconv_sweep_stride, uint, 0444);
+MODULE_PARM_DESC(sweep_stride,
+		 "Sweeps visit every N-th value of their innermost loop (default 1: all)");
+
+static u32 utfconv_sweep_step(void)
+{
+	return utfconv_sweep_stride | 1;
+}
+
 static bool utfconv_sweep_failing(struct kunit *test)
 {
 	return test->status == KUNIT_FAILURE &&
@@ -204,15 +223,16 @@ static int utfconv_sweep_init(struct kunit *test)
 static void utfconv_sweep_scalars_test(struct kunit *test)
 {
 	u8 s8[4], s16[4], o[8];
+	u32 step = utfconv_sweep_step();
 	size_t n8, n16;
 	ssize_t r;
 	bool be;
 	u32 c;
 
 	for (be = false; ; be = true) {
-		for (c = 0; c <= 0x10FFFF; c++) {
-			if (c == 0xD800)
-				c = 0xE000;
+		for (c = 0; c <= 0x10FFFF; c += step) {
+			if (c >= 0xD800 && c <= 0xDFFF)
+				continue;
 			n8 = utfconv_sweep_utf8(s8, c);
 			n16 = utfconv_sweep_utf16(s16, c, be);
 			r = utfconv_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
@@ -229,6 +249,7 @@ static void utfconv_sweep_scalars_test(struct kunit *test)
 					      be ? "BE" : "LE", r);
 			if (utfconv_sweep_failing(test))
 				return;
+			cond_resched();
 		}
 		if (be)
 			break;
@@ -238,13 +259,14 @@ static void utfconv_sweep_scalars_test(struct kunit *test)
 /* Every single unit, alone and before an odd byte, under every policy. */
 static void utfconv_sweep_utf16_units_test(struct kunit *test)
 {
+	u32 step = utfconv_sweep_step();
 	u8 in[3], buf[64];
 	u32 p, d, u;
 
 	for (d = UTFCONV_DIR_UTF16LE_TO_UTF8;
 	     d <= UTFCONV_DIR_UTF16BE_TO_UTF8; d++) {
 		for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
-			for (u = 0; u <= 0xFFFF; u++) {
+			for (u = 0; u <= 0xFFFF; u += step) {
 				utfconv_sweep_unit(in, u,
 						   d == UTFCONV_DIR_UTF16BE_TO_UTF8);
 				in[2] = 0x41;
@@ -254,6 +276,7 @@ static void utfconv_sweep_utf16_units_test(struct kunit *test)
 							  d, p, 0, in, 3, buf);
 				if (utfconv_sweep_failing(test))
 					return;
+				cond_resched();
 			}
 		}
 	}
@@ -262,6 +285,7 @@ static void utfconv_sweep_utf16_units_test(struct kunit *test)
 /* Every pair of units whose first is a surrogate, under every policy. */
 static void utfconv_sweep_utf16_pairs_test(struct kunit *test)
 {
+	u32 step = utfconv_sweep_step();
 	u32 p, d, s, w;
 	u8 in[4], buf[64];
 	bool be;
@@ -272,7 +296,7 @@ static void utfconv_sweep_utf16_pairs_test(struct kunit *test)
 		for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
 			for (s = 0xD800; s <= 0xDFFF; s++) {
 				utfconv_sweep_unit(in, s, be);
-				for (w = 0; w <= 0xFFFF; w++) {
+				for (w = 0; w <= 0xFFFF; w += step) {
 					utfconv_sweep_unit(in + 2, w, be);
 					utfconv_check_against_ref(test, "pair", d,
 								  p, 0, in, 4,
@@ -289,12 +313,13 @@ static void utfconv_sweep_utf16_pairs_test(struct kunit *test)
 /* Every 1-, 2- and 3-byte sequence against the Table 3-7 reference. */
 static void utfconv_sweep_utf8_short_test(struct kunit *test)
 {
+	u32 step = utfconv_sweep_step();
 	u32 p, x, len, i;
 	u8 in[3], buf[64];
 
 	for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
 		for (len = 1; len <= 3; len++) {
-			for (x = 0; x < 1U << (8 * len); x++) {
+			for (x = 0; x < 1U << (8 * len); x += step) {
 				for (i = 0; i < len; i++)
 					in[i] = x >> (8 * (len - 1 - i));
 				utfconv_check_against_ref(test, "sequence",
@@ -341,6 +366,7 @@ static void utfconv_sweep_utf8_four_test(struct kunit *test)
 {
 	u8 in[4], buf[64];
 	u64 r = 0x9E3779B97F4A7C15ULL;
+	u32 step = utfconv_sweep_step();
 	u32 p, l, i;
 
 	for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
@@ -349,7 +375,7 @@ static void utfconv_sweep_utf8_four_test(struct kunit *test)
 			if (utfconv_sweep_failing(test))
 				return;
 		}
-		for (i = 0; i < 1000000; i++) {
+		for (i = 0; i < 1000000; i += step) {
 			r ^= r >> 12;
 			r ^= r << 25;
 			r ^= r >> 27;
