@@ -6,6 +6,8 @@
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
 #   make check      every test: host-check, kunit, style, vm-test
 #   make kunit | host-check | fuzz | style | docs | vm-test | install | clean
+#   make fuzz-long  the libFuzzer target for 10 minutes
+#   make vm-debug   the debug-kernel VM run in full (make check: a slice)
 #   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)
 #
 # Every target but clean first installs missing Debian packages
@@ -21,7 +23,7 @@ SHARED ?= $(abspath ../shared)
 KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.sh headers 6.1))
 
 .PHONY: all modules deps kunit host-check fuzz style vm-test demo check \
-	install clean help bench vm-debug
+	install clean help bench vm-debug fuzz-long
 
 all: modules
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools; fi
@@ -45,6 +47,10 @@ host-check: deps
 fuzz: deps
 	$(MAKE) -C userspace-test fuzz SHARED=$(SHARED)
 
+# The same for 10 minutes (FUZZ_LONG_SECONDS), printing the exec count.
+fuzz-long: deps
+	$(MAKE) -C userspace-test fuzz-long SHARED=$(SHARED)
+
 style: deps
 	scripts/style.sh
 
@@ -62,10 +68,12 @@ vm-test: deps
 demo: deps
 	SHARED=$(SHARED) scripts/vm.sh demo 6.1
 
-# The device suite and the hardening tests on the debug kernel (KASAN,
-# UBSAN, kmemleak, lockdep, fault injection; scripts/debug-kernel.sh).
+# The device suite, the hardening tests and the KUnit suites on the debug
+# kernel (KASAN, UBSAN, kmemleak, lockdep, fault injection;
+# scripts/debug-kernel.sh), full sizes; make check runs the shorter
+# VM_DEBUG_SLICE=check.
 vm-debug: deps
-	SHARED=$(SHARED) scripts/vm.sh test debug
+	SHARED=$(SHARED) VM_DEBUG_SLICE=full scripts/vm.sh test debug
 
 check: deps
 	SHARED=$(SHARED) scripts/check.sh
@@ -117,4 +125,4 @@ clean:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
 
 help:
-	@sed -n '3,12p' Makefile
+	@sed -n '3,14p' Makefile

@@ -9,6 +9,7 @@
 #   make -C userspace-test host-sweep   the exhaustive UTF-16 pair sweep
 #       in both byte orders (slow)
 #   make -C userspace-test fuzz         libFuzzer target for FUZZ_SECONDS
+#   make -C userspace-test fuzz-long    the same for FUZZ_LONG_SECONDS (600)
 #
 # kmod/utfconv_codec.c is compiled in place through compat/, never copied.
 
@@ -88,13 +89,25 @@ host-be: $(HOST_BUILD)/host_test-s390x
 host-sweep: $(HOST_BUILD)/host_test
 	$(HOST_BUILD)/host_test -f -x sweep $(SHARED)
 
-# The fuzzer's corpus is kept in build/host/fuzz-corpus across runs.
-fuzz: $(HOST_BUILD)/fuzz_utfconv
+# The fuzzer's corpus is kept in build/host/fuzz-corpus across runs; the
+# checked-in seeds (host/fuzz-seeds/, written by host/fuzz_seeds.py from
+# the field cases and edge cases) are read as a second corpus.
+# $(call fuzz_run,NAME,SECONDS): run for SECONDS, log in NAME.log.
+FUZZ_LONG_SECONDS ?= 600
+FUZZ_SEEDS := $(HOST_SRC)/fuzz-seeds
+define fuzz_run
 	@mkdir -p $(HOST_BUILD)/fuzz-corpus
-	cd $(HOST_BUILD) && { ./fuzz_utfconv -max_total_time=$(FUZZ_SECONDS) \
-		-print_final_stats=1 fuzz-corpus >fuzz.log 2>&1; rc=$$?; \
-		grep -E '^(#[0-9]+ +(INITED|DONE)|==[0-9]+==|SUMMARY|Done )' fuzz.log; \
-		echo "fuzz: $$(sed -n 's/^stat::number_of_executed_units: *//p' fuzz.log) execs in $(FUZZ_SECONDS) s, exit $$rc (log $(HOST_BUILD)/fuzz.log)"; \
+	cd $(HOST_BUILD) && { ./fuzz_utfconv -max_total_time=$(2) \
+		-print_final_stats=1 fuzz-corpus $(FUZZ_SEEDS) >$(1).log 2>&1; rc=$$?; \
+		grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|==[0-9]+==|SUMMARY|Done )' $(1).log; \
+		echo "$(1): $$(sed -n 's/^stat::number_of_executed_units: *//p' $(1).log) execs in $(2) s, exit $$rc (log $(HOST_BUILD)/$(1).log)"; \
 		exit $$rc; }
+endef
 
-.PHONY: host-check host-be host-sweep fuzz
+fuzz: $(HOST_BUILD)/fuzz_utfconv
+	$(call fuzz_run,fuzz,$(FUZZ_SECONDS))
+
+fuzz-long: $(HOST_BUILD)/fuzz_utfconv
+	$(call fuzz_run,fuzz-long,$(FUZZ_LONG_SECONDS))
+
+.PHONY: host-check host-be host-sweep fuzz fuzz-long
