@@ -5,7 +5,9 @@
 # under ASan/UBSan, differential), kunit (UML), style (checkpatch,
 # kernel-doc, W=1, sparse), docs (Sphinx -W, man pages), install-test
 # (make install and DKMS into scratch trees), vm-test (Debian 6.1 and
-# 6.12 in QEMU).
+# 6.12 in QEMU), vm-debug (the debug kernel in QEMU: device suite,
+# hardening slice, KUnit, kmemleak; VM_DEBUG_SLICE=check, the shorter
+# slice; `make vm-debug` runs it in full).
 # A failing step does not stop the later ones; any failure fails the run.
 # CHECK_STEPS="kunit style" runs a subset.
 
@@ -13,7 +15,7 @@
 
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 export SHARED
-STEPS=${CHECK_STEPS:-host-check kunit style docs install-test vm-test}
+STEPS=${CHECK_STEPS:-host-check kunit style docs install-test vm-test vm-debug}
 cd "$SRC"
 
 passed=0 failed=0 report= tests_passed=0 tests_failed=0
@@ -28,7 +30,8 @@ for step in $STEPS; do
 	docs) cmd=("$UTFCONV_ROOT/scripts/docs.sh") ;;
 	install-test) cmd=("$UTFCONV_ROOT/scripts/install-test.sh") ;;
 	vm-test) cmd=("$UTFCONV_ROOT/scripts/vm.sh" test) ;;
-	vm-debug) cmd=("$UTFCONV_ROOT/scripts/vm.sh" test debug) ;;
+	vm-debug) cmd=(env VM_DEBUG_SLICE="${VM_DEBUG_SLICE:-check}"
+		"$UTFCONV_ROOT/scripts/vm.sh" test debug) ;;
 	*) die "unknown step $step" ;;
 	esac
 	slog=$SRC/build/check/$step.log

@@ -2,34 +2,53 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # In-guest hardening tests (busybox sh), run by scripts/vm.sh on the debug
-# kernel after run-tests.sh: stress, fault injection, info leaks, syscall
-# fuzz, per-open memory. Each program's "#" figures and totals go to the
-# console; the last line is "N passed, N failed" (the hardening totals).
-# HARDENING_STRESS_SECONDS (60), HARDENING_FUZZ_COUNT (20000),
-# HARDENING_OPENS (2000).
+# kernel after run-tests.sh: info leaks, stress, fault injection, syscall
+# fuzz, unload while open, per-open memory. Each program's "#" figures,
+# failures and totals go to the console line by line as they come (a hang
+# shows where it stopped), with the seconds each part took; the last line
+# is "N passed, N failed" (the hardening totals).
+#
+# Sizes (scripts/vm.sh sets them per slice): HARDENING_STRESS_SECONDS
+# (60), HARDENING_FUZZ_COUNT (200000), HARDENING_OPENS (2000).
 
 cd "$(dirname "$0")" || exit 1
 P=./utfconv_hardening
 passed=0
 failed=0
+OUT=/tmp/hardening.out
 
 run() {
-	out=$("$@" 2>&1)
-	rc=$?
-	echo "$out" | grep -E '^(#|FAIL|not ok)' | head -n 60
-	line=$(echo "$out" | grep -E '^hardening [a-z]+: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
+	t0=$(date +%s)
+	echo "# hardening: $* ..."
+	# The program's stdout is line-buffered; pass on the lines that
+	# matter at once (a shell loop: grep and sed would buffer them), keep
+	# all of them for the totals. Its totals line is shown as "N ok, N
+	# not ok" so that only this script's last line counts as totals.
+	: >"$OUT"
+	{ "$@" 2>&1; echo "rc=$?" >"$OUT.rc"; } | while IFS= read -r l; do
+		echo "$l" >>"$OUT"
+		case $l in
+		"#"*|FAIL*|"not ok"*) echo "$l" ;;
+		"hardening "*": "*" passed, "*" failed")
+			l=${l% failed}
+			echo "${l% passed, *} ok, ${l##*, } not ok" ;;
+		esac
+	done
+	rc=$(sed -n 's/^rc=//p' "$OUT.rc")
+	secs=$(( $(date +%s) - t0 ))
+	line=$(grep -E '^hardening [a-z]+: [0-9]+ passed, [0-9]+ failed' "$OUT" | tail -n 1)
 	if [ -z "$line" ]; then
-		echo "hardening: $* exited $rc without totals"
-		echo "$out" | tail -n 20
+		echo "FAIL: hardening: $* exited $rc without totals (${secs}s)"
+		tail -n 20 "$OUT"
 		failed=$((failed + 1))
 		return
 	fi
-	echo "$line" | sed 's/ passed, / ok, /; s/ failed$/ not ok/'
 	p=$(echo "$line" | sed 's/.*: \([0-9]*\) passed.*/\1/')
 	f=$(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')
 	passed=$((passed + p))
 	failed=$((failed + f))
 	[ "$rc" = 0 ] || [ "$f" != 0 ] || failed=$((failed + 1))
+	echo "# hardening: $1 $2: ${secs}s"
 }
 
 run $P leak
@@ -49,16 +68,20 @@ else
 fi
 exec 3>&-
 
-# Per-open memory, charged to a memory cgroup when cgroup2 can be set up.
+# Per-open memory, charged to a child memory cgroup (cgroup v2).
 cg=
 root=/sys/fs/cgroup
 [ -d $root ] || root=/tmp/cgroup2
-if mkdir -p $root && { mountpoint -q $root ||
+if mkdir -p $root && { grep -q " $root cgroup2 " /proc/mounts ||
 	mount -t cgroup2 none $root 2>/dev/null; }; then
 	echo +memory > $root/cgroup.subtree_control 2>/dev/null
 	mkdir -p $root/utfconv-opens 2>/dev/null &&
 		[ -f $root/utfconv-opens/memory.current ] &&
 		cg=$root/utfconv-opens
+fi
+if [ -z "$cg" ]; then
+	echo "FAIL: no cgroup v2 memory controller for the per-open charge"
+	failed=$((failed + 1))
 fi
 run $P opens "${HARDENING_OPENS:-2000}" $cg
 [ -n "$cg" ] && rmdir "$cg" 2>/dev/null
