@@ -4,7 +4,8 @@
 #
 #   make            build kmod/utfconv.ko (and the CLI, once tools/ has one)
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
-#   make check      every test: host-check, kunit, style, vm-test
+#   make check      every test: host-check, kunit, style, docs, install-test,
+#                   vm-test, vm-debug (its check slice)
 #   make kunit | host-check | fuzz | style | docs | vm-test | install | clean
 #   make fuzz-long  the libFuzzer target for 10 minutes
 #   make vm-debug   the debug-kernel VM run in full (make check: a slice)
@@ -125,4 +126,4 @@ clean:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
 
 help:
-	@sed -n '3,14p' Makefile
+	@sed -n '3,15p' Makefile
