@@ -899,7 +899,7 @@ static int fault_case(enum fop op, unsigned int n, struct job *j)
 }
 
 /* Sites the module has (fault-sites.txt, written by scripts/vm.sh). */
-static char expected[MAX_SITES][96];
+static char expected[MAX_SITES][96], expected_callee[MAX_SITES][64];
 static unsigned int nexpected;
 
 static void read_expected(const char *path)
@@ -910,9 +910,31 @@ static void read_expected(const char *path)
 	if (!f)
 		return;
 	while (nexpected < MAX_SITES && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%95s", expected[nexpected]) == 1)
+		if (sscanf(line, "%95s %63s", expected[nexpected],
+			   expected_callee[nexpected]) >= 1)
 			nexpected++;
 	fclose(f);
+}
+
+static int site_hit(const char *where)
+{
+	unsigned int k;
+
+	for (k = 0; k < nsites; k++)
+		if (!strcmp(site_tab[k].where, where))
+			return 1;
+	return 0;
+}
+
+/* kvmalloc_missing() - the kvmalloc() call site has not failed yet */
+static int kvmalloc_missing(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nexpected; i++)
+		if (strstr(expected_callee[i], "kvmalloc") && !site_hit(expected[i]))
+			return 1;
+	return 0;
 }
 
 /* missing_sites() - expected sites not failed yet; prints them. */
@@ -939,7 +961,10 @@ static unsigned int missing_sites(int print)
  * injected fault never fails it. Here every page allocation of this task
  * fails during open() (fail_page_alloc: probability 100, task-filter,
  * make-it-fail): both tries fail, vmalloc logs "vmalloc error" with a
- * stack trace, and open() must fail with -ENOMEM.
+ * stack trace, and open() must fail with -ENOMEM. An allocation before
+ * it may need a fresh slab page and fail first: up to @tries opens, each
+ * after a fault-free open that warms the caches, until the kvmalloc()
+ * site of fault-sites.txt has failed (one try without that list).
  */
 static void fault_kvmalloc(unsigned int tries)
 {
@@ -966,6 +991,11 @@ static void fault_kvmalloc(unsigned int tries)
 		write_file(path, set[i][1]);
 	}
 	for (i = 0; i < tries; i++) {
+		if (i && (!nexpected || !kvmalloc_missing()))
+			break;
+		fd = open(DEV, O_RDWR);
+		if (fd >= 0)
+			close(fd);
 		case_attr[0] = 0;
 		case_site[0] = 0;
 		case_traces = 0;
@@ -1071,8 +1101,8 @@ static int do_fault(void)
 			printf("# fault: pass %u: %-10s %u fault points injected\n",
 			       pass, fop_name[op], inj);
 		}
-		if (pass == 1)
-			fault_kvmalloc(3);
+		if (pass == 1 || kvmalloc_missing())
+			fault_kvmalloc(10);
 		if (!missing_sites(1))
 			break;
 	}
