@@ -305,7 +305,7 @@ for k in $KERNELS; do
 			rsync -r --checksum "$SRC/include" "$kbdir/"
 			rsync --checksum "$SRC/kunit/Kbuild" "$kbdir/Kbuild"
 			rsync --checksum "$SRC"/kunit/*.[ch] "$kbdir/kunit/"
-			rsync --checksum "$SRC/kmod/utfconv_codec.c" "$kbdir/kmod/"
+			rsync --checksum --exclude="*.mod.c" "$SRC"/kmod/*.[ch] "$kbdir/kmod/"
 			log "vm: building utfconv_test.ko (KUnit) against $kdir"
 			"${kmake[@]}" M="$kbdir" modules
 			ktest=$kbdir/utfconv_test.ko
