@@ -312,7 +312,20 @@ consume:
  * without SSSE3, for the tests.
  */
 int utfconv_simd_mode = UTFCONV_SIMD_AUTO;
-module_param_named(simd, utfconv_simd_mode, int, 0444);
+
+/* "simd=" outside 0..3 makes the module load fail with -EINVAL. */
+static int utfconv_simd_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, UTFCONV_SIMD_OFF,
+				     UTFCONV_SIMD_SSE2);
+}
+
+static const struct kernel_param_ops utfconv_simd_ops = {
+	.set = utfconv_simd_set,
+	.get = param_get_int,
+};
+
+module_param_cb(simd, &utfconv_simd_ops, &utfconv_simd_mode, 0444);
 MODULE_PARM_DESC(simd,
 		 "SIMD paths: 0 off, 1 for large buffers (default), 2 always, 3 always without SSSE3");
 

@@ -78,5 +78,54 @@ else
 	failed=$((failed + 1))
 fi
 
+# Module parameters: insmod refuses values out of range and takes valid
+# ones; the module is left loaded with its defaults. Root only, and only
+# with nothing else holding the device open.
+# param OK|FAIL DESC ARG...
+param() {
+	want=$1 desc=$2
+	shift 2
+	r=1
+	if rmmod utfconv; then
+		if insmod "$UTFCONV_KO" "$@" 2> "$LOGDIR/insmod.err"; then
+			[ "$want" = OK ] && r=0
+		else
+			[ "$want" = FAIL ] && grep -qi 'invalid' "$LOGDIR/insmod.err" && r=0
+		fi
+		[ -c /dev/utfconv ] || insmod "$UTFCONV_KO"
+	fi
+	if [ $r = 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "params: not ok - $desc: $(cat "$LOGDIR/insmod.err")"
+	fi
+}
+
+if [ -n "${UTFCONV_KO:-}" ] && [ "$(id -u)" = 0 ] && [ -c /dev/utfconv ]; then
+	p0=$passed
+	param FAIL "simd=4 refused" simd=4
+	param FAIL "simd=-1 refused" simd=-1
+	param FAIL "simd=x refused" simd=x
+	param FAIL "buffer_bytes=1000 (not a power of two) refused" buffer_bytes=1000
+	param OK "simd=3 buffer_bytes=4096 taken" simd=3 buffer_bytes=4096
+	v=$(cat /sys/module/utfconv/parameters/simd):$(cat /sys/module/utfconv/parameters/buffer_bytes)
+	if [ "$v" = 3:4096 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "params: not ok - simd:buffer_bytes read back $v, want 3:4096"
+	fi
+	param OK "defaults taken again"
+	v=$(cat /sys/module/utfconv/parameters/simd)
+	if [ "$v" = 1 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "params: not ok - default simd reads $v, want 1"
+	fi
+	echo "params: $((passed - p0)) passed"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
