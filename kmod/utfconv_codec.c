@@ -309,7 +309,8 @@ consume:
  * pshufb. The module parameter ``simd`` (read-only at run time) chooses:
  * 0 scalar paths only; 1 (default) SIMD for calls with at least
  * %UTFCONV_SIMD_MIN input bytes; 2 SIMD whatever the size, and 3 the same
- * without SSSE3, for the tests.
+ * without SSSE3, for the tests. Other values make the module load fail
+ * with -EINVAL.
  */
 int utfconv_simd_mode = UTFCONV_SIMD_AUTO;
 
