@@ -308,9 +308,9 @@ consume:
  * Where the CPU has SSSE3, both directions pack their encoded lanes with
  * pshufb. The module parameter ``simd`` (read-only at run time) chooses:
  * 0 scalar paths only; 1 (default) SIMD for calls with at least
- * %UTFCONV_SIMD_MIN input bytes; 2 SIMD whatever the size, and 3 the same
- * without SSSE3, for the tests. Other values make the module load fail
- * with -EINVAL.
+ * %UTFCONV_SIMD_MIN bytes of input and of output room; 2 SIMD whatever
+ * the size, and 3 the same without SSSE3, for the tests. Other values make
+ * the module load fail with -EINVAL.
  */
 int utfconv_simd_mode = UTFCONV_SIMD_AUTO;
 
@@ -332,15 +332,19 @@ MODULE_PARM_DESC(simd,
 
 #if UTFCONV_HAVE_SIMD
 /*
- * Whether a call with @in_bytes of input takes the SIMD paths: 0 no, 1
- * SSE2, 2 SSE2 and SSSE3.
+ * Whether a call with @in_bytes of input and @out_bytes of room takes the
+ * SIMD paths: 0 no, 1 SSE2, 2 SSE2 and SSSE3. By default both must be
+ * large: a small output window (utfconv_length() and utfconv_validate()
+ * convert into 128 bytes at a time) would pay for an FPU section every
+ * few dozen characters.
  */
-static unsigned int utfconv_simd_usable(size_t in_bytes)
+static unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes)
 {
 	int mode = READ_ONCE(utfconv_simd_mode);
 
 	if (mode <= UTFCONV_SIMD_OFF ||
-	    (mode == UTFCONV_SIMD_AUTO && in_bytes < UTFCONV_SIMD_MIN) ||
+	    (mode == UTFCONV_SIMD_AUTO &&
+	     (in_bytes < UTFCONV_SIMD_MIN || out_bytes < UTFCONV_SIMD_MIN)) ||
 	    !may_use_simd())
 		return 0;
 	return mode != UTFCONV_SIMD_SSE2 && boot_cpu_has(X86_FEATURE_SSSE3) ?
@@ -379,7 +383,8 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 	return ncp;
 }
 #else
-static inline unsigned int utfconv_simd_usable(size_t in_bytes)
+static inline unsigned int utfconv_simd_usable(size_t in_bytes,
+					       size_t out_bytes)
 {
 	return 0;
 }
@@ -399,7 +404,7 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 	u8 *d = c->d, *de = c->de;
 	bool slow = st->npend || !(st->bits & UTFCONV_BIT_STARTED) ||
 		    (st->bits & UTFCONV_BIT_LEAD_FORM);
-	unsigned int simd = utfconv_simd_usable(se - s);
+	unsigned int simd = utfconv_simd_usable(se - s, de - d);
 	u64 ncp = 0;
 	int ret = 0;
 
@@ -653,7 +658,7 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 	bool slow = st->npend ||
 		    (st->bits & (UTFCONV_BIT_LEAD | UTFCONV_BIT_STARTED)) !=
 		    UTFCONV_BIT_STARTED;
-	unsigned int simd = utfconv_simd_usable(se - s);
+	unsigned int simd = utfconv_simd_usable(se - s, de - d);
 	u64 ncp = 0;
 	int ret = 0;
 

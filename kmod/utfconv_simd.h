@@ -26,7 +26,7 @@ extern int utfconv_simd_mode;
  */
 #define UTFCONV_SIMD_CHUNK	4096
 
-/* Below this many input bytes, UTFCONV_SIMD_AUTO stays scalar. */
+/* Below this many bytes of input or output room, SIMD_AUTO stays scalar. */
 #define UTFCONV_SIMD_MIN	512
 
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
