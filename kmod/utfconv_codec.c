@@ -327,6 +327,7 @@ static const struct kernel_param_ops utfconv_simd_ops = {
 };
 
 module_param_cb(simd, &utfconv_simd_ops, &utfconv_simd_mode, 0444);
+__MODULE_PARM_TYPE(simd, "int");
 MODULE_PARM_DESC(simd,
 		 "SIMD paths: 0 off, 1 for large buffers (default), 2 always, 3 always without SSSE3");
 

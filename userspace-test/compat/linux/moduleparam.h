@@ -8,6 +8,8 @@
 #define module_param_cb(name, ops, arg, perm) \
 	static const void *const utfconv_compat_param_##name \
 		__attribute__((unused)) = (ops)
+#define __MODULE_PARM_TYPE(name, type) \
+	extern int utfconv_compat_param_type_##name
 #define MODULE_PARM_DESC(name, desc) \
 	extern int utfconv_compat_param_desc_##name
 
