@@ -2,7 +2,7 @@
 #
 # utfconv: wrapper Makefile (the kbuild side is in Kbuild and kmod/Kbuild).
 #
-#   make            build kmod/utfconv.ko (and the CLI, once tools/ has one)
+#   make            build kmod/utfconv.ko and the CLI tools/utfconv
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
 #   make check      every test: host-check, kunit, style, docs, install-test,
 #                   vm-test, vm-debug (its check slice)
