@@ -23,7 +23,7 @@
  * around the fast paths' room checks: each outcome must be the reference
  * model's, whichever path the codec takes (the suites run once per path).
  */
-#define UTFCONV_RUNS_TEXTS	7
+#define UTFCONV_RUNS_TEXTS	9
 #define UTFCONV_RUNS_CHARS	160
 
 /* Character @i of long-run text @text. */
@@ -46,8 +46,13 @@ static u32 utfconv_runs_char(unsigned int text, unsigned int i)
 		return picks[(i * 5) % ARRAY_SIZE(picks)];
 	case 5:		/* ASCII, a two-byte character every 17 */
 		return i % 17 == 16 ? 0xE9 : 0x61 + i % 26;
-	default:	/* ASCII words, a three- or four-byte character after */
+	case 6:		/* ASCII words, a three- or four-byte character after */
 		return i % 9 < 8 ? 0x61 + i % 26 : i % 2 ? 0x4E2D : 0x1F600;
+	case 7:		/* three-byte only, both ends of the range */
+		return i % 5 == 4 ? (i % 2 ? 0xD7FF : 0xE000 + i % 3) :
+		       0x800 + (i * 97) % 0xD000;
+	default:	/* no ASCII: CJK, a Cyrillic letter every third */
+		return i % 3 ? 0x4E00 + (i * 11) % 0x5000 : 0x430 + i % 32;
 	}
 }
 
