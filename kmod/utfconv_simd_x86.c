@@ -22,6 +22,13 @@
  * its byte and the two after it, and the lanes of the characters' first
  * bytes are packed with SSSE3 pshufb and a table of masks where the CPU has
  * it, else stored one after the other without a branch per character.
+ * Sixteen bytes without ASCII that start a run of two-byte sequences
+ * (Cyrillic, Greek, Hebrew, Arabic) or, with SSSE3, of three-byte ones
+ * (CJK, Indic, Thai) are checked against the run's fixed pattern of lead
+ * and continuation bytes and decoded in place, eight or five characters at
+ * a time; a whole vector's worth advances by a constant, so that the next
+ * load does not wait on the count (the loop is otherwise bound by the
+ * latency from one load through the checks to the next address).
  * Four-byte sequences and surrogates go through one scalar block.
  *
  * UTF-16 to UTF-8: 16 ASCII units are narrowed with one saturating pack;
@@ -32,9 +39,9 @@
  * advancing by its lane's length.
  * Surrogates go through one scalar block.
  *
- * Sixteen bytes of UTF-8 without ASCII (a run of CJK, or of Cyrillic
- * without spaces on a CPU without SSSE3) go through the scalar block,
- * whose branches are well predicted there and which is as fast.
+ * Without SSSE3, sixteen bytes of UTF-8 without ASCII other than a run of
+ * two-byte sequences (CJK, Thai) go through the scalar block, whose
+ * branches are well predicted there and which is as fast.
  */
 
 #include <linux/types.h>
@@ -220,6 +227,57 @@ static __always_inline unsigned int utfconv_utf8_prefix(utfconv_u8x16 v,
 	return k;
 }
 
+/*
+ * The number of whole two-byte sequences (no overlong forms) that @v
+ * starts with, up to 8, decoded in *@u: one code unit per 16-bit lane.
+ */
+static __always_inline unsigned int utfconv_utf8_run2(utfconv_u8x16 v,
+						      utfconv_u16x8 *u)
+{
+	utfconv_u16x8 w = (utfconv_u16x8)v;
+	unsigned int lead, cont;
+
+	lead = utfconv_movemask((utfconv_u8x16)(v >= 0xC2) &
+				(utfconv_u8x16)(v <= 0xDF));
+	cont = utfconv_movemask((utfconv_u8x16)((v & 0xC0) == 0x80));
+	/* lead in the low byte of each lane, continuation in the high */
+	*u = (w & 0x1F) << 6 | (w >> 8 & 0x3F);
+	return __builtin_ctz((lead ^ 0x5555) | (cont ^ 0xAAAA) | 0x10000) / 2;
+}
+
+/*
+ * SSSE3: the number of whole three-byte sequences (no overlong forms, no
+ * surrogates) that @v starts with, up to 5, decoded in *@u: one code unit
+ * per 16-bit lane.
+ */
+static __always_inline unsigned int utfconv_utf8_run3(utfconv_u8x16 v,
+						      utfconv_u16x8 *u)
+{
+	/* lane i: bytes 3i + 1 and 3i (high), then byte 3i + 2 */
+	const utfconv_u8x16 first = { 1, 0, 4, 3, 7, 6, 10, 9, 13, 12,
+				      128, 128, 128, 128, 128, 128 };
+	const utfconv_u8x16 last = { 2, 128, 5, 128, 8, 128, 11, 128, 14, 128,
+				     128, 128, 128, 128, 128, 128 };
+	const utfconv_u8x16 zero = { 0 };
+	utfconv_u8x16 n1 = __builtin_shufflevector(v, zero, 1, 2, 3, 4, 5, 6,
+						   7, 8, 9, 10, 11, 12, 13,
+						   14, 15, 16);
+	utfconv_u16x8 a = (utfconv_u16x8)utfconv_pshufb(v, first);
+	utfconv_u16x8 b = (utfconv_u16x8)utfconv_pshufb(v, last);
+	unsigned int lead, cont, form;
+
+	lead = utfconv_movemask((utfconv_u8x16)((v & 0xF0) == 0xE0));
+	cont = utfconv_movemask((utfconv_u8x16)((v & 0xC0) == 0x80));
+	/* overlong forms (E0 80..9F) and surrogates (ED A0..BF) */
+	form = utfconv_movemask(((utfconv_u8x16)(v == 0xE0) &
+				 (utfconv_u8x16)(n1 < 0xA0)) |
+				((utfconv_u8x16)(v == 0xED) &
+				 (utfconv_u8x16)(n1 > 0x9F)));
+	*u = (a << 4 & 0xF000) | (a & 0x3F) << 6 | (b & 0x3F);
+	return __builtin_ctz((lead ^ 0x1249) | (cont ^ 0x6DB6) | form |
+			     0x8000) / 3;
+}
+
 static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 					     u8 **dp, u8 *de, bool be,
 					     bool ssse3)
@@ -255,6 +313,44 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 			d += 2 * k;
 			ncp += k;
 			continue;
+		}
+		/*
+		 * Sixteen bytes without ASCII: runs of two-byte sequences
+		 * (Cyrillic, Greek, Hebrew, Arabic words), with SSSE3 also of
+		 * three-byte ones (CJK, Indic, Thai), are decoded in place,
+		 * no packing. A whole vector's worth advances by a constant:
+		 * the next load need not wait for the count.
+		 */
+		if (m == 0xFFFF && (*s & 0xE0) == 0xC0) {
+			k = utfconv_utf8_run2(v, &u0);
+			if (k == 8) {
+				if (be)
+					u0 = u0 << 8 | u0 >> 8;
+				utfconv_store(d, (utfconv_u8x16)u0);
+				s += 16;
+				d += 16;
+				ncp += 8;
+				continue;
+			}
+		} else if (m == 0xFFFF && ssse3 && (*s & 0xF0) == 0xE0) {
+			k = utfconv_utf8_run3(v, &u0);
+			if (k) {
+				if (be)
+					u0 = u0 << 8 | u0 >> 8;
+				utfconv_store(d, (utfconv_u8x16)u0);
+			}
+			if (k == 5) {
+				s += 15;
+				d += 10;
+				ncp += 5;
+				continue;
+			}
+			if (k) {
+				s += 3 * k;
+				d += 2 * k;
+				ncp += k;
+				continue;
+			}
 		}
 		/*
 		 * Sixteen bytes without ASCII are most likely a run of one
