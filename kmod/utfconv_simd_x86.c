@@ -37,7 +37,8 @@
  * are encoded in 32-bit lanes (one, two or three bytes each; even and odd
  * units in two vectors) and stored one after the other, each store
  * advancing by its lane's length.
- * Surrogates go through one scalar block.
+ * With SSSE3, eight units of three bytes each (CJK) are merged from two
+ * vectors by constant shuffles. Surrogates go through one scalar block.
  *
  * Without SSSE3, sixteen bytes of UTF-8 without ASCII other than a run of
  * two-byte sequences (CJK, Thai) go through the scalar block, whose
@@ -480,6 +481,40 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 			ncp += utfconv_utf16_block1(&s, &d, le);
 			if (s == s0)
 				break;
+			continue;
+		}
+		if (ssse3 && k == 8 &&
+		    utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
+						   zero)) == 0xFF) {
+			/*
+			 * Eight units of three bytes each (CJK, Indic,
+			 * Thai): the first two bytes of each in its 16-bit
+			 * lane of x, the third in y, merged in order by
+			 * constant shuffles.
+			 */
+			const utfconv_u8x16 x0 = { 0, 1, 128, 2, 3, 128, 4, 5,
+						   128, 6, 7, 128, 8, 9, 128,
+						   10 };
+			const utfconv_u8x16 y0 = { 128, 128, 0, 128, 128, 2,
+						   128, 128, 4, 128, 128, 6,
+						   128, 128, 8, 128 };
+			const utfconv_u8x16 x1 = { 11, 128, 12, 13, 128, 14,
+						   15, 128, 128, 128, 128, 128,
+						   128, 128, 128, 128 };
+			const utfconv_u8x16 y1 = { 128, 10, 128, 128, 12, 128,
+						   128, 14, 128, 128, 128, 128,
+						   128, 128, 128, 128 };
+			utfconv_u8x16 x = (utfconv_u8x16)(0x80E0 | a >> 12 |
+							  (a & 0xFC0) << 2);
+			utfconv_u8x16 y = (utfconv_u8x16)(0x80 | (a & 0x3F));
+
+			utfconv_store(d, utfconv_pshufb(x, x0) |
+					 utfconv_pshufb(y, y0));
+			utfconv_store(d + 16, utfconv_pshufb(x, x1) |
+					      utfconv_pshufb(y, y1));
+			s += 16;
+			d += 24;
+			ncp += 8;
 			continue;
 		}
 		/* units 0, 2, 4, 6 and units 1, 3, 5, 7 in 32-bit lanes */
