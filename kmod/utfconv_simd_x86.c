@@ -21,7 +21,8 @@
  * validated with byte masks and decoded in 16-bit lanes, each lane from
  * its byte and the two after it, and the lanes of the characters' first
  * bytes are packed with SSSE3 pshufb and a table of masks where the CPU has
- * it, else stored one after the other without a branch per character.
+ * it (32 bytes at a time then), else stored one after the other without a
+ * branch per character.
  * Sixteen bytes without ASCII that start a run of two-byte sequences
  * (Cyrillic, Greek, Hebrew, Arabic) or, with SSSE3, of three-byte ones
  * (CJK, Indic, Thai) are checked against the run's fixed pattern of lead
@@ -279,6 +280,74 @@ static __always_inline unsigned int utfconv_utf8_run3(utfconv_u8x16 v,
 			     0x8000) / 3;
 }
 
+/*
+ * SSSE3: the longest prefix of the 32 bytes at @s made of whole,
+ * well-formed one- to three-byte sequences other than surrogates (the
+ * checks of utfconv_utf8_prefix() on twice the bytes, for twice the work
+ * per trip through the loop's chain of latencies), decoded in 16-bit
+ * lanes and packed with pshufb at @d: at most 64 bytes written. Returns
+ * the length of the prefix in bytes, 0 if none; *@units: the code units
+ * written.
+ */
+static __always_inline unsigned int utfconv_utf8_mixed32(const u8 *s, u8 *d,
+							 bool be,
+							 unsigned int *units)
+{
+	utfconv_u8x16 v[2], n1[2], n2[2], l2[2], l3[2];
+	u32 lead2 = 0, lead3 = 0, c = 0, m = 0, form = 0, bad, before, part;
+	unsigned int i, k, pos = 0;
+
+#pragma GCC unroll 2
+	for (i = 0; i < 2; i++) {
+		v[i] = utfconv_load(s + 16 * i);
+		n1[i] = utfconv_load(s + 16 * i + 1);
+		n2[i] = utfconv_load(s + 16 * i + 2);
+		l2[i] = (utfconv_u8x16)(v[i] >= 0xC2) &
+			(utfconv_u8x16)(v[i] <= 0xDF);
+		l3[i] = (utfconv_u8x16)((v[i] & 0xF0) == 0xE0);
+		lead2 |= utfconv_movemask(l2[i]) << 16 * i;
+		lead3 |= utfconv_movemask(l3[i]) << 16 * i;
+		c |= utfconv_movemask((utfconv_u8x16)((v[i] & 0xC0) == 0x80)) <<
+		     16 * i;
+		m |= utfconv_movemask(v[i]) << 16 * i;
+		form |= utfconv_movemask(((utfconv_u8x16)(v[i] == 0xE0) &
+					  (utfconv_u8x16)(n1[i] < 0xA0)) |
+					 ((utfconv_u8x16)(v[i] == 0xED) &
+					  (utfconv_u8x16)(n1[i] > 0x9F))) <<
+			16 * i;
+	}
+	/* as in utfconv_utf8_prefix(); leads of bytes 30 and 31 shift out */
+	bad = (m & ~(lead2 | lead3 | c)) |
+	      (c ^ (lead2 << 1 | lead3 << 1 | lead3 << 2)) | form;
+	k = bad ? __builtin_ctz(bad) : 32;
+	before = k < 32 ? (1U << k) - 1 : ~0U;
+	part = (lead2 & ~(before >> 1)) | (lead3 & ~(before >> 2));
+	if (part && __builtin_ctz(part) < k) {
+		k = __builtin_ctz(part);
+		before = (1U << k) - 1;
+	}
+	if (!k)
+		return 0;
+	/* the lanes of the first bytes of the characters in the prefix */
+	c = ~c & before;
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		utfconv_u16x8 u = utfconv_utf8_lanes(v[i / 2], n1[i / 2],
+						     n2[i / 2], l2[i / 2],
+						     l3[i / 2], i & 1);
+		unsigned int keep = c >> 8 * i & 0xFF;
+
+		if (be)
+			u = u << 8 | u >> 8;
+		utfconv_store(d + pos,
+			      utfconv_pshufb((utfconv_u8x16)u,
+					     utfconv_load(utfconv_pack16[keep])));
+		pos += utfconv_pack16_bytes[keep];
+	}
+	*units = pos / 2;
+	return k;
+}
+
 static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 					     u8 **dp, u8 *de, bool be,
 					     bool ssse3)
@@ -360,9 +429,20 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 		 * pshufb packs the lanes; else the prefix, unless it is
 		 * empty: a four-byte sequence, a surrogate or trouble.
 		 */
-		k = m == 0xFFFF && (!ssse3 ||
-				    utfconv_movemask((utfconv_u8x16)(v >= 0xE0))) ?
-		    0 : utfconv_utf8_prefix(v, m, &u0, &u1, &keep);
+		if (ssse3) {
+			k = m == 0xFFFF &&
+			    utfconv_movemask((utfconv_u8x16)(v >= 0xE0)) ? 0 :
+			    utfconv_utf8_mixed32(s, d, be, &i);
+			if (k) {
+				s += k;
+				d += 2 * i;
+				ncp += i;
+				continue;
+			}
+		} else {
+			k = m == 0xFFFF ? 0 :
+			    utfconv_utf8_prefix(v, m, &u0, &u1, &keep);
+		}
 		if (!k) {
 			const u8 *s0 = s;
 
@@ -376,20 +456,6 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 			u1 = u1 << 8 | u1 >> 8;
 		}
 		s += k;
-		if (ssse3) {
-			/* the kept lanes of each half packed with pshufb */
-			m = utfconv_movemask(keep);
-			keep = utfconv_load(utfconv_pack16[m & 0xFF]);
-			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)u0, keep));
-			pos = utfconv_pack16_bytes[m & 0xFF];
-			keep = utfconv_load(utfconv_pack16[m >> 8]);
-			utfconv_store(d + pos,
-				      utfconv_pshufb((utfconv_u8x16)u1, keep));
-			pos += utfconv_pack16_bytes[m >> 8];
-			d += pos;
-			ncp += pos / 2;
-			continue;
-		}
 		/* the kept lanes one after the other, without a branch */
 		keep &= 1;
 		__builtin_memcpy(units, &u0, 16);
