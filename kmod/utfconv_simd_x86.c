@@ -29,8 +29,10 @@
  * and continuation bytes and decoded in place, eight or five characters at
  * a time; a whole vector's worth advances by a constant, so that the next
  * load does not wait on the count (the loop is otherwise bound by the
- * latency from one load through the checks to the next address).
- * Four-byte sequences and surrogates go through one scalar block.
+ * latency from one load through the checks to the next address). With
+ * SSSE3, runs of four-byte sequences (emoji) become surrogate pairs four
+ * at a time; other four-byte sequences and surrogates go through one
+ * scalar block.
  *
  * UTF-16 to UTF-8: 16 ASCII units are narrowed with one saturating pack;
  * 8 units below 0x800 are encoded in their 16-bit lanes and packed with
@@ -39,7 +41,9 @@
  * units in two vectors) and stored one after the other, each store
  * advancing by its lane's length.
  * With SSSE3, eight units of three bytes each (CJK) are merged from two
- * vectors by constant shuffles. Surrogates go through one scalar block.
+ * vectors by constant shuffles. Four surrogate pairs in a row (emoji) are
+ * encoded in 32-bit lanes; unpaired surrogates, and pairs across vectors,
+ * go through one scalar block.
  *
  * Without SSSE3, sixteen bytes of UTF-8 without ASCII other than a run of
  * two-byte sequences (CJK, Thai) go through the scalar block, whose
@@ -348,6 +352,63 @@ static __always_inline unsigned int utfconv_utf8_mixed32(const u8 *s, u8 *d,
 	return k;
 }
 
+/*
+ * SSSE3: the number of whole four-byte sequences (no overlong forms, none
+ * above U+10FFFF) that @v starts with, up to 4, as surrogate pairs in *@w:
+ * one pair per 32-bit lane, lead surrogate first, in UTF-16LE, or in
+ * UTF-16BE if @be.
+ */
+static __always_inline unsigned int utfconv_utf8_run4(utfconv_u8x16 v,
+						      utfconv_u8x16 *w, bool be)
+{
+	/* each lane's four bytes, first byte highest */
+	const utfconv_u8x16 rev = { 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
+				    15, 14, 13, 12 };
+	const utfconv_u8x16 zero = { 0 };
+	utfconv_u8x16 n1 = __builtin_shufflevector(v, zero, 1, 2, 3, 4, 5, 6,
+						   7, 8, 9, 10, 11, 12, 13,
+						   14, 15, 16);
+	utfconv_u32x4 x = (utfconv_u32x4)utfconv_pshufb(v, rev);
+	unsigned int lead, cont, form;
+
+	lead = utfconv_movemask((utfconv_u8x16)(v >= 0xF0) &
+				(utfconv_u8x16)(v <= 0xF4));
+	cont = utfconv_movemask((utfconv_u8x16)((v & 0xC0) == 0x80));
+	/* overlong forms (F0 80..8F) and beyond U+10FFFF (F4 90..BF) */
+	form = utfconv_movemask(((utfconv_u8x16)(v == 0xF0) &
+				 (utfconv_u8x16)(n1 < 0x90)) |
+				((utfconv_u8x16)(v == 0xF4) &
+				 (utfconv_u8x16)(n1 > 0x8F)));
+	/* the scalar value minus 0x10000, then the pair */
+	x = ((x >> 6 & 0x1C0000) | (x >> 4 & 0x3F000) | (x >> 2 & 0xFC0) |
+	     (x & 0x3F)) - 0x10000;
+	x = (0xD800 | x >> 10) | (0xDC00 | (x & 0x3FF)) << 16;
+	if (be)
+		x = (x & 0x00FF00FF) << 8 | (x >> 8 & 0x00FF00FF);
+	*w = (utfconv_u8x16)x;
+	return __builtin_ctz((lead ^ 0x1111) | (cont ^ 0xEEEE) | form |
+			     0x10000) / 4;
+}
+
+/*
+ * The number of surrogate pairs (lead, then trail) that the eight units
+ * of @a start with, up to 4, as four-byte UTF-8 sequences in *@w, one per
+ * 32-bit lane.
+ */
+static __always_inline unsigned int utfconv_utf16_run4(utfconv_u16x8 a,
+						       utfconv_u8x16 *w)
+{
+	utfconv_u32x4 x = (utfconv_u32x4)a;
+	unsigned int ok;
+
+	ok = utfconv_movemask((utfconv_u8x16)((x & 0xFC00FC00) ==
+					      0xDC00D800));
+	x = ((x & 0x3FF) << 10 | (x >> 16 & 0x3FF)) + 0x10000;
+	*w = (utfconv_u8x16)(0x808080F0 | x >> 18 | (x >> 4 & 0x3F00) |
+			     (x << 10 & 0x3F0000) | (x & 0x3F) << 24);
+	return __builtin_ctz(~ok | 0x10000) / 4;
+}
+
 static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 					     u8 **dp, u8 *de, bool be,
 					     bool ssse3)
@@ -418,6 +479,23 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 			if (k) {
 				s += 3 * k;
 				d += 2 * k;
+				ncp += k;
+				continue;
+			}
+		} else if (m == 0xFFFF && ssse3 && (*s & 0xF8) == 0xF0) {
+			/* emoji and other supplementary characters */
+			k = utfconv_utf8_run4(v, &keep, be);
+			if (k)
+				utfconv_store(d, keep);
+			if (k == 4) {
+				s += 16;
+				d += 16;
+				ncp += 4;
+				continue;
+			}
+			if (k) {
+				s += 4 * k;
+				d += 4 * k;
 				ncp += k;
 				continue;
 			}
@@ -543,7 +621,23 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 		if (!k) {
 			const u8 *s0 = s;
 
-			/* a surrogate pair, or trouble */
+			/* surrogate pairs (emoji) */
+			k = utfconv_utf16_run4(a, &p);
+			if (k)
+				utfconv_store(d, p);
+			if (k == 4) {
+				s += 16;
+				d += 16;
+				ncp += 4;
+				continue;
+			}
+			if (k) {
+				s += 4 * k;
+				d += 4 * k;
+				ncp += k;
+				continue;
+			}
+			/* an unpaired surrogate, or a pair across vectors */
 			ncp += utfconv_utf16_block1(&s, &d, le);
 			if (s == s0)
 				break;

@@ -23,7 +23,7 @@
  * around the fast paths' room checks: each outcome must be the reference
  * model's, whichever path the codec takes (the suites run once per path).
  */
-#define UTFCONV_RUNS_TEXTS	9
+#define UTFCONV_RUNS_TEXTS	10
 #define UTFCONV_RUNS_CHARS	160
 
 /* Character @i of long-run text @text. */
@@ -51,8 +51,11 @@ static u32 utfconv_runs_char(unsigned int text, unsigned int i)
 	case 7:		/* three-byte only, both ends of the range */
 		return i % 5 == 4 ? (i % 2 ? 0xD7FF : 0xE000 + i % 3) :
 		       0x800 + (i * 97) % 0xD000;
-	default:	/* no ASCII: CJK, a Cyrillic letter every third */
+	case 8:		/* no ASCII: CJK, a Cyrillic letter every third */
 		return i % 3 ? 0x4E00 + (i * 11) % 0x5000 : 0x430 + i % 32;
+	default:	/* four-byte only (emoji), both ends of the range */
+		return i % 5 == 4 ? (i % 2 ? 0x10FFFF : 0x10000) :
+		       0x1F300 + (i * 7) % 0x300;
 	}
 }
 
@@ -83,7 +86,8 @@ static const u8 utfconv_runs_faults8[][4] = {
 	{ 1, 0xFF }, { 1, 0x80 }, { 1, 0xC0 }, { 2, 0xC1, 0xBF },
 	{ 1, 0xC2 }, { 1, 0xDF }, { 2, 0xE0, 0x9F }, { 2, 0xE1, 0x80 },
 	{ 3, 0xED, 0xA0, 0x80 }, { 3, 0xED, 0xBF, 0xBF }, { 2, 0xF4, 0x90 },
-	{ 3, 0xF0, 0x9F, 0x98 }, { 3, 0xEF, 0xBB, 0xBF },
+	{ 3, 0xF0, 0x9F, 0x98 }, { 3, 0xEF, 0xBB, 0xBF }, { 2, 0xF0, 0x8F },
+	{ 1, 0xF5 }, { 1, 0xF7 },
 };
 
 /* Code units written over UTF-16 input. */
