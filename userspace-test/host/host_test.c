@@ -486,12 +486,29 @@ static size_t random_text(u8 *d, size_t max, int mutate, int utf16, int be)
 {
 	static const u32 picks[] = { 0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xFEFF, 0xFFFD,
 				     0xFFFF, 0x10000, 0x1F600, 0x10FFFF, 0xD7FF, 0xE000 };
+	/* half the texts in runs of one UTF-8 length, as scripts come */
+	static const u32 base[4] = { 0, 0x80, 0x800, 0x10000 };
+	static const u32 span[4] = { 0x80, 0x780, 0xF800, 0x100000 };
 	size_t n = 0, want = rng() % max;
+	int runs = rng() % 2, len = 0, left = 0;
 	u32 c;
 
 	while (n + 8 < want) {
 		u64 r = rng();
 
+		if (runs) {
+			if (!left) {
+				len = r % 4;
+				left = 1 + (r >> 2) % 40;
+				r = rng();
+			}
+			left--;
+			c = base[len] + (r >> 8) % span[len];
+			if (c >= 0xD800 && c <= 0xDFFF)
+				c -= 0x800;
+			n += utf16 ? utfconv_sweep_utf16(d + n, c, be) : utfconv_sweep_utf8(d + n, c);
+			continue;
+		}
 		switch (r % 4) {
 		case 0:
 			c = r >> 8 & 0x7F;
