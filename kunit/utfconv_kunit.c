@@ -132,7 +132,8 @@ static struct kunit_suite utfconv_capacity_suite = {
  * where the architecture has them) and utfconv.simd=3 (the same without
  * SSSE3; this suite only), so that every suite runs on each path.
  * This suite gives those paths inputs long enough to engage them (see
- * utfconv_check_long_runs()).
+ * utfconv_check_long_runs() and, for the steps of four two-byte
+ * characters, utfconv_check_two_byte_runs()).
  */
 
 static void utfconv_paths_mode_test(struct kunit *test)
@@ -171,10 +172,22 @@ static void utfconv_paths_long_runs_test(struct kunit *test)
 	utfconv_check_long_runs(test, *(const unsigned int *)test->param_value);
 }
 
+static void utfconv_paths_two_byte_utf8_test(struct kunit *test)
+{
+	utfconv_check_two_byte_runs(test, false);
+}
+
+static void utfconv_paths_two_byte_utf16_test(struct kunit *test)
+{
+	utfconv_check_two_byte_runs(test, true);
+}
+
 static struct kunit_case utfconv_paths_cases[] = {
 	KUNIT_CASE(utfconv_paths_mode_test),
 	KUNIT_CASE_PARAM(utfconv_paths_long_runs_test,
 			 utfconv_paths_texts_gen_params),
+	KUNIT_CASE(utfconv_paths_two_byte_utf8_test),
+	KUNIT_CASE(utfconv_paths_two_byte_utf16_test),
 	{}
 };
 

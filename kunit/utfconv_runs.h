@@ -202,4 +202,208 @@ static void utfconv_check_long_runs(void *ctx, unsigned int text)
 	}
 }
 
+/*
+ * Runs of two-byte characters for the block paths' steps of four (two-byte
+ * sequences in 8 bytes of UTF-8, units below 0x800 in 4 UTF-16 units):
+ * after every length of ASCII, a run of 1 to 9 such characters, then
+ * what must end or continue the step, then more text, so that each ending
+ * falls in each lane of a step and at each offset of a block.
+ */
+#define UTFCONV_TWOS_PREFIX	72	/* ASCII bytes or units before a run */
+#define UTFCONV_TWOS_RUN	9	/* longest run */
+
+/*
+ * Character @i of a run: both ends of the range, the bits between, and
+ * units whose bytes swapped are below 0x800 too (a UTF-16BE unit read in
+ * the wrong byte order would pass for one).
+ */
+static u32 utfconv_twos_char(unsigned int i)
+{
+	static const u32 twos[] = { 0x80, 0x7FF, 0x3B1, 0x5D0, 0x627, 0x430,
+				    0x100, 0x401, 0x702, 0x207, 0x600, 0x7C0,
+				    0xBF, 0x43F, 0x5EA, 0x0FF };
+
+	return twos[i % ARRAY_SIZE(twos)];
+}
+
+/* What follows a run in UTF-8: length, then bytes. */
+static const u8 utfconv_twos_ends8[][5] = {
+	{ 1, 0x41 }, { 1, 0x7F }, { 1, 0x00 },
+	{ 2, 0xC2, 0x80 }, { 2, 0xDF, 0xBF },		/* the run goes on */
+	{ 3, 0xE0, 0xA0, 0x80 }, { 3, 0xE4, 0xB8, 0xAD },
+	{ 3, 0xED, 0xA0, 0x80 },			/* a surrogate */
+	{ 4, 0xF0, 0x9F, 0x98, 0x80 }, { 4, 0xF4, 0x8F, 0xBF, 0xBF },
+	{ 2, 0xC0, 0x80 }, { 2, 0xC1, 0xBF },		/* overlong */
+	{ 1, 0x80 }, { 1, 0xBF },			/* lone continuation */
+	{ 2, 0xC2, 0x41 }, { 2, 0xC3, 0x20 }, { 2, 0xDF, 0x00 },
+	{ 2, 0xDF, 0xC2 },				/* truncated lead */
+	{ 2, 0xD0, 0xC0 }, { 2, 0xD7, 0x7F }, { 1, 0xE4 },
+	{ 2, 0xF8, 0x80 }, { 1, 0xFF },
+};
+
+/* What follows a run in UTF-16: up to two units (0 for none). */
+static const u16 utfconv_twos_ends16[][2] = {
+	{ 0x7F }, { 0x00 }, { 0x80 }, { 0x7FF }, { 0x800 }, { 0xFFFF },
+	{ 0x87FF }, { 0xF880 }, { 0x1080 }, { 0xFF80 },
+	{ 0xD800 }, { 0xDBFF }, { 0xDC00 }, { 0xDFFF },	/* lone surrogates */
+	{ 0xD83D, 0xDE00 }, { 0xDBFF, 0xDFFF },		/* pairs */
+	{ 0xD800, 0x80 }, { 0xDC00, 0xD800 },
+};
+
+/*
+ * Text after the run: ASCII and two-byte characters mixed, then two-byte
+ * characters only, enough for a block's room (the codec must go back to
+ * its fast paths after the careful path has dealt with an ending, and
+ * fill the output buffer up to its end).
+ */
+static u32 utfconv_twos_tail(unsigned int i)
+{
+	if (i >= 48)
+		return 0x3B1 + i % 24;
+	return i % 3 == 2 ? 0x20 + i : 0x80 + (i * 29) % 0x780;
+}
+
+#define UTFCONV_TWOS_TAIL	96	/* characters after the ending */
+#define UTFCONV_TWOS_MAX	(2 * UTFCONV_TWOS_PREFIX + \
+				 4 * UTFCONV_TWOS_RUN + 8 + \
+				 4 * UTFCONV_TWOS_TAIL)	/* input bytes */
+#define UTFCONV_TWOS_BUF	(2 * utfconv_ref_out_max(UTFCONV_DIR_UTF8_TO_UTF16LE, \
+							 UTFCONV_TWOS_MAX))
+
+/*
+ * One input, every policy; then once more into an output buffer of just
+ * the output's size, followed by poison that must stay intact (the block
+ * paths' scratch bytes never go past the end of the buffer).
+ */
+static bool utfconv_twos_one(void *ctx, u32 direction, const u8 *in,
+			     size_t n, u8 *buf)
+{
+	size_t room = utfconv_ref_out_max(direction, n), used, wrote, i;
+	u8 *out = buf + room;
+	struct utfconv_state st;
+	struct utfconv_ref r;
+	int ret;
+
+	if (!utfconv_runs_one(ctx, "two-byte run", direction, in, n, buf))
+		return false;
+	utfconv_ref_convert(direction, UTFCONV_POLICY_STRICT, 0, in, n, buf,
+			    &r);
+	memset(out, UTFCONV_POISON, UTFCONV_TWOS_BUF - room);
+	utfconv_init(&st, direction, UTFCONV_POLICY_STRICT, 0);
+	ret = utfconv_convert(&st, in, n, &used, out, r.out_bytes, &wrote,
+			      UTFCONV_END);
+	for (i = r.out_bytes; room + i < UTFCONV_TWOS_BUF; i++)
+		if (out[i] != UTFCONV_POISON)
+			break;
+	UTFCONV_CHECK(ctx, ret == r.err && wrote == r.out_bytes &&
+		      !memcmp(out, r.out, wrote) &&
+		      room + i == UTFCONV_TWOS_BUF,
+		      "two-byte run: dir %u, %zu bytes, output buffer of %zu: codec %d/%zu bytes, reference %d/%zu bytes, poison overwritten at %zu",
+		      direction, n, r.out_bytes, ret, wrote, r.err, r.out_bytes,
+		      i);
+	return ret == r.err && wrote == r.out_bytes &&
+	       room + i == UTFCONV_TWOS_BUF;
+}
+
+/* @pre ASCII bytes, a run of @run, ending @end, the tail; its length. */
+static size_t utfconv_twos_input8(u8 *in, unsigned int pre, unsigned int run,
+				  unsigned int end)
+{
+	const u8 *e = utfconv_twos_ends8[end];
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; i < pre; i++)
+		in[n++] = 0x61 + i % 26;
+	for (i = 0; i < run; i++)
+		n += utfconv_sweep_utf8(in + n, utfconv_twos_char(i + run + pre));
+	memcpy(in + n, e + 1, e[0]);
+	n += e[0];
+	for (i = 0; i < UTFCONV_TWOS_TAIL; i++)
+		n += utfconv_sweep_utf8(in + n, utfconv_twos_tail(i));
+	return n;
+}
+
+/* The same in UTF-16: @pre ASCII units, the run, the ending, the tail. */
+static size_t utfconv_twos_input16(u8 *in, unsigned int pre,
+				   unsigned int run, unsigned int end, bool be)
+{
+	const u16 *e = utfconv_twos_ends16[end];
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; i < pre; i++)
+		n += utfconv_sweep_utf16(in + n, 0x61 + i % 26, be);
+	for (i = 0; i < run; i++)
+		n += utfconv_sweep_utf16(in + n,
+					 utfconv_twos_char(i + run + pre), be);
+	for (i = 0; i < 2 && (!i || e[i]); i++, n += 2)
+		utfconv_sweep_unit(in + n, e[i], be);
+	for (i = 0; i < UTFCONV_TWOS_TAIL; i++)
+		n += utfconv_sweep_utf16(in + n, utfconv_twos_tail(i), be);
+	return n;
+}
+
+/* Every run in UTF-8 (both byte orders out); false after a disagreement. */
+static bool utfconv_check_twos8(void *ctx, u8 *in, u8 *buf)
+{
+	unsigned int pre, run, end;
+	size_t n;
+
+	for (pre = 0; pre < UTFCONV_TWOS_PREFIX; pre++)
+		for (run = 1; run <= UTFCONV_TWOS_RUN; run++)
+			for (end = 0; end < ARRAY_SIZE(utfconv_twos_ends8);
+			     end++) {
+				n = utfconv_twos_input8(in, pre, run, end);
+				if (!utfconv_twos_one(ctx, UTFCONV_DIR_UTF8_TO_UTF16LE,
+						      in, n, buf) ||
+				    !utfconv_twos_one(ctx, UTFCONV_DIR_UTF8_TO_UTF16BE,
+						      in, n, buf))
+					return false;
+			}
+	return true;
+}
+
+/* Every run in UTF-16 of both byte orders; false after a disagreement. */
+static bool utfconv_check_twos16(void *ctx, u8 *in, u8 *buf)
+{
+	unsigned int pre, run, end;
+	size_t n;
+	int be;
+
+	for (be = 0; be < 2; be++)
+		for (pre = 0; pre < UTFCONV_TWOS_PREFIX / 2; pre++)
+			for (run = 1; run <= UTFCONV_TWOS_RUN; run++)
+				for (end = 0;
+				     end < ARRAY_SIZE(utfconv_twos_ends16);
+				     end++) {
+					n = utfconv_twos_input16(in, pre, run,
+								 end, be);
+					if (!utfconv_twos_one(ctx, be ?
+							      UTFCONV_DIR_UTF16BE_TO_UTF8 :
+							      UTFCONV_DIR_UTF16LE_TO_UTF8,
+							      in, n, buf))
+						return false;
+				}
+	return true;
+}
+
+/**
+ * utfconv_check_two_byte_runs() - runs of two-byte characters, every ending
+ * @ctx: test context
+ * @utf16: UTF-16 input (both byte orders), else UTF-8 input
+ */
+static void utfconv_check_two_byte_runs(void *ctx, bool utf16)
+{
+	u8 *in = UTFCONV_ALLOC(ctx, UTFCONV_TWOS_MAX);
+	u8 *buf = UTFCONV_ALLOC(ctx, UTFCONV_TWOS_BUF);
+
+	if (!in || !buf)
+		return;
+	if (utf16)
+		utfconv_check_twos16(ctx, in, buf);
+	else
+		utfconv_check_twos8(ctx, in, buf);
+}
+
 #endif /* _UTFCONV_RUNS_H */

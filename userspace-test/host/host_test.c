@@ -636,6 +636,21 @@ static void test_long_runs(void)
 	}
 }
 
+static void test_two_byte_runs(void)
+{
+	struct host_ctx ctx;
+	int utf16;
+
+	for (utf16 = 0; utf16 < 2; utf16++) {
+		host_begin(&ctx, utf16 ?
+			   "two-byte runs: UTF-16 input, every ending in every lane" :
+			   "two-byte runs: UTF-8 input, every ending in every lane");
+		utfconv_check_two_byte_runs(&ctx, utf16);
+		host_free_all(&ctx);
+		host_end(&ctx);
+	}
+}
+
 /* ---- glibc iconv ------------------------------------------------------- */
 
 struct iconv_result {
@@ -924,8 +939,10 @@ int main(int argc, char **argv)
 	       utfconv_simd_mode == UTFCONV_SIMD_SSE2 ?
 	       "SIMD whatever the size, SSE2 only (simd=3)" :
 	       "SIMD for large buffers (simd=1)");
-	if (PART("runs"))
+	if (PART("runs")) {
 		test_long_runs();
+		test_two_byte_runs();
+	}
 	if (PART("random"))
 		test_random();
 	if (PART("iconv")) {
