@@ -94,6 +94,47 @@ static inline void utfconv_put_ascii8(u8 *d, u64 w, bool be)
 	put_unaligned_le64(hi, d + 8);
 }
 
+/* The bytes of each 16-bit lane of @w swapped. */
+static inline u64 utfconv_swab16x4(u64 w)
+{
+	return ((w >> 8) & 0x00FF00FF00FF00FFULL) |
+	       ((w & 0x00FF00FF00FF00FFULL) << 8);
+}
+
+/* Bit 15 of each 16-bit lane of @w set where that lane is not zero. */
+static inline u64 utfconv_nonzero16x4(u64 w)
+{
+	return (((w & 0x7FFF7FFF7FFF7FFFULL) + 0x7FFF7FFF7FFF7FFFULL) | w) &
+	       0x8000800080008000ULL;
+}
+
+/* How many lanes lead before the first with bit 15 set in @bad. */
+static inline unsigned int utfconv_lanes16x4(u64 bad)
+{
+	return bad ? __builtin_ctzll(bad) >> 4 : 4;
+}
+
+/*
+ * Eight bytes of UTF-8, little-endian in @w, as four 16-bit lanes of a
+ * lead byte and the byte after it: how many lanes lead with a well-formed
+ * two-byte sequence (110xxxxx 10xxxxxx, the lead not C0 or C1).
+ */
+static inline unsigned int utfconv_utf8_twos(u64 w)
+{
+	u64 form = (w & 0xC0E0C0E0C0E0C0E0ULL) ^ 0x80C080C080C080C0ULL;
+	u64 bits = (w & 0x001E001E001E001EULL) + 0x7FFF7FFF7FFF7FFFULL;
+
+	return utfconv_lanes16x4(utfconv_nonzero16x4(form) |
+				 (~bits & 0x8000800080008000ULL));
+}
+
+/* Those four two-byte sequences decoded, each in its lane. */
+static inline u64 utfconv_utf8_decode_twos(u64 w)
+{
+	return ((w & 0x001F001F001F001FULL) << 6) |
+	       ((w >> 8) & 0x003F003F003F003FULL);
+}
+
 /*
  * The block paths convert whole, well-formed characters while the input
  * and output left cover a block's worst case, so that they need no bounds
@@ -160,6 +201,21 @@ static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 			continue;
 		}
 		if (b < 0xE0) {
+			if ((s[2] & 0xE0) == 0xC0) {
+				/* up to four two-byte sequences in one step */
+				u64 w = get_unaligned_le64(s);
+				unsigned int n = utfconv_utf8_twos(w);
+
+				if (!n)
+					goto out;
+				w = utfconv_utf8_decode_twos(w);
+				put_unaligned_le64(be ? utfconv_swab16x4(w) : w,
+						   d);
+				s += 2 * n;
+				d += 2 * n;
+				ncp += n;
+				continue;
+			}
 			if (b < 0xC2 || (s[1] & 0xC0) != 0x80)
 				goto out;
 			utfconv_put16(d, (b & 0x1F) << 6 | (s[1] & 0x3F),
