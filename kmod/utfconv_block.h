@@ -136,6 +136,29 @@ static inline u64 utfconv_utf8_decode_twos(u64 w)
 }
 
 /*
+ * Four UTF-16 code units below 0x800 in the 16-bit lanes of @w as UTF-8 at
+ * @d, one or two bytes each, in four two-byte stores (an ASCII unit's
+ * second byte is scratch, overwritten by the next store or left past the
+ * output); returns the bytes of UTF-8.
+ */
+static inline unsigned int utfconv_utf16_put_short4(u8 *d, u64 w)
+{
+	/* bit 0 of each lane: the unit is 0x80 or more */
+	u64 two = (((w & 0x07FF07FF07FF07FFULL) + 0x7F807F807F807F80ULL) >> 15) &
+		  0x0001000100010001ULL;
+	u64 enc = 0x80C080C080C080C0ULL | ((w >> 6) & 0x001F001F001F001FULL) |
+		  ((w & 0x003F003F003F003FULL) << 8);
+	unsigned int i, n = 0;
+
+	w ^= (w ^ enc) & (two * 0xFFFF);
+	for (i = 0; i < 64; i += 16) {
+		put_unaligned_le16((u16)(w >> i), d + n);
+		n += 1 + ((two >> i) & 1);
+	}
+	return n;
+}
+
+/*
  * The block paths convert whole, well-formed characters while the input
  * and output left cover a block's worst case, so that they need no bounds
  * checks; they stop at anything else (ill-formed input, a surrogate, the
@@ -296,19 +319,36 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 			ncp += n;
 			continue;
 		}
-		/* a run of other units, each written in one store */
+		/*
+		 * a run of other units, each written in one store, or four
+		 * below 0x800 (ASCII among them) at a time
+		 */
 		do {
-			if (unit < 0x800) {
-				put_unaligned_le16(0x80C0 | unit >> 6 |
-						   (unit & 0x3F) << 8, d);
-				s += 2;
-				d += 2;
-			} else if ((unit & 0xF800) != 0xD800) {
+			if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
 				put_unaligned_le32(0x8080E0 | unit >> 12 |
 						   (unit & 0xFC0) << 2 |
 						   (unit & 0x3F) << 16, d);
 				s += 2;
 				d += 3;
+			} else if (unit < 0x800) {
+				u64 w = get_unaligned_le64(s);
+
+				if (!le)
+					w = utfconv_swab16x4(w);
+				if (!(w & 0xF800F800F800F800ULL)) {
+					/* four units below 0x800 in one step */
+					d += utfconv_utf16_put_short4(d, w);
+					s += 8;
+					ncp += 4;
+					if (s >= bend)
+						break;
+					unit = utfconv_get16(s, le);
+					continue;
+				}
+				put_unaligned_le16(0x80C0 | unit >> 6 |
+						   (unit & 0x3F) << 8, d);
+				s += 2;
+				d += 2;
 			} else {
 				trail = utfconv_get16(s + 2, le);
 				if (unit >= 0xDC00 ||
