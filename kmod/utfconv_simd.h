@@ -13,6 +13,12 @@
 #define UTFCONV_SIMD_AUTO	1	/* SIMD for large buffers (default) */
 #define UTFCONV_SIMD_ALWAYS	2	/* SIMD whatever the size (tests) */
 #define UTFCONV_SIMD_SSE2	3	/* as 2, SSE2 only: no SSSE3 (tests) */
+#define UTFCONV_SIMD_SSSE3	4	/* as 2, no AVX2 (tests) */
+
+/* What utfconv_simd_usable() allows: the instruction sets to use */
+#define UTFCONV_LEVEL_SSE2	1
+#define UTFCONV_LEVEL_SSSE3	2
+#define UTFCONV_LEVEL_AVX2	3
 
 extern int utfconv_simd_mode;
 
@@ -32,7 +38,7 @@ extern int utfconv_simd_mode;
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			   bool be, bool ssse3);
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			    bool le, bool ssse3);
+			    bool le, unsigned int level);
 #else
 #define UTFCONV_HAVE_SIMD	0
 #endif

@@ -66,6 +66,10 @@
 	((void)(ssse3), utfconv_utf8_block(sp, se, dp, de, be))
 #define utfconv_sse2_utf16(sp, se, dp, de, le, ssse3) \
 	((void)(ssse3), utfconv_utf16_block(sp, se, dp, de, le))
+#define utfconv_avx2_from_utf16le(sp, se, dp, de) \
+	utfconv_utf16_block(sp, se, dp, de, true)
+#define utfconv_avx2_from_utf16be(sp, se, dp, de) \
+	utfconv_utf16_block(sp, se, dp, de, false)
 #else
 typedef u8 utfconv_u8x16 __attribute__((__vector_size__(16)));
 typedef u16 utfconv_u16x8 __attribute__((__vector_size__(16)));
@@ -739,6 +743,199 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 	*dp = d;
 	return ncp;
 }
+
+/*
+ * AVX2, UTF-16 to UTF-8: each 128-bit half of a 256-bit vector does what
+ * one SSSE3 vector does (pshufb stays within its half), for 16 units per
+ * step, and 32 ASCII units per step. Only where both halves are alike:
+ * all ASCII, all below 0x800, or all three bytes long; anything else goes
+ * through the SSSE3 steps, a few vectors at a time. The function
+ * attribute enables AVX2 for these functions alone: the rest of the file
+ * must run on any x86-64.
+ */
+#define UTFCONV_AVX2	__attribute__((__target__("avx2")))
+
+typedef u8 utfconv_u8x32 __attribute__((__vector_size__(32)));
+/* the byte builtins take vectors of plain char */
+#define UTFCONV_C8X32	char __attribute__((__vector_size__(32)))
+typedef u16 utfconv_u16x16 __attribute__((__vector_size__(32)));
+typedef s16 utfconv_s16x16 __attribute__((__vector_size__(32)));
+typedef u64 utfconv_u64x4 __attribute__((__vector_size__(32)));
+
+static __always_inline UTFCONV_AVX2 utfconv_u16x16
+utfconv_load16x16(const u8 *s, bool le)
+{
+	utfconv_u16x16 v;
+
+	__builtin_memcpy(&v, s, sizeof(v));
+	return le ? v : v << 8 | v >> 8;
+}
+
+/* The top bit of each byte, byte 0 in bit 0. */
+static __always_inline UTFCONV_AVX2 unsigned int
+utfconv_movemask32(utfconv_u16x16 v)
+{
+	return __builtin_ia32_pmovmskb256((UTFCONV_C8X32)v);
+}
+
+/*
+ * One bit per unit of a 0/0xFFFF mask: units 0-7 in bits 0-7, units 8-15
+ * in bits 16-23.
+ */
+static __always_inline UTFCONV_AVX2 unsigned int
+utfconv_unitmask(utfconv_u16x16 m)
+{
+	const utfconv_s16x16 zero = { 0 };
+
+	return utfconv_movemask32((utfconv_u16x16)
+		__builtin_ia32_packsswb256((utfconv_s16x16)m, zero));
+}
+
+/* Per 128-bit half, the bytes of @v picked by @m (vpshufb). */
+static __always_inline UTFCONV_AVX2 utfconv_u8x32
+utfconv_pshufb32(utfconv_u8x32 v, utfconv_u8x32 m)
+{
+	return (utfconv_u8x32)__builtin_ia32_pshufb256((UTFCONV_C8X32)v,
+						       (UTFCONV_C8X32)m);
+}
+
+/* The 16-byte rows @lo and @hi as one 256-bit vector. */
+static __always_inline UTFCONV_AVX2 utfconv_u8x32
+utfconv_rows(const u8 *lo, const u8 *hi)
+{
+	utfconv_u8x16 a = utfconv_load(lo), b = utfconv_load(hi);
+
+	return __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+				       11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+				       21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+				       31);
+}
+
+static __always_inline UTFCONV_AVX2 void utfconv_store_lo(u8 *d,
+							  utfconv_u8x32 v)
+{
+	__builtin_memcpy(d, &v, 16);
+}
+
+static __always_inline UTFCONV_AVX2 void utfconv_store_hi(u8 *d,
+							  utfconv_u8x32 v)
+{
+	__builtin_memcpy(d, (u8 *)&v + 16, 16);
+}
+
+static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
+							   const u8 *se,
+							   u8 **dp, u8 *de,
+							   bool le)
+{
+	/* as in utfconv_sse2_utf16(), in each half */
+	const utfconv_u8x32 x0 = { 0, 1, 128, 2, 3, 128, 4, 5, 128, 6, 7, 128,
+				   8, 9, 128, 10,
+				   0, 1, 128, 2, 3, 128, 4, 5, 128, 6, 7, 128,
+				   8, 9, 128, 10 };
+	const utfconv_u8x32 y0 = { 128, 128, 0, 128, 128, 2, 128, 128, 4, 128,
+				   128, 6, 128, 128, 8, 128,
+				   128, 128, 0, 128, 128, 2, 128, 128, 4, 128,
+				   128, 6, 128, 128, 8, 128 };
+	const utfconv_u8x32 x1 = { 11, 128, 12, 13, 128, 14, 15, 128, 128,
+				   128, 128, 128, 128, 128, 128, 128,
+				   11, 128, 12, 13, 128, 14, 15, 128, 128,
+				   128, 128, 128, 128, 128, 128, 128 };
+	const utfconv_u8x32 y1 = { 128, 10, 128, 128, 12, 128, 128, 14, 128,
+				   128, 128, 128, 128, 128, 128, 128,
+				   128, 10, 128, 128, 12, 128, 128, 14, 128,
+				   128, 128, 128, 128, 128, 128, 128 };
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	u64 ncp = 0;
+
+	while (utfconv_utf16_room(s, se, d, de)) {
+		utfconv_u16x16 a = utfconv_load16x16(s, le);
+		utfconv_u16x16 b = utfconv_load16x16(s + 32, le);
+		utfconv_u16x16 big, mid;
+		unsigned int k7f, k7ff;
+		const u8 *s0;
+
+		if (!utfconv_movemask32((utfconv_u16x16)
+					(((a | b) & 0xFF80) != 0))) {
+			/* 32 ASCII units: pack, then the quarters in order */
+			utfconv_u64x4 p = (utfconv_u64x4)
+				__builtin_ia32_packuswb256((utfconv_s16x16)a,
+							   (utfconv_s16x16)b);
+
+			p = __builtin_shufflevector(p, p, 0, 2, 1, 3);
+			__builtin_memcpy(d, &p, 32);
+			s += 64;
+			d += 32;
+			ncp += 32;
+			continue;
+		}
+		big = (utfconv_u16x16)(a > 0x7F);
+		mid = (utfconv_u16x16)(a > 0x7FF);
+		k7ff = utfconv_unitmask(mid);
+		if (!k7ff) {
+			/* 16 units below 0x800, ASCII among them */
+			utfconv_u8x32 e, r;
+
+			k7f = utfconv_unitmask(big);
+			e = (utfconv_u8x32)((a & ~big) |
+					    ((0x80C0 | a >> 6 |
+					      (a & 0x3F) << 8) & big));
+			r = utfconv_rows(utfconv_pack8[k7f & 0xFF],
+					 utfconv_pack8[k7f >> 16]);
+			r = utfconv_pshufb32(e, r);
+			utfconv_store_lo(d, r);
+			d += utfconv_pack8_bytes[k7f & 0xFF];
+			utfconv_store_hi(d, r);
+			d += utfconv_pack8_bytes[k7f >> 16];
+			s += 32;
+			ncp += 16;
+			continue;
+		}
+		if (k7ff == 0xFF00FF &&
+		    !utfconv_unitmask((utfconv_u16x16)((a & 0xF800) ==
+						       0xD800))) {
+			/* 16 units of three bytes each (CJK) */
+			utfconv_u8x32 x = (utfconv_u8x32)(0x80E0 | a >> 12 |
+							  (a & 0xFC0) << 2);
+			utfconv_u8x32 y = (utfconv_u8x32)(0x80 | (a & 0x3F));
+			utfconv_u8x32 o0 = utfconv_pshufb32(x, x0) |
+					   utfconv_pshufb32(y, y0);
+			utfconv_u8x32 o1 = utfconv_pshufb32(x, x1) |
+					   utfconv_pshufb32(y, y1);
+
+			utfconv_store_lo(d, o0);
+			utfconv_store_lo(d + 16, o1);
+			utfconv_store_hi(d + 24, o0);
+			utfconv_store_hi(d + 40, o1);
+			s += 32;
+			d += 48;
+			ncp += 16;
+			continue;
+		}
+		/* mixed: the SSSE3 steps over the next 16 to 48 bytes */
+		s0 = s;
+		ncp += utfconv_sse2_utf16(&s, se - s > 104 ? s + 104 : se,
+					  &d, de, le, true);
+		if (s == s0)
+			break;
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+static noinline UTFCONV_AVX2 u64
+utfconv_avx2_from_utf16le(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
+{
+	return utfconv_avx2_utf16(sp, se, dp, de, true);
+}
+
+static noinline UTFCONV_AVX2 u64
+utfconv_avx2_from_utf16be(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
+{
+	return utfconv_avx2_utf16(sp, se, dp, de, false);
+}
 #endif /* __CHECKER__ */
 
 /**
@@ -773,7 +970,9 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
  * @dp: in/out: next output byte
  * @de: end of the output buffer
  * @le: UTF-16LE input, else UTF-16BE
- * @ssse3: the CPU has SSSE3: pack units below 0x800 with pshufb
+ * @level: %UTFCONV_LEVEL_SSE2; %UTFCONV_LEVEL_SSSE3: the CPU has SSSE3,
+ *	pack encoded lanes with pshufb; %UTFCONV_LEVEL_AVX2: and it has AVX2,
+ *	the YMM registers saved: 16 units at a time
  *
  * Converts whole characters (surrogate pairs included, unpaired
  * surrogates left for the careful path) while the input and output left
@@ -783,9 +982,12 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
  * Return: the number of code points converted; *@sp and *@dp advanced.
  */
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			    bool le, bool ssse3)
+			    bool le, unsigned int level)
 {
-	if (ssse3)
+	if (level >= UTFCONV_LEVEL_AVX2)
+		return le ? utfconv_avx2_from_utf16le(sp, se, dp, de) :
+			    utfconv_avx2_from_utf16be(sp, se, dp, de);
+	if (level >= UTFCONV_LEVEL_SSSE3)
 		return le ? utfconv_sse2_utf16(sp, se, dp, de, true, true) :
 			    utfconv_sse2_utf16(sp, se, dp, de, false, true);
 	return le ? utfconv_sse2_utf16(sp, se, dp, de, true, false) :

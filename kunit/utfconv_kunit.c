@@ -129,8 +129,9 @@ static struct kunit_suite utfconv_capacity_suite = {
 /*
  * scripts/kunit.sh boots the test kernel once per codec path: utfconv.simd=0
  * (scalar paths only), utfconv.simd=2 (the SIMD paths whatever the size,
- * where the architecture has them) and utfconv.simd=3 (the same without
- * SSSE3; this suite only), so that every suite runs on each path.
+ * where the architecture has them), utfconv.simd=3 (the same without
+ * SSSE3) and utfconv.simd=4 (without AVX2; both this suite only), so that
+ * every suite runs on each path.
  * This suite gives those paths inputs long enough to engage them (see
  * utfconv_check_long_runs() and, for the steps of four two-byte
  * characters, utfconv_check_two_byte_runs()).
@@ -139,13 +140,15 @@ static struct kunit_suite utfconv_capacity_suite = {
 static void utfconv_paths_mode_test(struct kunit *test)
 {
 	KUNIT_EXPECT_GE(test, utfconv_simd_mode, UTFCONV_SIMD_OFF);
-	KUNIT_EXPECT_LE(test, utfconv_simd_mode, UTFCONV_SIMD_SSE2);
+	KUNIT_EXPECT_LE(test, utfconv_simd_mode, UTFCONV_SIMD_SSSE3);
 	kunit_info(test, "codec paths: simd=%d (%s)%s\n", utfconv_simd_mode,
 		   utfconv_simd_mode == UTFCONV_SIMD_OFF ? "scalar only" :
 		   utfconv_simd_mode == UTFCONV_SIMD_ALWAYS ?
 		   "SIMD whatever the size" :
 		   utfconv_simd_mode == UTFCONV_SIMD_SSE2 ?
 		   "SIMD whatever the size, without SSSE3" :
+		   utfconv_simd_mode == UTFCONV_SIMD_SSSE3 ?
+		   "SIMD whatever the size, without AVX2" :
 		   "SIMD for large buffers",
 		   UTFCONV_HAVE_SIMD ? "" : ", no SIMD paths here");
 }

@@ -134,10 +134,10 @@ KUNIT=(python3 ./tools/testing/kunit/kunit.py)
 # One boot of the UML kernel per codec path (KUNIT_PATHS): "scalar"
 # boots with utfconv.simd=0, "simd" with utfconv.simd=2 (the SIMD paths
 # whatever the size; all but the slow sweeps), "sse2" with utfconv.simd=3
-# (the same without SSSE3; the suite utfconv_paths only), "default" with
-# none of them; so every suite runs on each path. Each boot's console goes to test-<path>.log (the last one also to
+# (the same with SSE2 only) and "ssse3" with utfconv.simd=4 (without AVX2;
+# both the suite utfconv_paths only), "default" with none of them; so every suite runs on each path. Each boot's console goes to test-<path>.log (the last one also to
 # test.log), its parsed results to $LOG-<path> and all of them to $LOG.
-PATHS=${KUNIT_PATHS:-scalar simd sse2}
+PATHS=${KUNIT_PATHS:-scalar simd sse2 ssse3}
 total_passed=0 total_failed=0 total_skipped=0 ok=1
 : >"$LOG"
 for path in $PATHS; do
@@ -149,8 +149,10 @@ for path in $PATHS; do
 	simd) popt=(utfconv.simd=2 'kunit.filter=speed>slow') ;;
 	# without SSSE3: the suite of long inputs only
 	sse2) popt=(utfconv.simd=3 'kunit.filter_glob=utfconv_paths*') ;;
+	# without AVX2: the same
+	ssse3) popt=(utfconv.simd=4 'kunit.filter_glob=utfconv_paths*') ;;
 	default) popt=() ;;
-	*) die "unknown KUNIT_PATHS entry '$path' (scalar, simd, sse2, default)" ;;
+	*) die "unknown KUNIT_PATHS entry '$path' (scalar, simd, sse2, ssse3, default)" ;;
 	esac
 	RAW=$BUILD/test-$path.log
 	args=(kunit.enable=1 mem=1G console=tty kunit_shutdown=halt "${popt[@]}" "$@")

@@ -52,7 +52,7 @@ $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 # Once per codec path: the scalar paths only (simd=0), then the SIMD paths
 # whatever the size (simd=2, with SSSE3 where the CPU has it; on a machine
 # without SIMD paths this run repeats the scalar one), then the parts with
-# long inputs again without SSSE3 (simd=3). The SIMD runs leave out the
+# long inputs again with SSE2 only (simd=3) and without AVX2 (simd=4). The SIMD runs leave out the
 # exhaustive sweeps: their inputs (one character or pair, at most 8 bytes)
 # are below the SIMD paths' minimum of 72 bytes, so every run would execute
 # the same code.
@@ -61,10 +61,10 @@ host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli host-be
 		"UTFCONV_SIMD=0 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
 	$(HOST_BUILD)/host_test -q -s 2 -X sweep $(SHARED) \
 		"UTFCONV_SIMD=2 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
-	@for p in runs random iconv; do \
-		echo "host-check: part $$p, SIMD paths without SSSE3 (simd=3)"; \
-		$(HOST_BUILD)/host_test -q -s 3 -x $$p $(SHARED) || exit 1; \
-	done
+	@for s in 3 4; do for p in runs random iconv; do \
+		echo "host-check: part $$p, SIMD paths $$([ $$s = 3 ] && echo 'SSE2 only' || echo 'without AVX2') (simd=$$s)"; \
+		$(HOST_BUILD)/host_test -q -s $$s -x $$p $(SHARED) || exit 1; \
+	done; done
 
 # The same source on a big-endian machine: built for s390x and run under
 # qemu-user. The parts that need no host library (glibc's iconv and

@@ -104,7 +104,7 @@ param() {
 
 if [ -n "${UTFCONV_KO:-}" ] && [ "$(id -u)" = 0 ] && [ -c /dev/utfconv ]; then
 	p0=$passed
-	param FAIL "simd=4 refused" simd=4
+	param FAIL "simd=5 refused" simd=5
 	param FAIL "simd=-1 refused" simd=-1
 	param FAIL "simd=x refused" simd=x
 	param FAIL "buffer_bytes=1000 (not a power of two) refused" buffer_bytes=1000

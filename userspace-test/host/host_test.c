@@ -938,6 +938,8 @@ int main(int argc, char **argv)
 	       utfconv_simd_mode == UTFCONV_SIMD_ALWAYS ? "SIMD whatever the size (simd=2)" :
 	       utfconv_simd_mode == UTFCONV_SIMD_SSE2 ?
 	       "SIMD whatever the size, SSE2 only (simd=3)" :
+	       utfconv_simd_mode == UTFCONV_SIMD_SSSE3 ?
+	       "SIMD whatever the size, no AVX2 (simd=4)" :
 	       "SIMD for large buffers (simd=1)");
 	if (PART("runs")) {
 		test_long_runs();

@@ -4,6 +4,7 @@
 #define _UTFCONV_COMPAT_ASM_CPUFEATURE_H
 
 #define X86_FEATURE_SSSE3	"ssse3"
+#define X86_FEATURE_AVX2	"avx2"
 #define boot_cpu_has(f)		__builtin_cpu_supports(f)
 
 #endif
