@@ -747,9 +747,10 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 /*
  * AVX2, UTF-16 to UTF-8: each 128-bit half of a 256-bit vector does what
  * one SSSE3 vector does (pshufb stays within its half), for 16 units per
- * step, and 32 ASCII units per step. Only where both halves are alike:
- * all ASCII, all below 0x800, or all three bytes long; anything else goes
- * through the SSSE3 steps, a few vectors at a time. The function
+ * step, and 32 ASCII units per step: all below 0x800, all three bytes
+ * long, or any mix of one to three bytes (even and odd units in 32-bit
+ * lanes, as the SSSE3 step does); vectors with surrogates go through the
+ * SSSE3 steps, a few vectors at a time. The function
  * attribute enables AVX2 for these functions alone: the rest of the file
  * must run on any x86-64.
  */
@@ -761,6 +762,22 @@ typedef u8 utfconv_u8x32 __attribute__((__vector_size__(32)));
 typedef u16 utfconv_u16x16 __attribute__((__vector_size__(32)));
 typedef s16 utfconv_s16x16 __attribute__((__vector_size__(32)));
 typedef u64 utfconv_u64x4 __attribute__((__vector_size__(32)));
+typedef s32 utfconv_s32x8 __attribute__((__vector_size__(32)));
+typedef u32 utfconv_u32x8 __attribute__((__vector_size__(32)));
+
+/*
+ * Each unit in @x (below the surrogates; one per 32-bit lane) as one, two
+ * or three bytes of UTF-8, little-endian in its lane.
+ */
+static __always_inline UTFCONV_AVX2 utfconv_s32x8
+utfconv_utf8_enc32(utfconv_s32x8 x)
+{
+	utfconv_s32x8 m = x < 0x80, t = x < 0x800;
+
+	return (x & m) | (~m & t & (0x80C0 | x >> 6 | (x & 0x3F) << 8)) |
+	       (~t & (0x8080E0 | x >> 12 | (x & 0xFC0) << 2 |
+		      (x & 0x3F) << 16));
+}
 
 static __always_inline UTFCONV_AVX2 utfconv_u16x16
 utfconv_load16x16(const u8 *s, bool le)
@@ -913,7 +930,50 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 			ncp += 16;
 			continue;
 		}
-		/* mixed: the SSSE3 steps over the next 16 to 48 bytes */
+		if (!utfconv_unitmask((utfconv_u16x16)((a & 0xF800) ==
+						       0xD800))) {
+			/*
+			 * 16 units of one to three bytes: as the SSSE3 step,
+			 * even and odd units encoded in 32-bit lanes, then
+			 * per half units 0-3 and 4-7 packed by their lengths.
+			 */
+			utfconv_s32x8 x0 = (utfconv_s32x8)a & 0xFFFF;
+			utfconv_s32x8 x1 = (utfconv_s32x8)
+					   ((utfconv_u32x8)a >> 16);
+			utfconv_s32x8 w0 = utfconv_utf8_enc32(x0);
+			utfconv_s32x8 w1 = utfconv_utf8_enc32(x1);
+			utfconv_u8x32 lo = (utfconv_u8x32)
+				__builtin_shufflevector(w0, w1, 0, 8, 1, 9,
+							4, 12, 5, 13);
+			utfconv_u8x32 hi = (utfconv_u8x32)
+				__builtin_shufflevector(w0, w1, 2, 10, 3, 11,
+							6, 14, 7, 15);
+			unsigned int l0, l1;
+
+			k7f = utfconv_unitmask(big);
+			l0 = utfconv_spread2(k7f & 0xFF) +
+			     utfconv_spread2(k7ff & 0xFF);
+			l1 = utfconv_spread2(k7f >> 16) +
+			     utfconv_spread2(k7ff >> 16);
+			lo = utfconv_pshufb32(lo,
+					      utfconv_rows(utfconv_pack32[l0 & 0xFF],
+							   utfconv_pack32[l1 & 0xFF]));
+			hi = utfconv_pshufb32(hi,
+					      utfconv_rows(utfconv_pack32[l0 >> 8],
+							   utfconv_pack32[l1 >> 8]));
+			utfconv_store_lo(d, lo);
+			d += utfconv_pack32_bytes[l0 & 0xFF];
+			utfconv_store_lo(d, hi);
+			d += utfconv_pack32_bytes[l0 >> 8];
+			utfconv_store_hi(d, lo);
+			d += utfconv_pack32_bytes[l1 & 0xFF];
+			utfconv_store_hi(d, hi);
+			d += utfconv_pack32_bytes[l1 >> 8];
+			s += 32;
+			ncp += 16;
+			continue;
+		}
+		/* surrogates: the SSSE3 steps over the next 16 to 48 bytes */
 		s0 = s;
 		ncp += utfconv_sse2_utf16(&s, se - s > 104 ? s + 104 : se,
 					  &d, de, le, true);
