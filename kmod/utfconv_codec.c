@@ -389,8 +389,7 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 		kernel_fpu_begin();
 		if (utf8)
 			ncp += utfconv_sse2_from_utf8(sp, ce, dp, de, flag,
-						      level >=
-						      UTFCONV_LEVEL_SSSE3);
+						      level);
 		else
 			ncp += utfconv_sse2_from_utf16(sp, ce, dp, de, flag,
 						       level);

@@ -36,7 +36,7 @@ extern int utfconv_simd_mode;
 #define UTFCONV_SIMD_MIN	512
 
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			   bool be, bool ssse3);
+			   bool be, unsigned int level);
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			    bool le, unsigned int level);
 #else

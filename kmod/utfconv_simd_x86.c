@@ -66,6 +66,10 @@
 	((void)(ssse3), utfconv_utf8_block(sp, se, dp, de, be))
 #define utfconv_sse2_utf16(sp, se, dp, de, le, ssse3) \
 	((void)(ssse3), utfconv_utf16_block(sp, se, dp, de, le))
+#define utfconv_avx2_to_utf16le(sp, se, dp, de) \
+	utfconv_utf8_block(sp, se, dp, de, false)
+#define utfconv_avx2_to_utf16be(sp, se, dp, de) \
+	utfconv_utf8_block(sp, se, dp, de, true)
 #define utfconv_avx2_from_utf16le(sp, se, dp, de) \
 	utfconv_utf16_block(sp, se, dp, de, true)
 #define utfconv_avx2_from_utf16be(sp, se, dp, de) \
@@ -996,6 +1000,74 @@ utfconv_avx2_from_utf16be(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
 {
 	return utfconv_avx2_utf16(sp, se, dp, de, false);
 }
+
+/*
+ * AVX2, UTF-8 to UTF-16: 32 ASCII bytes per step, widened to 32 code
+ * units; anything else goes through the SSSE3 steps, some 32 to 64 bytes
+ * at a time.
+ */
+static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
+							  const u8 *se,
+							  u8 **dp, u8 *de,
+							  bool be)
+{
+	const utfconv_u8x32 zero = { 0 };
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	u64 ncp = 0;
+
+	while (utfconv_utf8_room(s, se, d, de)) {
+		utfconv_u8x32 v;
+		const u8 *s0;
+
+		__builtin_memcpy(&v, s, sizeof(v));
+		if (!__builtin_ia32_pmovmskb256((UTFCONV_C8X32)v)) {
+			utfconv_u16x16 u0 = (utfconv_u16x16)
+				__builtin_shufflevector(v, zero,
+							0, 32, 1, 33, 2, 34, 3, 35,
+							4, 36, 5, 37, 6, 38, 7, 39,
+							8, 40, 9, 41, 10, 42, 11, 43,
+							12, 44, 13, 45, 14, 46, 15, 47);
+			utfconv_u16x16 u1 = (utfconv_u16x16)
+				__builtin_shufflevector(v, zero,
+							16, 48, 17, 49, 18, 50, 19, 51,
+							20, 52, 21, 53, 22, 54, 23, 55,
+							24, 56, 25, 57, 26, 58, 27, 59,
+							28, 60, 29, 61, 30, 62, 31, 63);
+
+			if (be) {
+				u0 <<= 8;
+				u1 <<= 8;
+			}
+			__builtin_memcpy(d, &u0, 32);
+			__builtin_memcpy(d + 32, &u1, 32);
+			s += 32;
+			d += 64;
+			ncp += 32;
+			continue;
+		}
+		s0 = s;
+		ncp += utfconv_sse2_utf8(&s, se - s > 136 ? s + 136 : se, &d, de,
+					 be, true);
+		if (s == s0)
+			break;
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+static noinline UTFCONV_AVX2 u64
+utfconv_avx2_to_utf16le(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
+{
+	return utfconv_avx2_utf8(sp, se, dp, de, false);
+}
+
+static noinline UTFCONV_AVX2 u64
+utfconv_avx2_to_utf16be(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
+{
+	return utfconv_avx2_utf8(sp, se, dp, de, true);
+}
 #endif /* __CHECKER__ */
 
 /**
@@ -1005,7 +1077,9 @@ utfconv_avx2_from_utf16be(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
  * @dp: in/out: next output byte
  * @de: end of the output buffer
  * @be: UTF-16BE output, else UTF-16LE
- * @ssse3: the CPU has SSSE3: pack the decoded lanes with pshufb
+ * @level: %UTFCONV_LEVEL_SSE2; %UTFCONV_LEVEL_SSSE3: the CPU has SSSE3,
+ *	pack the decoded lanes with pshufb; %UTFCONV_LEVEL_AVX2: and it has
+ *	AVX2, the YMM registers saved: 32 ASCII bytes at a time
  *
  * Converts whole characters (no surrogates: those are for the careful
  * path) while the input and output left cover a block's worst case.
@@ -1014,9 +1088,12 @@ utfconv_avx2_from_utf16be(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
  * Return: the number of code points converted; *@sp and *@dp advanced.
  */
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			   bool be, bool ssse3)
+			   bool be, unsigned int level)
 {
-	if (ssse3)
+	if (level >= UTFCONV_LEVEL_AVX2)
+		return be ? utfconv_avx2_to_utf16be(sp, se, dp, de) :
+			    utfconv_avx2_to_utf16le(sp, se, dp, de);
+	if (level >= UTFCONV_LEVEL_SSSE3)
 		return be ? utfconv_sse2_utf8(sp, se, dp, de, true, true) :
 			    utfconv_sse2_utf8(sp, se, dp, de, false, true);
 	return be ? utfconv_sse2_utf8(sp, se, dp, de, true, false) :
