@@ -66,14 +66,12 @@
 	((void)(ssse3), utfconv_utf8_block(sp, se, dp, de, be))
 #define utfconv_sse2_utf16(sp, se, dp, de, le, ssse3) \
 	((void)(ssse3), utfconv_utf16_block(sp, se, dp, de, le))
-#define utfconv_avx2_to_utf16le(sp, se, dp, de) \
-	utfconv_utf8_block(sp, se, dp, de, false)
-#define utfconv_avx2_to_utf16be(sp, se, dp, de) \
-	utfconv_utf8_block(sp, se, dp, de, true)
-#define utfconv_avx2_from_utf16le(sp, se, dp, de) \
-	utfconv_utf16_block(sp, se, dp, de, true)
-#define utfconv_avx2_from_utf16be(sp, se, dp, de) \
-	utfconv_utf16_block(sp, se, dp, de, false)
+static inline u64 utfconv_avx2(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			       bool utf8, bool flag)
+{
+	return utf8 ? utfconv_utf8_block(sp, se, dp, de, flag) :
+		      utfconv_utf16_block(sp, se, dp, de, flag);
+}
 #else
 typedef u8 utfconv_u8x16 __attribute__((__vector_size__(16)));
 typedef u16 utfconv_u16x8 __attribute__((__vector_size__(16)));
@@ -417,6 +415,27 @@ static __always_inline unsigned int utfconv_utf16_run4(utfconv_u16x8 a,
 	return __builtin_ctz(~ok | 0x10000) / 4;
 }
 
+/*
+ * Store @k (1 to 4) supplementary characters converted in @w, four bytes
+ * each on both sides, at *@dp and advance *@sp and *@dp past them; four
+ * (a whole vector) by a constant, so that the next load need not wait for
+ * @k. Returns @k.
+ */
+static __always_inline unsigned int utfconv_take4(const u8 **sp, u8 **dp,
+						  utfconv_u8x16 w,
+						  unsigned int k)
+{
+	utfconv_store(*dp, w);
+	if (k == 4) {
+		*sp += 16;
+		*dp += 16;
+		return 4;
+	}
+	*sp += 4 * k;
+	*dp += 4 * k;
+	return k;
+}
+
 static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 					     u8 **dp, u8 *de, bool be,
 					     bool ssse3)
@@ -493,18 +512,8 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 		} else if (m == 0xFFFF && ssse3 && (*s & 0xF8) == 0xF0) {
 			/* emoji and other supplementary characters */
 			k = utfconv_utf8_run4(v, &keep, be);
-			if (k)
-				utfconv_store(d, keep);
-			if (k == 4) {
-				s += 16;
-				d += 16;
-				ncp += 4;
-				continue;
-			}
 			if (k) {
-				s += 4 * k;
-				d += 4 * k;
-				ncp += k;
+				ncp += utfconv_take4(&s, &d, keep, k);
 				continue;
 			}
 		}
@@ -631,18 +640,8 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 
 			/* surrogate pairs (emoji) */
 			k = utfconv_utf16_run4(a, &p);
-			if (k)
-				utfconv_store(d, p);
-			if (k == 4) {
-				s += 16;
-				d += 16;
-				ncp += 4;
-				continue;
-			}
 			if (k) {
-				s += 4 * k;
-				d += 4 * k;
-				ncp += k;
+				ncp += utfconv_take4(&s, &d, p, k);
 				continue;
 			}
 			/* an unpaired surrogate, or a pair across vectors */
@@ -989,18 +988,6 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 	return ncp;
 }
 
-static noinline UTFCONV_AVX2 u64
-utfconv_avx2_from_utf16le(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
-{
-	return utfconv_avx2_utf16(sp, se, dp, de, true);
-}
-
-static noinline UTFCONV_AVX2 u64
-utfconv_avx2_from_utf16be(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
-{
-	return utfconv_avx2_utf16(sp, se, dp, de, false);
-}
-
 /*
  * AVX2, UTF-8 to UTF-16: 32 ASCII bytes per step, widened to 32 code
  * units; anything else goes through the SSSE3 steps, some 32 to 64 bytes
@@ -1057,16 +1044,19 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 	return ncp;
 }
 
-static noinline UTFCONV_AVX2 u64
-utfconv_avx2_to_utf16le(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
+/*
+ * The AVX2 paths from UTF-8 (@utf8; @flag: UTF-16BE output) or from UTF-16
+ * (@flag: little-endian input), each instance with its flags constant.
+ */
+static noinline UTFCONV_AVX2 u64 utfconv_avx2(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de, bool utf8,
+					      bool flag)
 {
-	return utfconv_avx2_utf8(sp, se, dp, de, false);
-}
-
-static noinline UTFCONV_AVX2 u64
-utfconv_avx2_to_utf16be(const u8 **sp, const u8 *se, u8 **dp, u8 *de)
-{
-	return utfconv_avx2_utf8(sp, se, dp, de, true);
+	if (utf8)
+		return flag ? utfconv_avx2_utf8(sp, se, dp, de, true) :
+			      utfconv_avx2_utf8(sp, se, dp, de, false);
+	return flag ? utfconv_avx2_utf16(sp, se, dp, de, true) :
+		      utfconv_avx2_utf16(sp, se, dp, de, false);
 }
 #endif /* __CHECKER__ */
 
@@ -1091,8 +1081,7 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			   bool be, unsigned int level)
 {
 	if (level >= UTFCONV_LEVEL_AVX2)
-		return be ? utfconv_avx2_to_utf16be(sp, se, dp, de) :
-			    utfconv_avx2_to_utf16le(sp, se, dp, de);
+		return utfconv_avx2(sp, se, dp, de, true, be);
 	if (level >= UTFCONV_LEVEL_SSSE3)
 		return be ? utfconv_sse2_utf8(sp, se, dp, de, true, true) :
 			    utfconv_sse2_utf8(sp, se, dp, de, false, true);
@@ -1122,8 +1111,7 @@ u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			    bool le, unsigned int level)
 {
 	if (level >= UTFCONV_LEVEL_AVX2)
-		return le ? utfconv_avx2_from_utf16le(sp, se, dp, de) :
-			    utfconv_avx2_from_utf16be(sp, se, dp, de);
+		return utfconv_avx2(sp, se, dp, de, false, le);
 	if (level >= UTFCONV_LEVEL_SSSE3)
 		return le ? utfconv_sse2_utf16(sp, se, dp, de, true, true) :
 			    utfconv_sse2_utf16(sp, se, dp, de, false, true);
