@@ -8,6 +8,8 @@
 #       under ASan+UBSan; ends with "N passed, N failed"
 #   make -C userspace-test host-sweep   the exhaustive UTF-16 pair sweep
 #       in both byte orders (slow)
+#   make -C userspace-test host-guard   the guard-page test of every codec
+#       path with GUARD_LONG_CASES cases (host-check runs GUARD_CASES)
 #   make -C userspace-test fuzz         libFuzzer target for FUZZ_SECONDS
 #   make -C userspace-test fuzz-long    the same for FUZZ_LONG_SECONDS (600)
 #
@@ -18,6 +20,8 @@ FUZZ_CC ?= clang
 PYTHON ?= python3
 FUZZ_SECONDS ?= 60
 PYDIFF_CASES ?= 20000
+GUARD_CASES ?= 20000
+GUARD_LONG_CASES ?= 2000000
 
 HOST_SRC := $(CURDIR)/host
 HOST_BUILD := $(BUILD)/host
@@ -35,13 +39,17 @@ FUZZ_CFLAGS := -O1 -g -Wall -Wno-unused-function \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$(HOST_INC)
 
-all:: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli
+all:: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli $(HOST_BUILD)/guard_test
 
 $(HOST_BUILD)/host_test: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_CODEC)
 
 $(HOST_BUILD)/host_cli: $(HOST_SRC)/host_cli.c $(HOST_DEPS)
+	@mkdir -p $(HOST_BUILD)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_CODEC)
+
+$(HOST_BUILD)/guard_test: $(HOST_SRC)/guard_test.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_CODEC)
 
@@ -55,8 +63,10 @@ $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 # long inputs again with SSE2 only (simd=3) and without AVX2 (simd=4). The SIMD runs leave out the
 # exhaustive sweeps: their inputs (one character or pair, at most 8 bytes)
 # are below the SIMD paths' minimum of 72 bytes, so every run would execute
-# the same code.
-host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli host-be
+# the same code. Then the guard-page test, which runs every case under
+# every codec path (simd=0..4) itself.
+host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
+		$(HOST_BUILD)/guard_test host-be
 	$(HOST_BUILD)/host_test -q -s 0 $(SHARED) \
 		"UTFCONV_SIMD=0 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
 	$(HOST_BUILD)/host_test -q -s 2 -X sweep $(SHARED) \
@@ -65,6 +75,10 @@ host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli host-be
 		echo "host-check: part $$p, SIMD paths $$([ $$s = 3 ] && echo 'SSE2 only' || echo 'without AVX2') (simd=$$s)"; \
 		$(HOST_BUILD)/host_test -q -s $$s -x $$p $(SHARED) || exit 1; \
 	done; done
+	$(HOST_BUILD)/guard_test -n $(GUARD_CASES)
+
+host-guard: $(HOST_BUILD)/guard_test
+	$(HOST_BUILD)/guard_test -n $(GUARD_LONG_CASES)
 
 # The same source on a big-endian machine: built for s390x and run under
 # qemu-user. The parts that need no host library (glibc's iconv and
@@ -110,4 +124,4 @@ fuzz: $(HOST_BUILD)/fuzz_utfconv
 fuzz-long: $(HOST_BUILD)/fuzz_utfconv
 	$(call fuzz_run,fuzz-long,$(FUZZ_LONG_SECONDS))
 
-.PHONY: host-check host-be host-sweep fuzz fuzz-long
+.PHONY: host-check host-be host-sweep host-guard fuzz fuzz-long
