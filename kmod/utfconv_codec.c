@@ -316,7 +316,7 @@ consume:
  */
 int utfconv_simd_mode = UTFCONV_SIMD_AUTO;
 
-/* "simd=" outside 0..3 makes the module load fail with -EINVAL. */
+/* "simd=" outside 0..4 makes the module load fail with -EINVAL. */
 static int utfconv_simd_set(const char *val, const struct kernel_param *kp)
 {
 	return param_set_uint_minmax(val, kp, UTFCONV_SIMD_OFF,
@@ -334,16 +334,31 @@ MODULE_PARM_DESC(simd,
 		 "SIMD paths: 0 off, 1 for large buffers (default), 2 always, 3 always SSE2 only, 4 always without AVX2");
 
 #if UTFCONV_HAVE_SIMD
-/* The CPU has AVX2 and the kernel saves the YMM registers. */
+/*
+ * The CPU has AVX2 and the kernel saves the YMM registers; worked out on
+ * first use (cpu_has_xfeatures() is out of line), the same answer if two
+ * callers race.
+ *
+ * Under UML the flags are the host's, and the kernel code runs in host
+ * processes: the host saves their whole vector state, YMM included, on
+ * every switch and signal, and UML's own thread switches are function
+ * calls, across which no vector register is kept; its kernel_fpu_begin()
+ * is empty for that reason, and there is no cpu_has_xfeatures().
+ */
 static bool utfconv_have_avx2(void)
 {
-#ifdef CONFIG_UML
-	/* the host's flags: it saves what it announces */
-	return boot_cpu_has(X86_FEATURE_AVX2);
-#else
-	return boot_cpu_has(X86_FEATURE_AVX2) &&
-	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
+	static int avx2 = -1;
+	int ok = READ_ONCE(avx2);
+
+	if (ok < 0) {
+		ok = boot_cpu_has(X86_FEATURE_AVX2);
+#ifndef CONFIG_UML
+		ok = ok && cpu_has_xfeatures(XFEATURE_MASK_SSE |
+					     XFEATURE_MASK_YMM, NULL);
 #endif
+		WRITE_ONCE(avx2, ok);
+	}
+	return ok;
 }
 
 /*

@@ -976,7 +976,13 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 			ncp += 16;
 			continue;
 		}
-		/* surrogates: the SSSE3 steps over the next 16 to 48 bytes */
+		/*
+		 * Surrogates: the SSSE3 steps over the next 16 to 48 bytes.
+		 * Their pshufb is the legacy SSE encoding: clear the upper
+		 * halves first, which spares it a merge with them (or a
+		 * state transition, on older CPUs).
+		 */
+		__builtin_ia32_vzeroupper();
 		s0 = s;
 		ncp += utfconv_sse2_utf16(&s, se - s > 104 ? s + 104 : se,
 					  &d, de, le, true);
@@ -1033,6 +1039,8 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 			ncp += 32;
 			continue;
 		}
+		/* the SSSE3 steps, upper halves cleared as above */
+		__builtin_ia32_vzeroupper();
 		s0 = s;
 		ncp += utfconv_sse2_utf8(&s, se - s > 136 ? s + 136 : se, &d, de,
 					 be, true);
