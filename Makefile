@@ -6,7 +6,8 @@
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
 #   make check      every test: host-check, kunit, style, docs, install-test,
 #                   vm-test, vm-debug (its check slice)
-#   make kunit | host-check | fuzz | style | docs | vm-test | install | clean
+#   make kunit | host-check | fuzz | style | docs | vm-test | install-test
+#   make install | uninstall | clean
 #   make fuzz-long  the libFuzzer target for 10 minutes
 #   make vm-debug   the debug-kernel VM run in full (make check: a slice)
 #   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)

@@ -297,8 +297,8 @@ consume:
 /**
  * DOC: SIMD paths
  *
- * On x86-64 the block paths have SSE2 counterparts for large buffers
- * (utfconv_simd_x86.c). They run only where may_use_simd() allows, between
+ * On x86-64 the block paths have SSE2, SSSE3 and AVX2 counterparts for
+ * large buffers (utfconv_simd_x86.c). They run only where may_use_simd() allows, between
  * kernel_fpu_begin() and kernel_fpu_end(), at most %UTFCONV_SIMD_CHUNK
  * input bytes per FPU section; anything they do not convert goes on
  * through the scalar paths, which stay the only ones in atomic contexts
@@ -307,7 +307,8 @@ consume:
  *
  * Where the CPU has SSSE3, both directions pack their encoded lanes with
  * pshufb; where it has AVX2 (and the kernel saves the YMM registers),
- * UTF-16 to UTF-8 takes 16 or 32 units at a time. The module parameter
+ * UTF-16 to UTF-8 takes 16 or 32 units at a time and UTF-8 to UTF-16 runs
+ * of 32 ASCII bytes. The module parameter
  * ``simd`` (read-only at run time) chooses: 0 scalar paths only;
  * 1 (default) SIMD for calls with at least %UTFCONV_SIMD_MIN bytes of
  * input and of output room; 2 SIMD whatever the size; 3 the same with

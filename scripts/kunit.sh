@@ -20,8 +20,8 @@
 #                      (default kunit/)
 #   KUNIT_LOG          parsed results (default build/kunit.log)
 #   KUNIT_PATHS        codec paths, one boot each (default "scalar simd
-#                      sse2": utfconv.simd=0, 2, 3; "default" boots
-#                      without the parameter)
+#                      sse2 ssse3": utfconv.simd=0, 2, 3, 4; "default"
+#                      boots without the parameter)
 
 . "$(dirname "$0")/lib.sh"
 
