@@ -16,6 +16,7 @@
 #include <linux/utfconv.h>
 
 #include "utfconv_drive.h"
+#include "utfconv_encode.h"
 #include "utfconv_ref.h"
 #include "utfconv_vectors.h"
 
@@ -201,51 +202,6 @@ static void utfconv_check_vector_oneshot(void *ctx,
 		utfconv_check_convert(ctx, v->name, "reported writes",
 				      v->direction, v->policy, v->flags, v->in,
 				      v->in_bytes, cuts, v->nsplits, 0, &e);
-}
-
-/*
- * Encoders for the sweeps, written separately from the codec and the
- * reference: RFC 3629 forms, and UTF-16 units in either byte order.
- */
-static size_t utfconv_sweep_utf8(u8 *d, u32 c)
-{
-	if (c < 0x80) {
-		d[0] = c;
-		return 1;
-	}
-	if (c < 0x800) {
-		d[0] = 0xC0 | c >> 6;
-		d[1] = 0x80 | (c & 0x3F);
-		return 2;
-	}
-	if (c < 0x10000) {
-		d[0] = 0xE0 | c >> 12;
-		d[1] = 0x80 | (c >> 6 & 0x3F);
-		d[2] = 0x80 | (c & 0x3F);
-		return 3;
-	}
-	d[0] = 0xF0 | c >> 18;
-	d[1] = 0x80 | (c >> 12 & 0x3F);
-	d[2] = 0x80 | (c >> 6 & 0x3F);
-	d[3] = 0x80 | (c & 0x3F);
-	return 4;
-}
-
-static void utfconv_sweep_unit(u8 *d, u16 u, bool be)
-{
-	d[!be] = u >> 8;
-	d[be] = u & 0xFF;
-}
-
-static size_t utfconv_sweep_utf16(u8 *d, u32 c, bool be)
-{
-	if (c < 0x10000) {
-		utfconv_sweep_unit(d, c, be);
-		return 2;
-	}
-	utfconv_sweep_unit(d, 0xD800 + ((c - 0x10000) >> 10), be);
-	utfconv_sweep_unit(d + 2, 0xDC00 + ((c - 0x10000) & 0x3FF), be);
-	return 4;
 }
 
 /* utfconv_buf(), utfconv_length() and utfconv_max_length() agree. */

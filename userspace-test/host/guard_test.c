@@ -39,6 +39,7 @@
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
+#include "utfconv_encode.h"
 #include "utfconv_ref.h"
 #include "../../kmod/utfconv_simd.h"
 
@@ -145,90 +146,37 @@ static u32 guard_cp(unsigned int len)
 	return cp;
 }
 
-static size_t guard_put8(u8 *d, u32 cp)
-{
-	if (cp < 0x80) {
-		d[0] = cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		d[0] = 0xC0 | cp >> 6;
-		d[1] = 0x80 | (cp & 0x3F);
-		return 2;
-	}
-	if (cp < 0x10000) {
-		d[0] = 0xE0 | cp >> 12;
-		d[1] = 0x80 | (cp >> 6 & 0x3F);
-		d[2] = 0x80 | (cp & 0x3F);
-		return 3;
-	}
-	d[0] = 0xF0 | cp >> 18;
-	d[1] = 0x80 | (cp >> 12 & 0x3F);
-	d[2] = 0x80 | (cp >> 6 & 0x3F);
-	d[3] = 0x80 | (cp & 0x3F);
-	return 4;
-}
-
-static void guard_put_unit(u8 *d, u16 u, bool be)
-{
-	d[be ? 0 : 1] = u >> 8;
-	d[be ? 1 : 0] = u & 0xFF;
-}
-
-static size_t guard_put16(u8 *d, u32 cp, bool be)
-{
-	if (cp < 0x10000) {
-		guard_put_unit(d, cp, be);
-		return 2;
-	}
-	cp -= 0x10000;
-	guard_put_unit(d, 0xD800 | cp >> 10, be);
-	guard_put_unit(d + 2, 0xDC00 | (cp & 0x3FF), be);
-	return 4;
-}
-
-/* An ill-formed UTF-8 piece at @d (1 to 3 bytes); returns its length. */
+/*
+ * An ill-formed UTF-8 piece at @d (1 to 3 bytes); returns its length.
+ * Each piece: a lead byte from @lead to @lead + @leads - 1, a second byte
+ * from @lo to @lo + @span - 1 (none if @span is 0), then a continuation
+ * byte if @third.
+ */
 static size_t guard_fault8(u8 *d)
 {
-	switch (guard_below(9)) {
-	case 0:
-		d[0] = 0xC0 + guard_below(2);
-		d[1] = 0x80 + guard_below(0x40);
-		return 2;
-	case 1:
-		d[0] = 0xE0;
-		d[1] = 0x80 + guard_below(0x20);
-		d[2] = 0x80 + guard_below(0x40);
-		return 3;
-	case 2:
-		d[0] = 0xED;
-		d[1] = 0xA0 + guard_below(0x20);
-		d[2] = 0x80 + guard_below(0x40);
-		return 3;
-	case 3:
-		d[0] = 0xF0;
-		d[1] = 0x80 + guard_below(0x10);
-		d[2] = 0x80 + guard_below(0x40);
-		return 3;
-	case 4:
-		d[0] = 0xF4;
-		d[1] = 0x90 + guard_below(0x30);
-		d[2] = 0x80 + guard_below(0x40);
-		return 3;
-	case 5:
-		d[0] = 0xF5 + guard_below(11);
-		return 1;
-	case 6:
-		d[0] = 0x80 + guard_below(0x40);
-		return 1;
-	case 7:	/* a lead without its last continuation byte */
-		d[0] = 0xE1 + guard_below(12);
-		d[1] = 0x80 + guard_below(0x40);
-		return 2;
-	default:
-		d[0] = 0xC2 + guard_below(30);
-		return 1;
-	}
+	static const struct {
+		u8 lead, leads, lo, span;
+		bool third;
+	} pieces[] = {
+		{ 0xC0, 2, 0x80, 0x40, false },	/* overlong two-byte lead */
+		{ 0xE0, 1, 0x80, 0x20, true },	/* overlong three-byte form */
+		{ 0xED, 1, 0xA0, 0x20, true },	/* surrogate */
+		{ 0xF0, 1, 0x80, 0x10, true },	/* overlong four-byte form */
+		{ 0xF4, 1, 0x90, 0x30, true },	/* above U+10FFFF */
+		{ 0xF5, 11, 0, 0, false },	/* never a lead */
+		{ 0x80, 0x40, 0, 0, false },	/* lone continuation byte */
+		{ 0xE1, 12, 0x80, 0x40, false },	/* last byte missing */
+		{ 0xC2, 30, 0, 0, false },	/* continuation missing */
+	};
+	unsigned int i = guard_below(ARRAY_SIZE(pieces));
+	size_t n = 1;
+
+	d[0] = pieces[i].lead + guard_below(pieces[i].leads);
+	if (pieces[i].span)
+		d[n++] = pieces[i].lo + guard_below(pieces[i].span);
+	if (pieces[i].third)
+		d[n++] = 0x80 + guard_below(0x40);
+	return n;
 }
 
 /* An ill-formed UTF-16 piece at @d (1 to 4 bytes); returns its length. */
@@ -236,14 +184,14 @@ static size_t guard_fault16(u8 *d, bool be)
 {
 	switch (guard_below(4)) {
 	case 0:
-		guard_put_unit(d, 0xD800 + guard_below(0x400), be);
+		utfconv_sweep_unit(d, 0xD800 + guard_below(0x400), be);
 		return 2;
 	case 1:
-		guard_put_unit(d, 0xDC00 + guard_below(0x400), be);
+		utfconv_sweep_unit(d, 0xDC00 + guard_below(0x400), be);
 		return 2;
 	case 2:	/* a pair in the wrong order */
-		guard_put_unit(d, 0xDC00 + guard_below(0x400), be);
-		guard_put_unit(d + 2, 0xD800 + guard_below(0x400), be);
+		utfconv_sweep_unit(d, 0xDC00 + guard_below(0x400), be);
+		utfconv_sweep_unit(d + 2, 0xD800 + guard_below(0x400), be);
 		return 4;
 	default:	/* one byte: what follows is out of step */
 		d[0] = guard_rng();
@@ -280,9 +228,9 @@ static void guard_text(u8 *d, size_t n, u32 dir, bool faults)
 			o += utf8 ? guard_fault8(tmp + o) :
 			     guard_fault16(tmp + o, be);
 		else if (utf8)
-			o += guard_put8(tmp + o, guard_cp(len));
+			o += utfconv_sweep_utf8(tmp + o, guard_cp(len));
 		else
-			o += guard_put16(tmp + o, guard_cp(len), be);
+			o += utfconv_sweep_utf16(tmp + o, guard_cp(len), be);
 	}
 	memcpy(d, tmp, n);
 }

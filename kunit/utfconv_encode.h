@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utfconv tests: encoders of test texts, shared by the KUnit suites and
+ * the host tests (utfconv_checks.h, userspace-test/host/guard_test.c).
+ */
+#ifndef _UTFCONV_ENCODE_H
+#define _UTFCONV_ENCODE_H
+
+#include <linux/types.h>
+
+/*
+ * Encoders for the sweeps, written separately from the codec and the
+ * reference: RFC 3629 forms, and UTF-16 units in either byte order.
+ */
+static size_t utfconv_sweep_utf8(u8 *d, u32 c)
+{
+	if (c < 0x80) {
+		d[0] = c;
+		return 1;
+	}
+	if (c < 0x800) {
+		d[0] = 0xC0 | c >> 6;
+		d[1] = 0x80 | (c & 0x3F);
+		return 2;
+	}
+	if (c < 0x10000) {
+		d[0] = 0xE0 | c >> 12;
+		d[1] = 0x80 | (c >> 6 & 0x3F);
+		d[2] = 0x80 | (c & 0x3F);
+		return 3;
+	}
+	d[0] = 0xF0 | c >> 18;
+	d[1] = 0x80 | (c >> 12 & 0x3F);
+	d[2] = 0x80 | (c >> 6 & 0x3F);
+	d[3] = 0x80 | (c & 0x3F);
+	return 4;
+}
+
+static void utfconv_sweep_unit(u8 *d, u16 u, bool be)
+{
+	d[!be] = u >> 8;
+	d[be] = u & 0xFF;
+}
+
+static size_t utfconv_sweep_utf16(u8 *d, u32 c, bool be)
+{
+	if (c < 0x10000) {
+		utfconv_sweep_unit(d, c, be);
+		return 2;
+	}
+	utfconv_sweep_unit(d, 0xD800 + ((c - 0x10000) >> 10), be);
+	utfconv_sweep_unit(d + 2, 0xDC00 + ((c - 0x10000) & 0x3FF), be);
+	return 4;
+}
+
+#endif /* _UTFCONV_ENCODE_H */
