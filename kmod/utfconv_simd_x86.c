@@ -183,59 +183,86 @@ static __always_inline utfconv_u16x8 utfconv_utf8_lanes(utfconv_u8x16 v,
 }
 
 /*
- * Decode the 16 bytes at @v (movemask @m, not 0) as far as they are whole,
- * well-formed one- to three-byte sequences other than surrogates: the
- * code unit of each character in the lane of its first byte, 0xFF in
- * *@keep for those lanes. Returns the length of that prefix in bytes (0 when the
- * first byte starts a four-byte sequence, a surrogate or trouble).
+ * Check the @nv (1 or 2) vectors of 16 bytes at @s, the caller having
+ * checked room for them and two bytes more: returns the length of their
+ * longest prefix made of whole, well-formed one- to three-byte sequences
+ * other than surrogates (0 when the first byte starts a four-byte
+ * sequence, a surrogate or trouble). For each vector, v[] its bytes,
+ * n1[] and n2[] each byte's next byte and the one after, l2[] and l3[]
+ * 0xFF for the leads of two- and three-byte sequences; *@first: the first
+ * bytes of the characters in the prefix, byte 0 in bit 0.
  */
-static __always_inline unsigned int utfconv_utf8_prefix(utfconv_u8x16 v,
-							unsigned int m,
-							utfconv_u16x8 *u0,
-							utfconv_u16x8 *u1,
-							utfconv_u8x16 *keep)
+static __always_inline unsigned int utfconv_utf8_whole(const u8 *s,
+						       unsigned int nv,
+						       utfconv_u8x16 *v,
+						       utfconv_u8x16 *n1,
+						       utfconv_u8x16 *n2,
+						       utfconv_u8x16 *l2,
+						       utfconv_u8x16 *l3,
+						       u32 *first)
 {
-	const utfconv_u8x16 zero = { 0 };
-	const utfconv_u8x16 idx = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-				    13, 14, 15 };
-	utfconv_u8x16 n1, n2, l2, l3, cont;
-	unsigned int lead2, lead3, c, bad, before, part, k;
+	u32 lead2 = 0, lead3 = 0, c = 0, m = 0, form = 0, bad, before, part;
+	unsigned int i, k, all = 16 * nv;
 
-	/* the next byte and the one after, for each byte */
-	n1 = __builtin_shufflevector(v, zero, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-				     11, 12, 13, 14, 15, 16);
-	n2 = __builtin_shufflevector(v, zero, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-				     12, 13, 14, 15, 16, 17);
-	l2 = (utfconv_u8x16)(v >= 0xC2) & (utfconv_u8x16)(v <= 0xDF);
-	l3 = (utfconv_u8x16)((v & 0xF0) == 0xE0);
-	cont = (utfconv_u8x16)((v & 0xC0) == 0x80);
-	lead2 = utfconv_movemask(l2);
-	lead3 = utfconv_movemask(l3);
-	c = utfconv_movemask(cont);
+#pragma GCC unroll 2
+	for (i = 0; i < nv; i++) {
+		v[i] = utfconv_load(s + 16 * i);
+		n1[i] = utfconv_load(s + 16 * i + 1);
+		n2[i] = utfconv_load(s + 16 * i + 2);
+		l2[i] = (utfconv_u8x16)(v[i] >= 0xC2) &
+			(utfconv_u8x16)(v[i] <= 0xDF);
+		l3[i] = (utfconv_u8x16)((v[i] & 0xF0) == 0xE0);
+		lead2 |= utfconv_movemask(l2[i]) << 16 * i;
+		lead3 |= utfconv_movemask(l3[i]) << 16 * i;
+		c |= utfconv_movemask((utfconv_u8x16)((v[i] & 0xC0) == 0x80)) <<
+		     16 * i;
+		m |= utfconv_movemask(v[i]) << 16 * i;
+		form |= utfconv_movemask(((utfconv_u8x16)(v[i] == 0xE0) &
+					  (utfconv_u8x16)(n1[i] < 0xA0)) |
+					 ((utfconv_u8x16)(v[i] == 0xED) &
+					  (utfconv_u8x16)(n1[i] > 0x9F))) <<
+			16 * i;
+	}
 	/*
 	 * Trouble: other non-ASCII bytes (C0, C1, F0..FF), continuation
-	 * bytes other than the ones the leads call for, overlong three-byte
+	 * bytes other than the ones the leads call for (those of the last
+	 * two bytes' leads land on bit @all, so k stays at most @all, or shift
+	 * out; the check below stops before such leads), overlong three-byte
 	 * forms (E0 80..9F) and surrogates (ED A0..BF).
 	 */
 	bad = (m & ~(lead2 | lead3 | c)) |
-	      ((c ^ (lead2 << 1 | lead3 << 1 | lead3 << 2)) & 0xFFFF) |
-	      utfconv_movemask(((utfconv_u8x16)(v == 0xE0) &
-				(utfconv_u8x16)(n1 < 0xA0)) |
-			       ((utfconv_u8x16)(v == 0xED) &
-				(utfconv_u8x16)(n1 > 0x9F)));
-	k = bad ? __builtin_ctz(bad) : 16;
+	      (c ^ (lead2 << 1 | lead3 << 1 | lead3 << 2)) | form;
+	k = bad ? __builtin_ctz(bad) : all;
 	/* and no character that does not end before byte k */
-	before = (1U << k) - 1;
+	before = k < 32 ? (1U << k) - 1 : ~0U;
 	part = (lead2 & ~(before >> 1)) | (lead3 & ~(before >> 2));
-	if (part && __builtin_ctz(part) < k)
+	if (part && __builtin_ctz(part) < k) {
 		k = __builtin_ctz(part);
+		before = (1U << k) - 1;
+	}
+	*first = ~c & before;
+	return k;
+}
+
+/*
+ * SSE2: the prefix utfconv_utf8_whole() allows in the 16 bytes at @s,
+ * decoded: the code unit of each character in the lane of its first byte
+ * (*@u0: bytes 0-7, *@u1: bytes 8-15), *@first those lanes. Returns the
+ * length of the prefix in bytes, or 0.
+ */
+static __always_inline unsigned int utfconv_utf8_prefix(const u8 *s,
+							utfconv_u16x8 *u0,
+							utfconv_u16x8 *u1,
+							u32 *first)
+{
+	utfconv_u8x16 v, n1, n2, l2, l3;
+	unsigned int k;
+
+	k = utfconv_utf8_whole(s, 1, &v, &n1, &n2, &l2, &l3, first);
 	if (!k)
 		return 0;
-
 	*u0 = utfconv_utf8_lanes(v, n1, n2, l2, l3, false);
 	*u1 = utfconv_utf8_lanes(v, n1, n2, l2, l3, true);
-	/* lanes of the first bytes of characters in the prefix: 0xFF */
-	*keep = ~cont & (utfconv_u8x16)(idx < (u8)k);
 	return k;
 }
 
@@ -291,61 +318,29 @@ static __always_inline unsigned int utfconv_utf8_run3(utfconv_u8x16 v,
 }
 
 /*
- * SSSE3: the longest prefix of the 32 bytes at @s made of whole,
- * well-formed one- to three-byte sequences other than surrogates (the
- * checks of utfconv_utf8_prefix() on twice the bytes, for twice the work
- * per trip through the loop's chain of latencies), decoded in 16-bit
- * lanes and packed with pshufb at @d: at most 64 bytes written. Returns
- * the length of the prefix in bytes, 0 if none; *@units: the code units
- * written.
+ * SSSE3: the prefix utfconv_utf8_whole() allows in the 32 bytes at @s (32
+ * rather than 16 for twice the work per trip through the loop's chain of
+ * latencies), decoded in 16-bit lanes and packed with pshufb at @d: at
+ * most 64 bytes written. Returns the length of the prefix in bytes, 0 if
+ * none; *@units: the code units written.
  */
 static __always_inline unsigned int utfconv_utf8_mixed32(const u8 *s, u8 *d,
 							 bool be,
 							 unsigned int *units)
 {
 	utfconv_u8x16 v[2], n1[2], n2[2], l2[2], l3[2];
-	u32 lead2 = 0, lead3 = 0, c = 0, m = 0, form = 0, bad, before, part;
 	unsigned int i, k, pos = 0;
+	u32 first;
 
-#pragma GCC unroll 2
-	for (i = 0; i < 2; i++) {
-		v[i] = utfconv_load(s + 16 * i);
-		n1[i] = utfconv_load(s + 16 * i + 1);
-		n2[i] = utfconv_load(s + 16 * i + 2);
-		l2[i] = (utfconv_u8x16)(v[i] >= 0xC2) &
-			(utfconv_u8x16)(v[i] <= 0xDF);
-		l3[i] = (utfconv_u8x16)((v[i] & 0xF0) == 0xE0);
-		lead2 |= utfconv_movemask(l2[i]) << 16 * i;
-		lead3 |= utfconv_movemask(l3[i]) << 16 * i;
-		c |= utfconv_movemask((utfconv_u8x16)((v[i] & 0xC0) == 0x80)) <<
-		     16 * i;
-		m |= utfconv_movemask(v[i]) << 16 * i;
-		form |= utfconv_movemask(((utfconv_u8x16)(v[i] == 0xE0) &
-					  (utfconv_u8x16)(n1[i] < 0xA0)) |
-					 ((utfconv_u8x16)(v[i] == 0xED) &
-					  (utfconv_u8x16)(n1[i] > 0x9F))) <<
-			16 * i;
-	}
-	/* as in utfconv_utf8_prefix(); leads of bytes 30 and 31 shift out */
-	bad = (m & ~(lead2 | lead3 | c)) |
-	      (c ^ (lead2 << 1 | lead3 << 1 | lead3 << 2)) | form;
-	k = bad ? __builtin_ctz(bad) : 32;
-	before = k < 32 ? (1U << k) - 1 : ~0U;
-	part = (lead2 & ~(before >> 1)) | (lead3 & ~(before >> 2));
-	if (part && __builtin_ctz(part) < k) {
-		k = __builtin_ctz(part);
-		before = (1U << k) - 1;
-	}
+	k = utfconv_utf8_whole(s, 2, v, n1, n2, l2, l3, &first);
 	if (!k)
 		return 0;
-	/* the lanes of the first bytes of the characters in the prefix */
-	c = ~c & before;
 #pragma GCC unroll 4
 	for (i = 0; i < 4; i++) {
 		utfconv_u16x8 u = utfconv_utf8_lanes(v[i / 2], n1[i / 2],
 						     n2[i / 2], l2[i / 2],
 						     l3[i / 2], i & 1);
-		unsigned int keep = c >> 8 * i & 0xFF;
+		unsigned int keep = first >> 8 * i & 0xFF;
 
 		if (be)
 			u = u << 8 | u >> 8;
@@ -449,7 +444,7 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 		utfconv_u16x8 u0, u1;
 		unsigned int m = utfconv_movemask(v), k, i, pos;
 		u16 units[16];
-		u8 keeps[16];
+		u32 first;
 
 		/*
 		 * ASCII: each byte widened to a code unit; with other bytes
@@ -536,7 +531,7 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 			}
 		} else {
 			k = m == 0xFFFF ? 0 :
-			    utfconv_utf8_prefix(v, m, &u0, &u1, &keep);
+			    utfconv_utf8_prefix(s, &u0, &u1, &first);
 		}
 		if (!k) {
 			const u8 *s0 = s;
@@ -552,15 +547,13 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 		}
 		s += k;
 		/* the kept lanes one after the other, without a branch */
-		keep &= 1;
 		__builtin_memcpy(units, &u0, 16);
 		__builtin_memcpy(units + 8, &u1, 16);
-		__builtin_memcpy(keeps, &keep, 16);
 		pos = 0;
 #pragma GCC unroll 16
 		for (i = 0; i < 16; i++) {
 			__builtin_memcpy(d + pos, &units[i], 2);
-			pos += 2 * keeps[i];
+			pos += 2 * (first >> i & 1);
 		}
 		d += pos;
 		ncp += pos / 2;
