@@ -16,7 +16,7 @@ PACKAGES="
 	linux-headers-6.12-amd64 linux-image-6.12-amd64
 	qemu-system-x86 busybox-static cpio kmod
 	python3-sphinx groff-base man-db
-	gcc-s390x-linux-gnu qemu-user
+	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 "
 
 # One dpkg-query for all: "ii  name" for each installed package.
