@@ -9,6 +9,7 @@
 #   make kunit | host-check | fuzz | style | docs | vm-test | install-test
 #   make install | uninstall | clean
 #   make fuzz-long  the libFuzzer target for 10 minutes
+#   make fresh-check  make demo and make check in a new debootstrap chroot
 #   make vm-debug   the debug-kernel VM run in full (make check: a slice)
 #   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)
 #
@@ -25,7 +26,7 @@ SHARED ?= $(abspath ../shared)
 KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.sh headers 6.1))
 
 .PHONY: all modules deps kunit host-check fuzz style vm-test demo check \
-	install clean help bench vm-debug fuzz-long
+	install clean help bench vm-debug fuzz-long fresh-check
 
 all: modules
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools; fi
@@ -80,6 +81,11 @@ vm-debug: deps
 check: deps
 	SHARED=$(SHARED) scripts/check.sh
 
+# The README's two commands in a fresh Debian 12 chroot with empty caches
+# (scripts/fresh-check.sh; as long as a first make check on a new machine).
+fresh-check:
+	SHARED=$(SHARED) scripts/fresh-check.sh
+
 # Prints ratios and writes results/ (git-ignored); never a test.
 bench: deps
 	SHARED=$(SHARED) scripts/bench.sh all
@@ -127,4 +133,4 @@ clean:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
 
 help:
-	@sed -n '3,15p' Makefile
+	@sed -n '3,16p' Makefile
