@@ -17,6 +17,7 @@ PACKAGES="
 	qemu-system-x86 busybox-static cpio kmod
 	python3-sphinx groff-base man-db
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
+	dosfstools mtools exfatprogs ntfs-3g xorriso genisoimage coccinelle
 "
 
 # One dpkg-query for all: "ii  name" for each installed package.

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsimg: list and rewrite the UTF-16 file names of a filesystem image.
+ *
+ * The filesystems' own tools (mkfs.vfat and mtools, mkfs.exfat, xorriso)
+ * refuse to write names that are not well-formed UTF-16, such as a lone
+ * lead or trail surrogate or a reversed pair, yet the on-disk formats allow
+ * any 16-bit code units and such names are met in the wild. fsimg takes an
+ * image made by those tools, finds a directory entry by its name and writes
+ * other code units of the same count in its place, recomputing what the
+ * format derives from the name (the exFAT name hash and entry-set
+ * checksum). It never changes the layout: the entry keeps its slots.
+ *
+ *   fsimg list   vfat|exfat|joliet IMAGE
+ *   fsimg rename vfat|exfat|joliet IMAGE FROM TO
+ *
+ * Names on the command line are UTF-8 in which \uXXXX stands for one code
+ * unit (any value, a surrogate included) and \\ for a backslash. "list"
+ * prints one line per name: the code units in hex, space separated. Only
+ * the root directory of vfat and exFAT images is searched; Joliet
+ * directories are searched recursively. A Joliet file name's ";1" version
+ * suffix is part of its name. Exit status 0 on success, 1 when the name is
+ * missing or not unique or the image is not of the given kind, 2 on a
+ * usage or I/O error.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_UNITS	512	/* longer than any name the formats allow */
+
+struct image {
+	uint8_t *p;
+	size_t size;
+};
+
+struct name {
+	uint16_t u[MAX_UNITS];
+	size_t n;
+};
+
+/* What to do with each name found: list it, or rewrite @from to @to. */
+struct job {
+	const struct name *from;
+	const struct name *to;
+	int matches;
+};
+
+static uint16_t get16(const uint8_t *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return get16(p) | (uint32_t)get16(p + 2) << 16;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = v >> 8;
+}
+
+static int fail(const char *what)
+{
+	fprintf(stderr, "fsimg: %s\n", what);
+	return 1;
+}
+
+/* Bytes [off, off + len) lie inside the image. */
+static int in_image(const struct image *img, uint64_t off, uint64_t len)
+{
+	return off <= img->size && len <= img->size - off;
+}
+
+/* Append the UTF-16 form of code point @cp to @nm; 0 when it fits. */
+static int name_push(struct name *nm, uint32_t cp)
+{
+	if (cp >= 0x10000) {
+		if (nm->n + 2 > MAX_UNITS)
+			return -1;
+		cp -= 0x10000;
+		nm->u[nm->n++] = 0xd800 | cp >> 10;
+		nm->u[nm->n++] = 0xdc00 | (cp & 0x3ff);
+		return 0;
+	}
+	if (nm->n + 1 > MAX_UNITS)
+		return -1;
+	nm->u[nm->n++] = cp;
+	return 0;
+}
+
+/*
+ * One UTF-8 sequence of @s (at most @len bytes) to a code point; returns
+ * its length, 0 when ill-formed (the Unicode Standard, ch. 3, table 3-7).
+ */
+static int utf8_decode(const uint8_t *s, size_t len, uint32_t *cp)
+{
+	uint32_t c = s[0];
+	int n, i;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, c &= 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, c &= 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, c &= 0x07;
+	else
+		return 0;
+	if ((size_t)n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		uint8_t lo = 0x80, hi = 0xbf;
+
+		if (i == 1 && n == 3 && s[0] == 0xe0)
+			lo = 0xa0;
+		if (i == 1 && n == 3 && s[0] == 0xed)
+			hi = 0x9f;
+		if (i == 1 && n == 4 && s[0] == 0xf0)
+			lo = 0x90;
+		if (i == 1 && n == 4 && s[0] == 0xf4)
+			hi = 0x8f;
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	*cp = c;
+	return n;
+}
+
+/* Parse a command-line name (UTF-8 with \uXXXX escapes) into @nm. */
+static int parse_name(const char *arg, struct name *nm)
+{
+	const uint8_t *s = (const uint8_t *)arg;
+	size_t len = strlen(arg), i = 0;
+
+	nm->n = 0;
+	while (i < len) {
+		uint32_t cp;
+		int k;
+
+		if (s[i] == '\\' && i + 1 < len && s[i + 1] == '\\') {
+			cp = '\\';
+			k = 2;
+		} else if (s[i] == '\\' && i + 6 <= len && s[i + 1] == 'u') {
+			char hex[5], *end;
+
+			memcpy(hex, s + i + 2, 4);
+			hex[4] = 0;
+			cp = strtoul(hex, &end, 16);
+			if (*end)
+				return fail("bad \\u escape");
+			k = 6;
+		} else {
+			k = utf8_decode(s + i, len - i, &cp);
+			if (!k)
+				return fail("name is not UTF-8");
+		}
+		if (name_push(nm, cp))
+			return fail("name too long");
+		i += k;
+	}
+	return 0;
+}
+
+static void print_name(const struct name *nm)
+{
+	size_t i;
+
+	for (i = 0; i < nm->n; i++)
+		printf("%s%04X", i ? " " : "", nm->u[i]);
+	printf("\n");
+}
+
+static int name_eq(const struct name *a, const struct name *b)
+{
+	return a->n == b->n && !memcmp(a->u, b->u, a->n * sizeof(a->u[0]));
+}
+
+/*
+ * Offer the name @nm found on disk to @job: returns 1 when the caller is to
+ * write @job->to in its place.
+ */
+static int job_visit(struct job *job, const struct name *nm)
+{
+	if (!job->from) {
+		print_name(nm);
+		return 0;
+	}
+	if (!name_eq(nm, job->from))
+		return 0;
+	job->matches++;
+	return job->matches == 1;
+}
+
+/* ---- vfat: the long-name (LFN) slots of the root directory -------------- */
+
+/* Byte offsets of the 13 code units of an LFN slot. */
+static const uint8_t lfn_off[13] = {
+	1, 3, 5, 7, 9, 14, 16, 18, 20, 22, 24, 28, 30
+};
+
+struct fat {
+	uint32_t bps, spc, first_data, fat_off, root_sec, root_secs, root_clus;
+};
+
+static int fat_geometry(const struct image *img, struct fat *f)
+{
+	const uint8_t *b = img->p;
+	uint32_t rsvd, nfats, fatsz, root_ent;
+
+	if (img->size < 512 || b[510] != 0x55 || b[511] != 0xaa)
+		return fail("no FAT boot sector");
+	f->bps = get16(b + 11);
+	f->spc = b[13];
+	rsvd = get16(b + 14);
+	nfats = b[16];
+	root_ent = get16(b + 17);
+	fatsz = get16(b + 22) ? get16(b + 22) : get32(b + 36);
+	if (f->bps < 512 || f->bps > 4096 || !f->spc || !nfats)
+		return fail("bad FAT geometry");
+	f->fat_off = rsvd * f->bps;
+	f->root_sec = rsvd + nfats * fatsz;
+	f->root_secs = (root_ent * 32 + f->bps - 1) / f->bps;
+	f->first_data = f->root_sec + f->root_secs;
+	f->root_clus = root_ent ? 0 : get32(b + 44);
+	return 0;
+}
+
+/* Visit the LFN of the directory entries in [off, off + len). */
+static int lfn_scan(struct image *img, uint64_t off, uint64_t len,
+		    struct job *job)
+{
+	uint64_t i;
+
+	if (!in_image(img, off, len))
+		return fail("directory outside the image");
+	for (i = 0; i + 32 <= len; i += 32) {
+		uint8_t *e = img->p + off + i;
+		unsigned int slots = e[0] & 0x3f, s, k;
+		struct name nm = { .n = 0 };
+
+		if (e[0] == 0)
+			break;
+		if (e[11] != 0x0f || e[0] == 0xe5 || !(e[0] & 0x40) || !slots)
+			continue;
+		if (i + 32 * (slots + 1) > len)
+			return fail("LFN slots cross the end of a cluster");
+		/* Slots are stored last first: slot s is at e + 32 * (slots - s). */
+		for (s = 1; s <= slots; s++) {
+			const uint8_t *se = e + 32 * (slots - s);
+
+			for (k = 0; k < 13; k++)
+				nm.u[nm.n++] = get16(se + lfn_off[k]);
+		}
+		for (k = 0; k < nm.n && nm.u[k]; k++)
+			;
+		nm.n = k;
+		if (job_visit(job, &nm)) {
+			for (k = 0; k < nm.n; k++) {
+				unsigned int sl = k / 13 + 1;
+
+				put16(e + 32 * (slots - sl) + lfn_off[k % 13],
+				      job->to->u[k]);
+			}
+		}
+		i += 32 * slots;
+	}
+	return 0;
+}
+
+static int vfat_walk(struct image *img, struct job *job)
+{
+	struct fat f;
+	uint32_t clus, hops = 0;
+
+	if (fat_geometry(img, &f))
+		return 1;
+	if (!f.root_clus)
+		return lfn_scan(img, (uint64_t)f.root_sec * f.bps,
+				(uint64_t)f.root_secs * f.bps, job);
+	/* FAT32: the root directory is a cluster chain (one scan per cluster). */
+	for (clus = f.root_clus; clus >= 2 && clus < 0x0ffffff8; hops++) {
+		uint64_t sec = f.first_data + (uint64_t)(clus - 2) * f.spc;
+
+		if (hops > 65536 || !in_image(img, f.fat_off + 4ull * clus, 4))
+			return fail("bad FAT32 root chain");
+		if (lfn_scan(img, sec * f.bps, (uint64_t)f.spc * f.bps, job))
+			return 1;
+		clus = get32(img->p + f.fat_off + 4ull * clus) & 0x0fffffff;
+	}
+	return 0;
+}
+
+/* ---- exFAT: file entry sets of the root directory ----------------------- */
+
+struct exfat {
+	uint64_t heap, fat;
+	uint32_t csize, root;
+	uint16_t upcase[65536];
+};
+
+static uint64_t exfat_clus_off(const struct exfat *x, uint32_t c)
+{
+	return x->heap + (uint64_t)(c - 2) * x->csize;
+}
+
+/* Next cluster of @c in the FAT, 0 at the end of the chain or on error. */
+static uint32_t exfat_next(const struct image *img, const struct exfat *x,
+			   uint32_t c)
+{
+	uint32_t n;
+
+	if (!in_image(img, x->fat + 4ull * c, 4))
+		return 0;
+	n = get32(img->p + x->fat + 4ull * c);
+	return n >= 2 && n < 0xfffffff7 ? n : 0;
+}
+
+/* exFAT's rotate-right-and-add checksum of the spec, 16 bits. */
+static uint16_t exfat_sum(uint16_t sum, uint8_t byte)
+{
+	return (uint16_t)(((sum & 1) ? 0x8000 : 0) + (sum >> 1) + byte);
+}
+
+/* Load the up-case table (spec 7.2.5: runs of identity as FFFF, count). */
+static int exfat_load_upcase(const struct image *img, struct exfat *x,
+			     const uint8_t *e)
+{
+	uint64_t off = exfat_clus_off(x, get32(e + 20)), len = get32(e + 24);
+	uint32_t ch = 0, i;
+
+	for (i = 0; i < 65536; i++)
+		x->upcase[i] = i;
+	if (!in_image(img, off, len))
+		return fail("up-case table outside the image");
+	for (i = 0; i + 2 <= len && ch < 65536; i += 2) {
+		uint16_t v = get16(img->p + off + i);
+
+		if (v == 0xffff && i + 4 <= len) {
+			i += 2;
+			ch += get16(img->p + off + i);
+			continue;
+		}
+		x->upcase[ch++] = v;
+	}
+	return 0;
+}
+
+static int exfat_geometry(const struct image *img, struct exfat *x)
+{
+	const uint8_t *b = img->p;
+	uint32_t bps;
+
+	if (img->size < 512 || memcmp(b + 3, "EXFAT   ", 8))
+		return fail("no exFAT boot sector");
+	if (b[108] < 9 || b[108] > 12 || b[109] > 25 - b[108])
+		return fail("bad exFAT geometry");
+	bps = 1u << b[108];
+	x->fat = (uint64_t)get32(b + 80) * bps;
+	x->heap = (uint64_t)get32(b + 88) * bps;
+	x->csize = bps << b[109];
+	x->root = get32(b + 96);
+	return 0;
+}
+
+/* Rewrite the name of the entry set at @e (@n secondary entries). */
+static void exfat_write_name(const struct exfat *x, uint8_t *e, unsigned int n,
+			     const struct name *to)
+{
+	uint16_t hash = 0, sum = 0;
+	unsigned int k, i;
+
+	for (k = 0; k < to->n; k++) {
+		uint16_t up = x->upcase[to->u[k]];
+
+		put16(e + 64 + 32 * (k / 15) + 2 + 2 * (k % 15), to->u[k]);
+		hash = exfat_sum(exfat_sum(hash, up & 0xff), up >> 8);
+	}
+	put16(e + 32 + 4, hash);
+	for (i = 0; i < 32 * (n + 1); i++)
+		if (i != 2 && i != 3)
+			sum = exfat_sum(sum, e[i]);
+	put16(e + 2, sum);
+}
+
+/* Visit the names of the entry sets in one cluster at @off. */
+static int exfat_scan(struct image *img, struct exfat *x, uint64_t off,
+		      struct job *job, int *end)
+{
+	uint64_t i;
+
+	if (!in_image(img, off, x->csize))
+		return fail("directory outside the image");
+	for (i = 0; i + 32 <= x->csize; i += 32) {
+		uint8_t *e = img->p + off + i;
+		unsigned int n = e[1], k;
+		struct name nm = { .n = 0 };
+
+		if (e[0] == 0) {
+			*end = 1;
+			return 0;
+		}
+		if (e[0] == 0x82 && exfat_load_upcase(img, x, e))
+			return 1;
+		if (e[0] != 0x85)
+			continue;
+		if (n < 2 || i + 32 * (n + 1) > x->csize || e[32] != 0xc0)
+			return fail("entry set crosses a cluster or is malformed");
+		for (k = 0; k < e[32 + 3] && k < 15 * (n - 1); k++)
+			nm.u[nm.n++] = get16(e + 64 + 32 * (k / 15) + 2 + 2 * (k % 15));
+		if (job_visit(job, &nm))
+			exfat_write_name(x, e, n, job->to);
+		i += 32 * n;
+	}
+	return 0;
+}
+
+static int exfat_walk(struct image *img, struct job *job)
+{
+	static struct exfat x;
+	uint32_t c, hops = 0;
+	int end = 0;
+
+	if (exfat_geometry(img, &x))
+		return 1;
+	for (c = x.root; c && !end; c = exfat_next(img, &x, c))
+		if (++hops > 65536 || exfat_scan(img, &x, exfat_clus_off(&x, c), job, &end))
+			return 1;
+	return 0;
+}
+
+/* ---- Joliet: directory records of the supplementary volume --------------- */
+
+#define ISO_SECTOR	2048
+
+static int joliet_dir(struct image *img, uint32_t lba, uint32_t size,
+		      struct job *job, int depth);
+
+/* Visit one directory record at @r; recurse into a subdirectory. */
+static int joliet_record(struct image *img, uint8_t *r, struct job *job,
+			 int depth)
+{
+	unsigned int nlen = r[32], k;
+	struct name nm = { .n = 0 };
+
+	if (nlen == 1 && r[33] <= 1)
+		return 0;	/* "." and ".." */
+	for (k = 0; k + 1 < nlen; k += 2)
+		nm.u[nm.n++] = r[33 + k] << 8 | r[34 + k];
+	if (job_visit(job, &nm)) {
+		for (k = 0; k < nm.n; k++) {
+			r[33 + 2 * k] = job->to->u[k] >> 8;
+			r[34 + 2 * k] = job->to->u[k] & 0xff;
+		}
+	}
+	if (r[25] & 2)
+		return joliet_dir(img, get32(r + 2), get32(r + 10), job, depth + 1);
+	return 0;
+}
+
+static int joliet_dir(struct image *img, uint32_t lba, uint32_t size,
+		      struct job *job, int depth)
+{
+	uint64_t off = (uint64_t)lba * ISO_SECTOR, i = 0;
+
+	if (depth > 8 || !in_image(img, off, size))
+		return fail("bad Joliet directory");
+	while (i < size) {
+		uint8_t *r = img->p + off + i;
+
+		if (r[0] == 0) {
+			/* Records do not cross sectors: go to the next one. */
+			i = (i / ISO_SECTOR + 1) * ISO_SECTOR;
+			continue;
+		}
+		if (r[0] < 34 || i + r[0] > size || 33u + r[32] > r[0])
+			return fail("bad Joliet directory record");
+		if (joliet_record(img, r, job, depth))
+			return 1;
+		i += r[0];
+	}
+	return 0;
+}
+
+static int joliet_walk(struct image *img, struct job *job)
+{
+	uint64_t off;
+
+	/* Volume descriptors from sector 16 to the terminator (type 255). */
+	for (off = 16 * ISO_SECTOR; in_image(img, off, ISO_SECTOR); off += ISO_SECTOR) {
+		const uint8_t *d = img->p + off;
+
+		if (memcmp(d + 1, "CD001", 5) || d[0] == 255)
+			break;
+		/* Escape sequences %/@, %/C, %/E: UCS-2 levels 1 to 3. */
+		if (d[0] == 2 && d[88] == '%' && d[89] == '/' &&
+		    (d[90] == '@' || d[90] == 'C' || d[90] == 'E'))
+			return joliet_dir(img, get32(d + 156 + 2),
+					  get32(d + 156 + 10), job, 0);
+	}
+	return fail("no Joliet volume descriptor");
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static int map_image(const char *path, int writable, struct image *img)
+{
+	struct stat st;
+	int fd = open(path, writable ? O_RDWR : O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		perror(path);
+		return 2;
+	}
+	img->size = st.st_size;
+	img->p = mmap(NULL, img->size, PROT_READ | (writable ? PROT_WRITE : 0),
+		      MAP_SHARED, fd, 0);
+	close(fd);
+	if (img->p == MAP_FAILED) {
+		perror(path);
+		return 2;
+	}
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: fsimg list vfat|exfat|joliet IMAGE\n"
+			"       fsimg rename vfat|exfat|joliet IMAGE FROM TO\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static struct name from, to;
+	struct job job = { 0 };
+	struct image img;
+	int rename, ret;
+
+	if (argc < 4)
+		return usage();
+	rename = !strcmp(argv[1], "rename");
+	if (rename ? argc != 6 : strcmp(argv[1], "list") || argc != 4)
+		return usage();
+	if (rename) {
+		if (parse_name(argv[4], &from) || parse_name(argv[5], &to))
+			return 2;
+		if (from.n != to.n)
+			return fail("FROM and TO differ in code units") + 1;
+		job.from = &from;
+		job.to = &to;
+	}
+	ret = map_image(argv[3], rename, &img);
+	if (ret)
+		return ret;
+	if (!strcmp(argv[2], "vfat"))
+		ret = vfat_walk(&img, &job);
+	else if (!strcmp(argv[2], "exfat"))
+		ret = exfat_walk(&img, &job);
+	else if (!strcmp(argv[2], "joliet"))
+		ret = joliet_walk(&img, &job);
+	else
+		return usage();
+	if (!ret && rename && job.matches != 1) {
+		fprintf(stderr, "fsimg: %s: %d entries named %s\n", argv[3],
+			job.matches, argv[4]);
+		ret = 1;
+	}
+	if (rename && msync(img.p, img.size, MS_SYNC))
+		ret = 2;
+	munmap(img.p, img.size);
+	return ret;
+}
