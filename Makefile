@@ -12,6 +12,7 @@
 #   make fresh-check  make demo and make check in a new debootstrap chroot
 #   make vm-debug   the debug-kernel VM run in full (make check: a slice)
 #   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)
+#   make fs-experiments  file names of vfat and Joliet images, stock drivers
 #
 # Every target but clean first installs missing Debian packages
 # (scripts/deps.sh, needs root or sudo). Caches: ~/.cache/utfconv.
@@ -26,7 +27,7 @@ SHARED ?= $(abspath ../shared)
 KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.sh headers 6.1))
 
 .PHONY: all modules deps kunit host-check fuzz style vm-test demo check \
-	install clean help bench vm-debug fuzz-long fresh-check
+	install clean help bench vm-debug fuzz-long fresh-check fs-experiments
 
 all: modules
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools; fi
@@ -81,6 +82,12 @@ vm-debug: deps
 check: deps
 	SHARED=$(SHARED) scripts/check.sh
 
+# File names of real vfat and Joliet images under the stock drivers in QEMU
+# on Debian's 6.12 kernel: the table and "fs-experiments: N passed, N
+# failed" (scripts/fs-experiments.sh, Documentation/fsname.rst).
+fs-experiments: deps
+	SHARED=$(SHARED) scripts/fs-experiments.sh
+
 # The README's two commands in a fresh Debian 12 chroot with empty caches
 # (scripts/fresh-check.sh; as long as a first make check on a new machine).
 fresh-check:
@@ -131,6 +138,7 @@ clean:
 		Module.symvers .checkpatch-camelcase.*
 	@if [ -f userspace-test/Makefile ]; then $(MAKE) -C userspace-test clean; fi
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
+	@if [ -f tools/fsimg/Makefile ]; then $(MAKE) -C tools/fsimg clean; fi
 
 help:
-	@sed -n '3,16p' Makefile
+	@sed -n '3,17p' Makefile

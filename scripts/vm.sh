@@ -4,7 +4,11 @@
 # Boot Debian's own kernels in QEMU (TCG) with utfconv.ko and run the
 # in-guest tests or the demo.
 #
-#   scripts/vm.sh test|demo|bench [6.1] [6.12] [debug]   (default: 6.1 6.12)
+#   scripts/vm.sh test|demo|bench|fs [6.1] [6.12] [debug]   (default: 6.1 6.12)
+#
+# "fs" runs the file name experiments of scripts/fs-experiments.sh, which
+# makes their payload (UTFCONV_VM_PAYLOAD) and their scratch disks
+# (VM_QEMU_ARGS).
 #
 # "debug" is the KASAN/UBSAN/kmemleak/lockdep kernel that
 # scripts/debug-kernel.sh builds (cached): the module is built against
@@ -44,7 +48,8 @@
 # "N passed, N failed" line with failures, a kernel BUG/WARNING/Oops/...
 # in the log, or a taint other than O (out-of-tree) and E (unsigned).
 #
-# Environment: SHARED (../shared), VM_TIMEOUT (seconds per boot, 1200;
+# Environment: VM_QEMU_ARGS (more arguments of qemu-system-x86_64, split
+# at spaces), SHARED (../shared), VM_TIMEOUT (seconds per boot, 1200;
 # for debug as in the table above), VM_DEBUG_SLICE (full),
 # VM_MEM (MiB, 1024), UTFCONV_VM_PAYLOAD (use this directory instead of
 # building userspace-test/build/vm), DEBUG_KERNEL_BUILD (an O= build
@@ -59,7 +64,9 @@ test) GUEST_CMD=/utfconv/run-tests.sh ;;
 demo) GUEST_CMD=/utfconv/demo.sh ;;
 # tools/bench/vm-bench.sh: 64 MiB of text, its UTF-16LE form and the outputs in tmpfs
 bench) GUEST_CMD=/utfconv/bench/vm-bench.sh VM_MEM=${VM_MEM:-2048} ;;
-*) die "usage: $0 test|demo|bench [6.1] [6.12]" ;;
+# userspace-test/fs/run.sh, in the payload of scripts/fs-experiments.sh
+fs) GUEST_CMD=/utfconv/fs/run.sh ;;
+*) die "usage: $0 test|demo|bench|fs [6.1] [6.12]" ;;
 esac
 KERNELS=${*:-6.1 6.12}
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
@@ -369,7 +376,7 @@ for k in $KERNELS; do
 	# once where a hang stopped.
 	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max \
 		-m "$mem" -smp "$smp" -nographic -no-reboot -nic none \
-		-kernel "$vmlinuz" -initrd "$initrd" \
+		-kernel "$vmlinuz" -initrd "$initrd" ${VM_QEMU_ARGS:-} \
 		-append "console=ttyS0 quiet panic=-1$append" \
 		</dev/null 2>&1 | sed -u 's/\r//g; s/\x1b[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' |
 		tee "$vmlog" |

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The file name experiments (`make fs-experiments`): real images of each
+# filesystem, made by its own tools and tools/fsimg, mounted in QEMU on
+# Debian's 6.12 kernel under each driver, the table of what each driver
+# lists and opens, and one line per filesystem and driver:
+#
+#   fs-experiments: <fs> <driver>: names N, lost L, aliased A, truncated T,
+#   unrepresentable U, depends=<modinfo depends of the module used>
+#   fs-experiments: N passed, N failed
+#
+# Drivers: "stock" (scripts/fs-modules.sh stock). Filesystems so far: vfat
+# (with creates and renames on a scratch disk, read back on the host with
+# fsimg and checked with fsck.vfat) and isofs (Joliet). See
+# Documentation/fsname.rst.
+#
+# Environment: SHARED (../shared), FS_DRIVERS (stock).
+
+. "$(dirname "$0")/lib.sh"
+
+SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
+FS_DRIVERS=${FS_DRIVERS:-stock}
+rel=$(kernel_release 6.12)
+mods=/lib/modules/$rel/kernel
+OUT=$SRC/build/fs
+PAYLOAD=$OUT/payload
+IMAGES=$PAYLOAD/fs/images
+FSIMG=$SRC/tools/fsimg/fsimg
+
+for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo; do
+	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)"
+done
+
+section "fs-experiments: tools and images"
+make -s -C "$SRC/tools/fsimg"
+rm -rf "$PAYLOAD"
+mkdir -p "$IMAGES" "$PAYLOAD/fs/modules/base"
+gcc -O2 -Wall -Wextra -static -o "$PAYLOAD/fs/fsprobe" "$SRC/userspace-test/fs/fsprobe.c"
+install -m 755 "$SRC/userspace-test/fs/run.sh" "$PAYLOAD/fs/run.sh"
+python3 "$SRC/userspace-test/fs/fsexp.py" images "$IMAGES" "$FSIMG" "$SHARED/corpus"
+
+# Debian's own modules the experiments need besides the drivers.
+: >"$PAYLOAD/fs/modules/base/order"
+for m in drivers/cdrom/cdrom drivers/block/loop drivers/block/virtio_blk \
+	fs/nls/nls_cp437 fs/nls/nls_ascii fs/nls/nls_utf8; do
+	xz -dc "$mods/$m.ko.xz" >"$PAYLOAD/fs/modules/base/${m##*/}.ko"
+	echo "${m##*/}.ko" >>"$PAYLOAD/fs/modules/base/order"
+done
+
+section "fs-experiments: the drivers"
+depends=() qemu_args= disk=0
+for drv in $FS_DRIVERS; do
+	case $drv in
+	stock) mdir=$("$UTFCONV_ROOT/scripts/fs-modules.sh" stock) ;;
+	*) die "unknown driver $drv" ;;
+	esac
+	d=$PAYLOAD/fs/modules/$drv
+	mkdir -p "$d"
+	printf '%s\n' fat.ko vfat.ko isofs.ko >"$d/order"
+	cp "$mdir/fat/fat.ko" "$mdir/fat/vfat.ko" "$mdir/isofs/isofs.ko" "$d/"
+	depends+=("$drv/vfat=$(modinfo -F depends "$d/vfat.ko")"
+		"$drv/isofs=$(modinfo -F depends "$d/isofs.ko")")
+	# A fresh vfat scratch disk per driver for the creates and renames.
+	scratch=$IMAGES/scratch-$drv-vfat.img
+	rm -f "$scratch"
+	mkfs.vfat -C -F 16 -n SCRATCH "$scratch" 16384 >/dev/null
+	dev=vd$(printf "\\x$(printf %x $((97 + disk)))")
+	python3 "$SRC/userspace-test/fs/fsexp.py" writes "$IMAGES" "$drv" "$dev"
+	qemu_args="$qemu_args -drive file=$scratch,if=virtio,format=raw"
+	disk=$((disk + 1))
+	echo "$drv" >>"$PAYLOAD/fs/drivers.txt"
+done
+
+section "fs-experiments: the VM"
+vm_ok=0
+UTFCONV_VM_PAYLOAD=$PAYLOAD VM_QEMU_ARGS=$qemu_args \
+	"$UTFCONV_ROOT/scripts/vm.sh" fs 6.12 || vm_ok=1
+log=$SRC/build/vm/$rel-fs.log
+
+section "fs-experiments: results"
+for drv in $FS_DRIVERS; do
+	fsck.vfat -n "$IMAGES/scratch-$drv-vfat.img" >/dev/null ||
+		{ log "fs-experiments: fsck.vfat: $drv's scratch disk is damaged"; vm_ok=1; }
+done
+python3 "$SRC/userspace-test/fs/fsexp.py" report "$IMAGES" "$log" "$FSIMG" \
+	"${depends[@]}" || vm_ok=1
+[ "$vm_ok" = 0 ]

@@ -1,0 +1,530 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The file name experiments: images, expected results and the table.
+
+  fsexp.py images OUTDIR FSIMG CORPUS   make and check the images, write
+                                        OUTDIR/plan.txt for the guest
+  fsexp.py writes OUTDIR DRIVER DEV     the creates and renames of DRIVER
+                                        on the guest's disk DEV
+  fsexp.py report OUTDIR LOG FSIMG [DRIVER/FS=DEPENDS...]
+                                        the table, the summary lines and the
+                                        names on the scratch disks the guest
+                                        wrote (OUTDIR/scratch-DRIVER-FS.img)
+
+Each image holds one file per case, with the content "id=<n>\\n". Names
+the filesystem's own tools write correctly are made by them (mtools,
+xorriso); the others (supplementary characters, which mtools writes as
+U+F600 for U+1F600 and xorriso as "_", lone and reversed surrogates,
+non-ASCII names longer than the tools or the host's NAME_MAX allow) are
+made under a placeholder of the same number of code units and rewritten
+by tools/fsimg. Every image is checked with its filesystem's tool
+(fsck.vfat -n; isoinfo -J -l and xorriso -lsl) and its names are listed
+with fsimg and compared with the cases before it is used.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+NAME_MAX = 255
+DRIVERS = ("stock", "utfconv-strict", "utfconv-wtf8")
+
+
+# ---- names -----------------------------------------------------------------
+
+def units_of(s):
+    """Code units of a Python string whose lone surrogates stand for units."""
+    b = s.encode("utf-16-le", "surrogatepass")
+    return [b[i] | b[i + 1] << 8 for i in range(0, len(b), 2)]
+
+
+def is_lead(u):
+    return 0xD800 <= u <= 0xDBFF
+
+
+def is_trail(u):
+    return 0xDC00 <= u <= 0xDFFF
+
+
+def scalars(units):
+    """(code point, lone) for each character; lone: an unpaired surrogate."""
+    i = 0
+    while i < len(units):
+        u = units[i]
+        if is_lead(u) and i + 1 < len(units) and is_trail(units[i + 1]):
+            yield 0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00), False
+            i += 2
+            continue
+        yield u, is_lead(u) or is_trail(u)
+        i += 1
+
+
+def utf8(cp):
+    """UTF-8 form of a code point; generalized (WTF-8) for a surrogate."""
+    if cp < 0x80:
+        return bytes([cp])
+    if cp < 0x800:
+        return bytes([0xC0 | cp >> 6, 0x80 | cp & 0x3F])
+    if cp < 0x10000:
+        return bytes([0xE0 | cp >> 12, 0x80 | cp >> 6 & 0x3F, 0x80 | cp & 0x3F])
+    return bytes([0xF0 | cp >> 18, 0x80 | cp >> 12 & 0x3F,
+                  0x80 | cp >> 6 & 0x3F, 0x80 | cp & 0x3F])
+
+
+def wtf8(units):
+    """The WTF-8 form: every unit sequence has one, and only one."""
+    return b"".join(utf8(cp) for cp, _ in scalars(units))
+
+
+def has_lone(units):
+    return any(lone for _, lone in scalars(units))
+
+
+def nls(units):
+    """fs/nls utf16s_to_utf8s() with room to spare: unpaired surrogates
+    are dropped ("Ignore character and move on"), U+0000 ends the name."""
+    out = b""
+    for cp, lone in scalars(units):
+        if cp == 0:
+            break
+        if not lone:
+            out += utf8(cp)
+    return out
+
+
+def escape(units):
+    """A name for fsimg's command line: every unit as \\uXXXX."""
+    return "".join("\\u%04X" % u for u in units)
+
+
+# ---- cases -------------------------------------------------------------------
+
+def corpus_words(corpus):
+    """One word of each file of the corpus (its first word of four or more
+    letters with a non-ASCII letter; English: its first word)."""
+    words = []
+    d = os.path.join(corpus, "wikipedia_mars")
+    for f in sorted(os.listdir(d)):
+        text = open(os.path.join(d, f), encoding="utf-8").read()
+        for w in re.findall(r"\w{4,}", text):
+            if f.startswith("english") or any(ord(c) > 127 for c in w):
+                words.append((f.split(".")[0], w))
+                break
+    return words
+
+
+def cases(fs, corpus):
+    """[(key, name, made_by)] of one image, in directory order."""
+    long_ascii = {"vfat": 255, "isofs": 103}[fs]
+    c = [("ascii", "plain file.txt", "tool")]
+    c += [("word-" + lang, w + ".txt", "tool") for lang, w in corpus_words(corpus)]
+    c += [("emoji", "\U0001F600 smile.txt", "fsimg"),
+          ("ascii-%du" % long_ascii, "n" * (long_ascii - 4) + ".txt", "tool"),
+          ("cjk-253b", "\u4e2d" * 83 + ".txt", "fsimg"),
+          ("cjk-256b", "\u4e2d" * 84 + ".txt", "fsimg")]
+    if fs == "vfat":
+        c.append(("cjk-255u", "\u4e2d" * 251 + ".txt", "fsimg"))
+    else:
+        c.append(("cjk-103u", "\u4e2d" * 103, "fsimg"))
+    c += [("lead", "lead\ud800.txt", "fsimg"),
+          ("trail", "trail\udc00.txt", "fsimg"),
+          ("reversed", "rev\ude00\ud83d.txt", "fsimg"),
+          ("end-lead", "end\ud83d", "fsimg"),
+          ("alias-plain", "alias name.txt", "tool"),
+          ("alias-trail", "alias\udc00 name.txt", "fsimg")]
+    if fs == "isofs":
+        c.append(("lone-only", "\udc00\udc01", "fsimg"))
+    else:
+        # mtools 4.0.32 stores a non-ASCII name that fits 8.3 in code page
+        # 437 as a short name only (viet.txt for the Vietnamese word), cuts
+        # long names at 255 bytes inside a character and writes U+1F600 as
+        # U+F600: non-ASCII names go through fsimg.
+        c = [(k, n, "tool" if n.isascii() else "fsimg") for k, n, _ in c]
+    return c
+
+
+def zero_cases():
+    """vfat: a name of lone surrogates only, between two plain names."""
+    return [("before", "Before.txt", "tool"),
+            ("lone-only", "\udc00\udc01", "fsimg"),
+            ("after", "After.txt", "tool")]
+
+
+def placeholder(i, n):
+    """A name of @n units for case @i, unique in its directory; "+" is not
+    allowed in a short name, so mtools gives it a long name."""
+    return ("+%02dq" % i + "q" * n)[:n]
+
+
+# ---- images --------------------------------------------------------------------
+
+def run(*cmd, **kw):
+    return subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, **kw).stdout.decode(
+                              "utf-8", "replace")
+
+
+def listed_units(fsimg, kind, img):
+    out = run(fsimg, "list", kind, img)
+    return [[int(u, 16) for u in line.split()] for line in out.splitlines()]
+
+
+def craft(fsimg, kind, img, entries):
+    """Rewrite each placeholder to its name, then compare every name."""
+    for e in entries:
+        if e["made_by"] == "fsimg":
+            run(fsimg, "rename", kind, img, escape(units_of(e["create"])),
+                escape(e["units"]))
+    got = listed_units(fsimg, kind, img)
+    if sorted(got) != sorted(e["units"] for e in entries):
+        sys.exit("fsexp: %s: names on disk differ from the cases" % img)
+    # Directory order (xorriso sorts the records): a lookup finds the
+    # first entry of a name.
+    for e in entries:
+        e["order"] = got.index(e["units"])
+
+
+def entries_of(case_list, first_id):
+    out = []
+    for i, (key, name, made_by) in enumerate(case_list):
+        u = units_of(name)
+        out.append({"id": first_id + i, "key": key, "units": u,
+                    "made_by": made_by,
+                    "create": name if made_by == "tool" else
+                    placeholder(first_id + i, len(u))})
+    return out
+
+
+def make_vfat(outdir, fsimg, name, entries):
+    img = os.path.join(outdir, name + ".img")
+    if os.path.exists(img):
+        os.unlink(img)
+    run("mkfs.vfat", "-C", "-F", "16", "-i", "5554460a", "-n", "UTFCONV",
+        img, "16384")
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1", LC_ALL="C.UTF-8")
+    for e in entries:
+        content = os.path.join(outdir, "content")
+        with open(content, "w") as f:
+            f.write("id=%d\n" % e["id"])
+        run("mcopy", "-i", img, content, "::" + e["create"], env=env)
+    craft(fsimg, "vfat", img, entries)
+    run("fsck.vfat", "-n", img)
+    run("mdir", "-i", img, "::", env=env)
+    return img
+
+
+def make_joliet(outdir, fsimg, name, entries):
+    img = os.path.join(outdir, name + ".img")
+    tree = os.path.join(outdir, name + ".tree")
+    run("rm", "-rf", tree, img)
+    os.makedirs(tree)
+    for e in entries:
+        with open(os.path.join(tree, e["create"]), "w") as f:
+            f.write("id=%d\n" % e["id"])
+    run("xorriso", "-as", "mkisofs", "-quiet", "--norock", "-J", "-joliet-long",
+        "-V", "UTFCONV", "-o", img, tree)
+    craft(fsimg, "joliet", img, entries)
+    # No Rock Ridge, or isofs would show its names instead of Joliet's.
+    if "NO Rock Ridge present" not in run("isoinfo", "-d", "-i", img):
+        sys.exit("fsexp: %s has Rock Ridge" % img)
+    run("isoinfo", "-J", "-l", "-i", img)
+    run("xorriso", "-indev", img, "-lsl", "/")
+    return img
+
+
+def images(outdir, fsimg, corpus):
+    """Make every image; plan.txt tells the guest what to do with each."""
+    os.makedirs(outdir, exist_ok=True)
+    plan, meta = [], {}
+    specs = [("vfat", "vfat-names", cases("vfat", corpus), make_vfat),
+             ("vfat", "vfat-zero", zero_cases(), make_vfat),
+             ("isofs", "isofs-names", cases("isofs", corpus), make_joliet)]
+    first = 1
+    for fs, name, case_list, maker in specs:
+        ents = entries_of(case_list, first)
+        first += len(ents)
+        maker(outdir, fsimg, name, ents)
+        meta[name] = {"fs": fs, "entries": ents}
+        probes = sorted({p.hex() for e in ents for p in
+                         (wtf8(e["units"]), nls(e["units"]))
+                         if 0 < len(p) <= NAME_MAX})
+        plan.append("image %s %s %s" % (name, fs, " ".join(probes)))
+    with open(os.path.join(outdir, "plan.txt"), "w") as f:
+        f.write("\n".join(plan) + "\n")
+    with open(os.path.join(outdir, "cases.json"), "w") as f:
+        json.dump(meta, f)
+
+
+# ---- creates and renames ----------------------------------------------------
+
+def write_cases():
+    """[(key, op, names, units on disk or None)], VFS names as bytes."""
+    emoji = "\U0001F600 new.txt"
+    return [
+        ("w-emoji", "create", [emoji.encode()], units_of(emoji)),
+        ("w-255u", "create", [b"c" * 251 + b".txt"], units_of("c" * 251 + ".txt")),
+        ("w-256u", "create", [b"c" * 252 + b".txt"], None),
+        # 256 bytes of UTF-8 but 88 units: the VFS leaves the limit to the
+        # filesystem, and vfat's is 255 units.
+        ("w-cjk-256b", "create", [("\u4e2d" * 84 + ".txt").encode()],
+         units_of("\u4e2d" * 84 + ".txt")),
+        ("w-ill-formed", "create", [b"bad\xff.txt"], None),
+        ("w-wtf8", "create", [b"wtf\xed\xa0\x80.txt"], units_of("wtf\ud800.txt")),
+        ("w-src", "create", [b"Source file.txt"], None),
+        ("w-rename-emoji", "rename",
+         [b"Source file.txt", "\U0001F600 renamed.txt".encode()],
+         units_of("\U0001F600 renamed.txt")),
+        ("w-rename-256u", "rename", [b"c" * 251 + b".txt", b"d" * 252 + b".txt"],
+         None),
+    ]
+
+
+def write_expect(driver, key):
+    """errno of a create or rename; None: succeeds."""
+    errs = {"w-256u": "ENAMETOOLONG",
+            "w-ill-formed": "EINVAL", "w-rename-256u": "ENAMETOOLONG",
+            "w-wtf8": None if driver == "utfconv-wtf8" else "EINVAL"}
+    return errs.get(key, "0") or "0"
+
+
+def writes(outdir, driver, dev):
+    with open(os.path.join(outdir, "writes-%s.txt" % driver), "w") as f:
+        f.write("disk vfat %s\n" % dev)
+        for key, op, names, _ in write_cases():
+            f.write("%s %s\n" % (op, " ".join(n.hex() for n in names)))
+
+
+def on_disk_expected(driver):
+    """Names on the scratch disk after the writes of @driver."""
+    want = []
+    for key, _, _, units in write_cases():
+        if units is not None and write_expect(driver, key) == "0":
+            want.append(units)
+    return sorted(want)
+
+
+# ---- what each driver is expected to list ---------------------------------
+
+def joliet_tail(b):
+    """get_joliet_filename(): no ";1" version, no trailing dots."""
+    if len(b) > 2 and b.endswith(b";1"):
+        b = b[:-2]
+    while len(b) >= 2 and b.endswith(b"."):
+        b = b[:-1]
+    return b
+
+
+def vfs_name(fs, driver, units):
+    """The bytes @driver lists for a name, None when it skips it."""
+    if driver == "stock":
+        b = nls(units)
+        if fs == "isofs":
+            # The UTF-8 length is kept in an unsigned char.
+            b = joliet_tail(b[:len(b) & 0xFF])
+        return b or (None if fs == "isofs" else b)
+    if driver == "utfconv-strict" and has_lone(units):
+        return None
+    b = wtf8(units)
+    return joliet_tail(b) if fs == "isofs" else b
+
+
+def expected(fs, driver, ents):
+    """Per entry: (bytes or None, outcome); outcome "id=<n>" (opens the
+    file of case n), "getdents=EIO" (vfat: readdir fails at an empty name,
+    fs/readdir.c verify_dirent_name()), "not listed". The VFS leaves the
+    length of a name to the filesystem (NAME_MAX bounds only what
+    userspace may pass in some calls): vfat and isofs list and open names
+    of more than NAME_MAX bytes."""
+    out, first_of, failed = {}, {}, False
+    for e in sorted(ents, key=lambda x: x["order"]):
+        b = vfs_name(fs, driver, e["units"])
+        if failed or b is None:
+            out[e["id"]] = (None, "not listed")
+        elif not b:
+            out[e["id"]] = (None, "getdents=EIO")
+            failed = True
+        else:
+            out[e["id"]] = (b, "id=%d" % first_of.setdefault(b, e["id"]))
+    return [out[e["id"]] for e in ents]
+
+
+# ---- the guest's output -----------------------------------------------------
+
+def parse_log(log):
+    """{(driver, image): {"mount": rc, "E": [...], "O": {...}, ...}}"""
+    runs, cur = {}, None
+    for line in open(log, encoding="utf-8", errors="replace"):
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "FSX-BEGIN":
+            cur = runs.setdefault((f[1], f[2]), {"mount": f[3][6:], "E": [],
+                                                 "O": {}, "W": [],
+                                                 "getdents": None})
+        elif f[0] == "FSX-END":
+            cur = None
+        elif cur is None:
+            continue
+        elif f[0] == "E" and f[1] == "-":
+            cur["getdents"] = f[2]
+        elif f[0] in "EO" and len(f) >= 6:
+            kv = dict(x.split("=", 1) for x in f[2:])
+            rec = {"bytes": bytes.fromhex(f[1]), "open": kv["open"],
+                   "data": kv["data"]}
+            if f[0] == "E":
+                cur["E"].append(rec)
+            else:
+                cur["O"][rec["bytes"]] = rec
+        elif f[0] in "CR":
+            cur["W"].append(f[-1].split("=", 1)[1])
+    return runs
+
+
+def outcome(rec):
+    if rec["open"] != "0":
+        return rec["open"]
+    data = bytes.fromhex(rec["data"]) if rec["data"] != "-" else b""
+    return data.decode("ascii", "replace").strip() or "empty"
+
+
+def show(b):
+    if b is None:
+        return "-"
+    h = b.hex()
+    return h if len(h) <= 40 else "%s..(%d B)" % (h[:32], len(b))
+
+
+class Tally:
+    def __init__(self):
+        self.names = self.lost = self.aliased = self.truncated = 0
+        self.unrep = 0
+
+
+def judge_image(fs, driver, ents, run_, rows, tally):
+    """Compare one image's listing with the expectation; count losses."""
+    exp = expected(fs, driver, ents)
+    listed = list(run_["E"])
+    by_id = {"id=%d" % e["id"]: e for e in ents}
+    passed = failed = 0
+    for e, (b, want) in zip(ents, exp):
+        got_b, got = None, "not listed"
+        if want == "getdents=EIO":
+            got = run_["getdents"] or got
+        else:
+            for r in listed:
+                if r["bytes"] == b:
+                    listed.remove(r)
+                    got_b, got = r["bytes"], outcome(r)
+                    break
+        ok = got == want and got_b == b
+        passed += ok
+        failed += not ok
+        rows.append((fs, e["key"], driver, show(got_b),
+                     "yes" if got.startswith("id=") else "no",
+                     got if not got.startswith("id=") else
+                     ("own" if got == "id=%d" % e["id"] else "opens " + by_id[got]["key"]),
+                     "PASS" if ok else "FAIL (want %s %s)" % (show(b), want)))
+    for r in listed:
+        failed += 1
+        rows.append((fs, "?", driver, show(r["bytes"]), "-", outcome(r),
+                     "FAIL (unexpected name)"))
+    count_losses(ents, run_["E"], tally)
+    return passed, failed
+
+
+def count_losses(ents, recs, tally):
+    """Losses seen, whatever was expected: lost (no listed name opens the
+    file), aliased (names listed more than once, every copy counted),
+    truncated (a name listed shorter than its own), unrepresentable (a
+    name longer than NAME_MAX, not listed in any other form)."""
+    reached = {}
+    for r in recs:
+        o = outcome(r)
+        if o.startswith("id="):
+            reached.setdefault(int(o[3:]), []).append(r["bytes"])
+    seen = {}
+    for r in recs:
+        seen[r["bytes"]] = seen.get(r["bytes"], 0) + 1
+    tally.aliased += sum(n for n in seen.values() if n > 1)
+    for e in ents:
+        w = wtf8(e["units"])
+        tally.names += 1
+        forms = reached.get(e["id"], [])
+        if any(len(f) < len(w) and (w.startswith(f) or len(w) > NAME_MAX)
+               for f in forms if f != w):
+            tally.truncated += 1
+        elif len(w) > NAME_MAX and not forms:
+            tally.unrep += 1
+        elif not forms:
+            tally.lost += 1
+
+
+def judge_writes(driver, run_, disk_units, rows):
+    passed = failed = 0
+    for (key, _, names, _), got in zip(write_cases(), run_["W"] + [None] * 99):
+        want = write_expect(driver, key)
+        ok = got == want
+        passed += ok
+        failed += not ok
+        rows.append(("vfat", key, driver, show(names[-1]), "-", got or "not run",
+                     "PASS" if ok else "FAIL (want %s)" % want))
+    ok = sorted(disk_units) == on_disk_expected(driver)
+    rows.append(("vfat", "w-on-disk", driver, "%d names" % len(disk_units), "-",
+                 "fsimg list", "PASS" if ok else "FAIL (want %s)" %
+                 [escape(u) for u in on_disk_expected(driver)]))
+    return passed + ok, failed + (not ok)
+
+
+def report(outdir, log, fsimg, depends):
+    meta = json.load(open(os.path.join(outdir, "cases.json")))
+    runs = parse_log(log)
+    dep = dict(d.split("=", 1) for d in depends)
+    rows, passed, failed, lines = [], 0, 0, []
+    for fs in ("vfat", "exfat", "ntfs3", "isofs"):
+        for driver in DRIVERS:
+            imgs = [n for n, m in meta.items() if m["fs"] == fs]
+            if not imgs or not any((driver, n) in runs for n in imgs):
+                continue
+            t = Tally()
+            for name in imgs:
+                r = runs.get((driver, name))
+                if r is None or r["mount"] != "0":
+                    failed += 1
+                    rows.append((fs, name, driver, "-", "-", "mount failed",
+                                 "FAIL"))
+                    continue
+                p, f = judge_image(fs, driver, meta[name]["entries"], r, rows, t)
+                passed, failed = passed + p, failed + f
+            w = runs.get((driver, "write-" + fs))
+            if w is not None:
+                units = listed_units(fsimg, "vfat",
+                                     os.path.join(outdir, "scratch-%s-%s.img"
+                                                  % (driver, fs)))
+                p, f = judge_writes(driver, w, units, rows)
+                passed, failed = passed + p, failed + f
+            lines.append("fs-experiments: %s %s: names %d, lost %d, aliased %d, "
+                         "truncated %d, unrepresentable %d, depends=%s"
+                         % (fs, driver, t.names, t.lost, t.aliased, t.truncated,
+                            t.unrep, dep.get("%s/%s" % (driver, fs), "?")))
+    head = ("fs", "case", "driver", "listed bytes", "opened", "errno/file", "result")
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(6)]
+    for r in [head] + rows:
+        print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)) + "  " + r[6])
+    print()
+    for line in lines:
+        print(line)
+    print("fs-experiments: %d passed, %d failed" % (passed, failed))
+    return failed == 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "images":
+        images(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 5 and sys.argv[1] == "writes":
+        writes(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) >= 5 and sys.argv[1] == "report":
+        sys.exit(0 if report(*sys.argv[2:5], sys.argv[5:]) else 1)
+    else:
+        sys.exit(__doc__)

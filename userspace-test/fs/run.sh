@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# In the VM guest (scripts/vm.sh fs): the file name experiments. For each
+# driver of drivers.txt, load its modules (modules/<driver>/order), then
+# for each "image" line of images/plan.txt attach the image read-only to a
+# loop device, mount it and print what fsprobe sees (FSX-BEGIN ... FSX-END
+# blocks); for each "create"/"rename" line of images/writes-<driver>.txt
+# do it on the scratch disk named there (a QEMU virtio disk the host reads
+# back afterwards). The host (fsexp.py report) judges the output.
+
+cd /utfconv/fs || exit 1
+say() { echo "FSX: $*"; }
+
+mount_opts() {
+	case $1 in
+	vfat) echo "-t vfat -o utf8" ;;
+	isofs) echo "-t iso9660 -o utf8" ;;
+	esac
+}
+
+load() {
+	for ko in $(cat "modules/$1/order"); do
+		insmod "modules/$1/$ko" || say "ERROR insmod $1/$ko"
+	done
+}
+
+unload() {
+	for ko in $(sed -n '1!G;h;$p' "modules/$1/order"); do
+		rmmod "${ko%.ko}" || say "ERROR rmmod $1/$ko"
+	done
+}
+
+images() {
+	while read -r kw name fs probes; do
+		[ "$kw" = image ] || continue
+		dev=$(losetup -f)
+		losetup -r "$dev" "images/$name.img" || { say "ERROR losetup $name"; continue; }
+		mkdir -p "/mnt/$name"
+		# shellcheck disable=SC2046
+		mount -r $(mount_opts "$fs") "$dev" "/mnt/$name"
+		echo "FSX-BEGIN $1 $name mount=$?"
+		./fsprobe list "/mnt/$name"
+		# shellcheck disable=SC2086
+		./fsprobe open "/mnt/$name" $probes
+		echo "FSX-END $1 $name"
+		umount "/mnt/$name"
+		losetup -d "$dev"
+	done <images/plan.txt
+}
+
+writes() {
+	f=images/writes-$1.txt
+	[ -f "$f" ] || return 0
+	read -r _ fs dev <"$f"
+	mkdir -p /mnt/w
+	# shellcheck disable=SC2046
+	mount $(mount_opts "$fs") "/dev/$dev" /mnt/w
+	echo "FSX-BEGIN $1 write-$fs mount=$?"
+	while read -r kw a b; do
+		case $kw in
+		create) ./fsprobe create /mnt/w "$a" ;;
+		rename) ./fsprobe rename /mnt/w "$a" "$b" ;;
+		esac
+	done <"$f"
+	./fsprobe list /mnt/w
+	echo "FSX-END $1 write-$fs"
+	umount /mnt/w
+}
+
+load base
+for drv in $(cat drivers.txt); do
+	load "$drv"
+	images "$drv"
+	writes "$drv"
+	unload "$drv"
+done
+sync
+exit 0
