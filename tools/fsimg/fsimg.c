@@ -12,11 +12,16 @@
  * checksum). It never changes the layout: the entry keeps its slots.
  *
  *   fsimg list   vfat|exfat|joliet IMAGE
+ *   fsimg short  vfat IMAGE
  *   fsimg rename vfat|exfat|joliet IMAGE FROM TO
  *
  * Names on the command line are UTF-8 in which \uXXXX stands for one code
  * unit (any value, a surrogate included) and \\ for a backslash. "list"
- * prints one line per name: the code units in hex, space separated. Only
+ * prints one line per name: the code units in hex, space separated;
+ * "short" adds to each long name of a vfat image, after a tab, its short
+ * (8.3) name as Linux shows it (NAME.EXT, lower case where the entry's
+ * case bits say so), which vfat lists when it cannot translate the long
+ * name. Only
  * the root directory of vfat and exFAT images is searched; Joliet
  * directories are searched recursively. A Joliet file name's ";1" version
  * suffix is part of its name. Exit status 0 on success, 1 when the name is
@@ -24,6 +29,7 @@
  * usage or I/O error.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -51,6 +57,7 @@ struct job {
 	const struct name *from;
 	const struct name *to;
 	int matches;
+	int short_names;
 };
 
 static uint16_t get16(const uint8_t *p)
@@ -181,7 +188,6 @@ static void print_name(const struct name *nm)
 
 	for (i = 0; i < nm->n; i++)
 		printf("%s%04X", i ? " " : "", nm->u[i]);
-	printf("\n");
 }
 
 static int name_eq(const struct name *a, const struct name *b)
@@ -197,6 +203,8 @@ static int job_visit(struct job *job, const struct name *nm)
 {
 	if (!job->from) {
 		print_name(nm);
+		if (!job->short_names)
+			printf("\n");
 		return 0;
 	}
 	if (!name_eq(nm, job->from))
@@ -239,6 +247,25 @@ static int fat_geometry(const struct image *img, struct fat *f)
 	return 0;
 }
 
+/* Print the short name of entry @e as fs/fat's fat_parse_short() shows it. */
+static void print_short(const uint8_t *e)
+{
+	int n, x, i;
+
+	for (n = 8; n > 0 && e[n - 1] == ' '; n--)
+		;
+	for (x = 3; x > 0 && e[8 + x - 1] == ' '; x--)
+		;
+	printf("\t");
+	for (i = 0; i < n; i++)
+		putchar(e[12] & 0x08 ? tolower(e[i]) : e[i]);
+	if (x)
+		putchar('.');
+	for (i = 0; i < x; i++)
+		putchar(e[12] & 0x10 ? tolower(e[8 + i]) : e[8 + i]);
+	printf("\n");
+}
+
 /* Visit the LFN of the directory entries in [off, off + len). */
 static int lfn_scan(struct image *img, uint64_t off, uint64_t len,
 		    struct job *job)
@@ -276,6 +303,8 @@ static int lfn_scan(struct image *img, uint64_t off, uint64_t len,
 				      job->to->u[k]);
 			}
 		}
+		if (job->short_names)
+			print_short(e + 32 * slots);
 		i += 32 * slots;
 	}
 	return 0;
@@ -539,6 +568,7 @@ static int map_image(const char *path, int writable, struct image *img)
 static int usage(void)
 {
 	fprintf(stderr, "usage: fsimg list vfat|exfat|joliet IMAGE\n"
+			"       fsimg short vfat IMAGE\n"
 			"       fsimg rename vfat|exfat|joliet IMAGE FROM TO\n");
 	return 2;
 }
@@ -553,7 +583,11 @@ int main(int argc, char **argv)
 	if (argc < 4)
 		return usage();
 	rename = !strcmp(argv[1], "rename");
-	if (rename ? argc != 6 : strcmp(argv[1], "list") || argc != 4)
+	job.short_names = !strcmp(argv[1], "short");
+	if (job.short_names && strcmp(argv[2], "vfat"))
+		return usage();
+	if (rename ? argc != 6 :
+	    (strcmp(argv[1], "list") && !job.short_names) || argc != 4)
 		return usage();
 	if (rename) {
 		if (parse_name(argv[4], &from) || parse_name(argv[5], &to))
