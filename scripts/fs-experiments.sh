@@ -10,17 +10,25 @@
 #   unrepresentable U, depends=<modinfo depends of the module used>
 #   fs-experiments: N passed, N failed
 #
-# Drivers: "stock" (scripts/fs-modules.sh stock). Filesystems so far: vfat
+# Drivers: "stock" (scripts/fs-modules.sh stock); "utfconv-strict" and
+# "utfconv-wtf8", the converted modules (scripts/fs-modules.sh utfconv)
+# with utfconv's fsname_policy parameter set to strict or wtf8, when this
+# tree's <linux/utfconv.h> declares the fsname API. Filesystems so far: vfat
 # (with creates and renames on a scratch disk, read back on the host with
 # fsimg and checked with fsck.vfat) and isofs (Joliet). See
 # Documentation/fsname.rst.
 #
-# Environment: SHARED (../shared), FS_DRIVERS (stock).
+# Environment: SHARED (../shared), FS_DRIVERS (the drivers above).
 
 . "$(dirname "$0")/lib.sh"
 
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
-FS_DRIVERS=${FS_DRIVERS:-stock}
+if grep -q 'utfconv_fsname_utf16s_to_utf8s(' "$SRC/include/linux/utfconv.h"; then
+	FS_DRIVERS=${FS_DRIVERS:-stock utfconv-strict utfconv-wtf8}
+else
+	log "fs-experiments: <linux/utfconv.h> has no fsname API yet: stock drivers only"
+	FS_DRIVERS=${FS_DRIVERS:-stock}
+fi
 rel=$(kernel_release 6.12)
 mods=/lib/modules/$rel/kernel
 OUT=$SRC/build/fs
@@ -51,12 +59,15 @@ done
 section "fs-experiments: the drivers"
 depends=() qemu_args= disk=0
 for drv in $FS_DRIVERS; do
-	case $drv in
-	stock) mdir=$("$UTFCONV_ROOT/scripts/fs-modules.sh" stock) ;;
-	*) die "unknown driver $drv" ;;
-	esac
 	d=$PAYLOAD/fs/modules/$drv
 	mkdir -p "$d"
+	case $drv in
+	stock) mdir=$("$UTFCONV_ROOT/scripts/fs-modules.sh" stock) ;;
+	utfconv-strict|utfconv-wtf8)
+		mdir=$("$UTFCONV_ROOT/scripts/fs-modules.sh" utfconv)
+		echo "${drv#utfconv-}" >"$d/policy" ;;
+	*) die "unknown driver $drv" ;;
+	esac
 	printf '%s\n' fat.ko vfat.ko isofs.ko >"$d/order"
 	cp "$mdir/fat/fat.ko" "$mdir/fat/vfat.ko" "$mdir/isofs/isofs.ko" "$d/"
 	depends+=("$drv/vfat=$(modinfo -F depends "$d/vfat.ko")"

@@ -23,6 +23,12 @@ load() {
 	for ko in $(cat "modules/$1/order"); do
 		insmod "modules/$1/$ko" || say "ERROR insmod $1/$ko"
 	done
+	# utfconv's policy for file names (the utfconv-* drivers).
+	if [ -f "modules/$1/policy" ]; then
+		cat "modules/$1/policy" >/sys/module/utfconv/parameters/fsname_policy ||
+			say "ERROR fsname_policy $(cat "modules/$1/policy")"
+		say "$1: utfconv fsname_policy $(cat /sys/module/utfconv/parameters/fsname_policy)"
+	fi
 }
 
 unload() {
