@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Make a filesystem translate its file names with utfconv instead of
-/// fs/nls: the calls of utf8s_to_utf16s() and utf16s_to_utf8s() become the
-/// drop-in forms of <linux/utfconv.h> (same arguments and units, but they
-/// never truncate and never drop a unit), a private copy of
+/// fs/nls: the calls of utf8s_to_utf16s(), utf16s_to_utf8s() and
+/// utf8_to_utf32() become the drop-in forms of <linux/utfconv.h> (same
+/// arguments and units, but they never truncate and never drop a unit,
+/// and follow utfconv's policy for surrogates), a private copy of
 /// utf8s_to_utf16s() with the fs/nls signature is replaced too, and a
 /// length taken from the UTF-16 to UTF-8 form, which fs/nls never made
 /// negative, is checked before it is used.
@@ -30,6 +31,14 @@ expression list args;
 - utf16s_to_utf8s(args)
 + utfconv_fsname_utf16s_to_utf8s(args)
 
+// One character at a time (exFAT hashes and compares names so): the form
+// that decodes a surrogate's three-byte form under the WTF-8 policy.
+@to32 depends on patch@
+expression list args;
+@@
+- utf8_to_utf32(args)
++ utfconv_fsname_utf8_to_utf32(args)
+
 // A private copy of utf8s_to_utf16s() (ntfs3 keeps one that reports
 // -ENAMETOOLONG, as utfconv does): its callers call utfconv and it goes.
 @copy depends on patch@
@@ -38,7 +47,7 @@ typedef u8, wchar_t;
 @@
 static int p(const u8 *s, int inlen, enum utf16_endian endian,
 	     wchar_t *pwcs, int maxout)
-{ <+... utf8_to_utf32(...) ...+> }
+{ <+... utfconv_fsname_utf8_to_utf32(...) ...+> }
 
 @depends on copy@
 identifier copy.p;
@@ -87,14 +96,14 @@ len = utfconv_fsname_utf16s_to_utf8s@p(args);
 ...>
 }
 
-@header depends on to16 || to8 || copy_calls@
+@header depends on to16 || to8 || to32 || copy_calls@
 @@
 #include <linux/nls.h>
 + #include <linux/utfconv.h>
 
 // A file that has <linux/nls.h> through a header of its filesystem (fat):
 // after its last <linux/...> include.
-@header_last depends on (to16 || to8 || copy_calls) && !header@
+@header_last depends on (to16 || to8 || to32 || copy_calls) && !header@
 @@
 #include <linux/...>
 + #include <linux/utfconv.h>
