@@ -15,7 +15,8 @@
 # with utfconv's fsname_policy parameter set to strict or wtf8, when this
 # tree's <linux/utfconv.h> declares the fsname API. Filesystems so far: vfat
 # (with creates and renames on a scratch disk, read back on the host with
-# fsimg and checked with fsck.vfat) and isofs (Joliet). See
+# fsimg and checked with fsck.vfat), isofs (Joliet) and exFAT (its files
+# made by the stock driver in a first boot, then rewritten by fsimg). See
 # Documentation/fsname.rst.
 #
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above).
@@ -36,7 +37,7 @@ PAYLOAD=$OUT/payload
 IMAGES=$PAYLOAD/fs/images
 FSIMG=$SRC/tools/fsimg/fsimg
 
-for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo; do
+for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo mkfs.exfat fsck.exfat; do
 	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)"
 done
 
@@ -68,10 +69,12 @@ for drv in $FS_DRIVERS; do
 		echo "${drv#utfconv-}" >"$d/policy" ;;
 	*) die "unknown driver $drv" ;;
 	esac
-	printf '%s\n' fat.ko vfat.ko isofs.ko >"$d/order"
-	cp "$mdir/fat/fat.ko" "$mdir/fat/vfat.ko" "$mdir/isofs/isofs.ko" "$d/"
+	printf '%s\n' fat.ko vfat.ko isofs.ko exfat.ko >"$d/order"
+	cp "$mdir/fat/fat.ko" "$mdir/fat/vfat.ko" "$mdir/isofs/isofs.ko" \
+		"$mdir/exfat/exfat.ko" "$d/"
 	depends+=("$drv/vfat=$(modinfo -F depends "$d/vfat.ko")"
-		"$drv/isofs=$(modinfo -F depends "$d/isofs.ko")")
+		"$drv/isofs=$(modinfo -F depends "$d/isofs.ko")"
+		"$drv/exfat=$(modinfo -F depends "$d/exfat.ko")")
 	# A fresh vfat scratch disk per driver for the creates and renames.
 	scratch=$IMAGES/scratch-$drv-vfat.img
 	rm -f "$scratch"
@@ -83,8 +86,16 @@ for drv in $FS_DRIVERS; do
 	echo "$drv" >>"$PAYLOAD/fs/drivers.txt"
 done
 
-section "fs-experiments: the VM"
+section "fs-experiments: the VM: exFAT files made by the stock driver"
 vm_ok=0
+# exfatprogs adds no files: the guest makes them on the blank images
+# (vda, vdb in fsexp.py's order), the host then rewrites the names.
+UTFCONV_VM_PAYLOAD=$PAYLOAD VM_QEMU_ARGS="-drive file=$IMAGES/exfat-names.img,if=virtio,format=raw -drive file=$IMAGES/exfat-zero.img,if=virtio,format=raw" \
+	"$UTFCONV_ROOT/scripts/vm.sh" fs 6.12 || vm_ok=1
+cp "$SRC/build/vm/$rel-fs.log" "$OUT/prepare.log"
+python3 "$SRC/userspace-test/fs/fsexp.py" craft-exfat "$IMAGES" "$FSIMG"
+
+section "fs-experiments: the VM"
 UTFCONV_VM_PAYLOAD=$PAYLOAD VM_QEMU_ARGS=$qemu_args \
 	"$UTFCONV_ROOT/scripts/vm.sh" fs 6.12 || vm_ok=1
 log=$SRC/build/vm/$rel-fs.log

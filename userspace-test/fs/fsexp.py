@@ -4,6 +4,8 @@
 
   fsexp.py images OUTDIR FSIMG CORPUS   make and check the images, write
                                         OUTDIR/plan.txt for the guest
+  fsexp.py craft-exfat OUTDIR FSIMG     the exFAT images after the guest
+                                        made their files (prepare.txt)
   fsexp.py writes OUTDIR DRIVER DEV     the creates and renames of DRIVER
                                         on the guest's disk DEV
   fsexp.py report OUTDIR LOG FSIMG [DRIVER/FS=DEPENDS...]
@@ -117,14 +119,14 @@ def corpus_words(corpus):
 
 def cases(fs, corpus):
     """[(key, name, made_by)] of one image, in directory order."""
-    long_ascii = {"vfat": 255, "isofs": 103}[fs]
+    long_ascii = {"vfat": 255, "exfat": 255, "isofs": 103}[fs]
     c = [("ascii", "plain file.txt", "tool")]
     c += [("word-" + lang, w + ".txt", "tool") for lang, w in corpus_words(corpus)]
     c += [("emoji", "\U0001F600 smile.txt", "fsimg"),
           ("ascii-%du" % long_ascii, "n" * (long_ascii - 4) + ".txt", "tool"),
           ("cjk-253b", "\u4e2d" * 83 + ".txt", "fsimg"),
           ("cjk-256b", "\u4e2d" * 84 + ".txt", "fsimg")]
-    if fs == "vfat":
+    if fs != "isofs":
         c.append(("cjk-255u", "\u4e2d" * 251 + ".txt", "fsimg"))
     else:
         c.append(("cjk-103u", "\u4e2d" * 103, "fsimg"))
@@ -136,6 +138,11 @@ def cases(fs, corpus):
           ("alias-trail", "alias\udc00 name.txt", "fsimg")]
     if fs == "isofs":
         c.append(("lone-only", "\udc00\udc01", "fsimg"))
+    elif fs == "exfat":
+        # Made by the stock exfat driver in the guest, which writes every
+        # well-formed name: only the ill-formed ones go through fsimg.
+        c = [(k, n, "fsimg" if has_lone(units_of(n)) else "tool")
+             for k, n, _ in c]
     else:
         # mtools 4.0.32 stores a non-ASCII name that fits 8.3 in code page
         # 437 as a short name only (viet.txt for the Vietnamese word), cuts
@@ -242,25 +249,71 @@ def make_joliet(outdir, fsimg, name, entries):
     return img
 
 
+def make_exfat_blank(outdir, name, entries):
+    """An empty exFAT image and the "put" lines that fill it in the guest
+    (exfatprogs has no tool that adds a file)."""
+    img = os.path.join(outdir, name + ".img")
+    if os.path.exists(img):
+        os.unlink(img)
+    with open(img, "wb") as f:
+        f.truncate(16 << 20)
+    run("mkfs.exfat", "-L", "UTFCONV", img)
+    return ["%s %s" % (e["create"].encode().hex(), "id=%d" % e["id"])
+            for e in entries]
+
+
+def craft_exfat(outdir, fsimg):
+    """After the guest filled the exFAT images: rewrite, check, plan."""
+    meta = json.load(open(os.path.join(outdir, "cases.json")))
+    plan = []
+    for name, m in meta.items():
+        if m["fs"] != "exfat":
+            continue
+        img = os.path.join(outdir, name + ".img")
+        craft(fsimg, "exfat", img, m["entries"])
+        run("fsck.exfat", "-n", img)
+        plan.append(plan_line(name, "exfat", m["entries"]))
+    with open(os.path.join(outdir, "cases.json"), "w") as f:
+        json.dump(meta, f)
+    with open(os.path.join(outdir, "plan.txt"), "a") as f:
+        f.write("\n".join(plan) + "\n")
+    os.unlink(os.path.join(outdir, "prepare.txt"))
+
+
+def plan_line(name, fs, ents):
+    probes = sorted({p.hex() for e in ents for p in
+                     (wtf8(e["units"]), nls(e["units"]))
+                     if 0 < len(p) <= NAME_MAX})
+    return "image %s %s %s" % (name, fs, " ".join(probes))
+
+
 def images(outdir, fsimg, corpus):
     """Make every image; plan.txt tells the guest what to do with each."""
     os.makedirs(outdir, exist_ok=True)
     plan, meta = [], {}
     specs = [("vfat", "vfat-names", cases("vfat", corpus), make_vfat),
              ("vfat", "vfat-zero", zero_cases(), make_vfat),
-             ("isofs", "isofs-names", cases("isofs", corpus), make_joliet)]
-    first = 1
+             ("isofs", "isofs-names", cases("isofs", corpus), make_joliet),
+             ("exfat", "exfat-names", cases("exfat", corpus), None),
+             ("exfat", "exfat-zero", zero_cases(), None)]
+    first, prepare, disk = 1, [], 0
     for fs, name, case_list, maker in specs:
         ents = entries_of(case_list, first)
         first += len(ents)
-        maker(outdir, fsimg, name, ents)
         meta[name] = {"fs": fs, "entries": ents}
-        probes = sorted({p.hex() for e in ents for p in
-                         (wtf8(e["units"]), nls(e["units"]))
-                         if 0 < len(p) <= NAME_MAX})
-        plan.append("image %s %s %s" % (name, fs, " ".join(probes)))
+        if maker is None:
+            # The guest's scratch disks, vda, vdb, ... in this order.
+            dev = "vd" + chr(ord("a") + disk)
+            disk += 1
+            prepare += ["put %s %s %s" % (dev, fs, line)
+                        for line in make_exfat_blank(outdir, name, ents)]
+            continue
+        maker(outdir, fsimg, name, ents)
+        plan.append(plan_line(name, fs, ents))
     with open(os.path.join(outdir, "plan.txt"), "w") as f:
         f.write("\n".join(plan) + "\n")
+    with open(os.path.join(outdir, "prepare.txt"), "w") as f:
+        f.write("\n".join(prepare) + "\n")
     with open(os.path.join(outdir, "cases.json"), "w") as f:
         json.dump(meta, f)
 
@@ -334,7 +387,8 @@ def vfs_name(fs, driver, e):
             b = joliet_tail(b[:len(b) & 0xFF])
         return b or (None if fs == "isofs" else b)
     if driver == "utfconv-strict" and has_lone(units):
-        # vfat (our patch) shows the short name, isofs skips the entry.
+        # vfat (our patch) shows the short name, isofs and exfat skip the
+        # entry.
         return e["short"].encode() if fs == "vfat" else None
     b = wtf8(units)
     return joliet_tail(b) if fs == "isofs" else b
@@ -342,19 +396,34 @@ def vfs_name(fs, driver, e):
 
 def expected(fs, driver, ents):
     """Per entry: (bytes or None, outcome); outcome "id=<n>" (opens the
-    file of case n), "getdents=EIO" (vfat: readdir fails at an empty name,
-    fs/readdir.c verify_dirent_name()), "not listed". The VFS leaves the
+    file of case n) or an errno name (exFAT: ENOENT), "getdents=EIO"
+    (vfat: readdir fails at an empty name, fs/readdir.c
+    verify_dirent_name()), "not listed". The VFS leaves the
     length of a name to the filesystem (NAME_MAX bounds only what
     userspace may pass in some calls): vfat and isofs list and open names
     of more than NAME_MAX bytes."""
     out, first_of, failed = {}, {}, False
+    by_units = {}
+    for e in sorted(ents, key=lambda x: x["order"]):
+        by_units.setdefault(tuple(e["units"]), e["id"])
     for e in sorted(ents, key=lambda x: x["order"]):
         b = vfs_name(fs, driver, e)
         if failed or b is None:
             out[e["id"]] = (None, "not listed")
+        elif not b and fs == "exfat":
+            # exfat_iterate() ends that getdents call at an empty name;
+            # the next one goes on after it.
+            out[e["id"]] = (None, "not listed")
         elif not b:
             out[e["id"]] = (None, "getdents=EIO")
             failed = True
+        elif fs == "exfat":
+            # exFAT looks a name up by its UTF-16 form (exfat_find()):
+            # the listed name, translated back, must be on disk. (Case
+            # folding left out: no two cases differ only in case.)
+            back = tuple(units_of(b.decode("utf-8", "surrogatepass")))
+            hit = by_units.get(back)
+            out[e["id"]] = (b, "id=%d" % hit if hit else "ENOENT")
         else:
             out[e["id"]] = (b, "id=%d" % first_of.setdefault(b, e["id"]))
     return [out[e["id"]] for e in ents]
@@ -496,8 +565,10 @@ def report(outdir, log, fsimg, depends):
     rows, passed, failed, lines = [], 0, 0, []
     for fs in ("vfat", "exfat", "ntfs3", "isofs"):
         for driver in DRIVERS:
-            imgs = [n for n, m in meta.items() if m["fs"] == fs]
-            if not imgs or not any((driver, n) in runs for n in imgs):
+            imgs = [n for n, m in meta.items() if m["fs"] == fs and "order" in
+                    m["entries"][0]]
+            # A driver of the run (DEPENDS names it) must have results.
+            if not imgs or "%s/%s" % (driver, fs) not in dep:
                 continue
             t = Tally()
             for name in imgs:
@@ -534,6 +605,8 @@ def report(outdir, log, fsimg, depends):
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "images":
         images(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 4 and sys.argv[1] == "craft-exfat":
+        craft_exfat(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == "writes":
         writes(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) >= 5 and sys.argv[1] == "report":

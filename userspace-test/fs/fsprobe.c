@@ -7,12 +7,14 @@
  *                               opened by the name it was listed under
  *   fsprobe open DIR HEX...     look up and open names given in hex
  *   fsprobe create DIR HEX...   create files (content "new:<HEX>")
+ *   fsprobe put DIR HEX TEXT    create a file with the content TEXT and a
+ *                               newline (to make an image)
  *   fsprobe rename DIR OLD NEW  rename, both names in hex
  *
  * Output, one line per name, fields separated by spaces:
  *   E <name> ino=<d_ino> stat=<errno> sino=<st_ino> open=<errno> data=<hex>
  *   O <name> stat=<errno> sino=<st_ino> open=<errno> data=<hex>
- *   C <name> create=<errno>
+ *   C <name> create=<errno>    (create and put)
  *   R <old> <new> rename=<errno>
  * where <name> is the name's bytes in hex, <errno> is 0 or the errno's
  * name, and data is the first 64 bytes of the file ("-" when not opened).
@@ -124,26 +126,39 @@ static int cmd_list(int dfd)
 	}
 }
 
-static int cmd_names(int dfd, int argc, char **argv, int create)
+/* Create @hex in @dfd with @text; prints the C line. */
+static int create(int dfd, const char *hex, const char *text)
 {
 	static char name[NAME_BUF];
-	int i, fd, err;
+	int fd, err = 0;
+
+	if (from_hex(hex, name, sizeof(name)) < 0)
+		return 2;
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		err = errno;
+	else if (dprintf(fd, "%s\n", text) < 0 || close(fd))
+		err = errno;
+	printf("C %s create=%s\n", hex, err_name(err));
+	return 0;
+}
+
+static int cmd_names(int dfd, int argc, char **argv, int make)
+{
+	static char name[NAME_BUF], text[NAME_BUF + 8];
+	int i;
 
 	for (i = 0; i < argc; i++) {
-		if (from_hex(argv[i], name, sizeof(name)) < 0)
-			return 2;
-		printf("%c %s", create ? 'C' : 'O', argv[i]);
-		if (!create) {
-			probe(dfd, name);
+		if (make) {
+			snprintf(text, sizeof(text), "new:%s", argv[i]);
+			if (create(dfd, argv[i], text))
+				return 2;
 			continue;
 		}
-		err = 0;
-		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL, 0644);
-		if (fd < 0)
-			err = errno;
-		else if (dprintf(fd, "new:%s", argv[i]) < 0 || close(fd))
-			err = errno;
-		printf(" create=%s\n", err_name(err));
+		if (from_hex(argv[i], name, sizeof(name)) < 0)
+			return 2;
+		printf("O %s", argv[i]);
+		probe(dfd, name);
 	}
 	return 0;
 }
@@ -179,12 +194,14 @@ int main(int argc, char **argv)
 		ret = cmd_names(dfd, argc - 3, argv + 3, 0);
 	else if (!strcmp(argv[1], "create"))
 		ret = cmd_names(dfd, argc - 3, argv + 3, 1);
+	else if (!strcmp(argv[1], "put") && argc == 5)
+		ret = create(dfd, argv[3], argv[4]);
 	else if (!strcmp(argv[1], "rename") && argc == 5)
 		ret = cmd_rename(dfd, argv[3], argv[4]);
 	fflush(stdout);
 	if (ret != 2)
 		return ret;
 usage:
-	fprintf(stderr, "usage: fsprobe list|open|create|rename DIR [HEX...]\n");
+	fprintf(stderr, "usage: fsprobe list|open|create|put|rename DIR [HEX...]\n");
 	return 2;
 }

@@ -8,6 +8,10 @@
 # blocks); for each "create"/"rename" line of images/writes-<driver>.txt
 # do it on the scratch disk named there (a QEMU virtio disk the host reads
 # back afterwards). The host (fsexp.py report) judges the output.
+#
+# With images/prepare.txt, only make the files of images that no tool of
+# the host can fill (exFAT): for each "put DEV FS HEX TEXT" line, create
+# the file HEX on the scratch disk DEV with the stock driver.
 
 cd /utfconv/fs || exit 1
 say() { echo "FSX: $*"; }
@@ -15,6 +19,7 @@ say() { echo "FSX: $*"; }
 mount_opts() {
 	case $1 in
 	vfat) echo "-t vfat -o utf8" ;;
+	exfat) echo "-t exfat -o iocharset=utf8" ;;
 	isofs) echo "-t iso9660 -o utf8" ;;
 	esac
 }
@@ -74,7 +79,32 @@ writes() {
 	umount /mnt/w
 }
 
+prepare() {
+	load stock
+	while read -r kw dev fs hex text; do
+		[ "$kw" = put ] || continue
+		if [ ! -d "/mnt/$dev" ]; then
+			mkdir -p "/mnt/$dev"
+			# shellcheck disable=SC2046
+			mount $(mount_opts "$fs") "/dev/$dev" "/mnt/$dev" ||
+				say "ERROR mount $dev"
+		fi
+		./fsprobe put "/mnt/$dev" "$hex" "$text"
+	done <images/prepare.txt
+	for m in /mnt/vd*; do
+		umount "$m"
+	done
+	unload stock
+}
+
 load base
+if [ -f images/prepare.txt ]; then
+	echo "FSX-BEGIN stock prepare mount=0"
+	prepare
+	echo "FSX-END stock prepare"
+	sync
+	exit 0
+fi
 for drv in $(cat drivers.txt); do
 	load "$drv"
 	images "$drv"
