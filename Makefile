@@ -41,6 +41,7 @@ modules: deps
 	$(MAKE) -C $(KDIR_BUILD) M=$(CURDIR) modules
 
 kunit: deps
+	scripts/uml-halt-test.sh
 	scripts/kunit.sh
 
 host-check: deps

@@ -25,7 +25,8 @@ for step in $STEPS; do
 	s=$(date +%s)
 	case $step in
 	host-check) cmd=(make -C userspace-test host-check SHARED="$SHARED") ;;
-	kunit) cmd=("$UTFCONV_ROOT/scripts/kunit.sh") ;;
+	kunit) cmd=(bash -c '"$1/scripts/uml-halt-test.sh" && "$1/scripts/kunit.sh"'
+		_ "$UTFCONV_ROOT") ;;
 	style) cmd=("$UTFCONV_ROOT/scripts/style.sh") ;;
 	docs) cmd=("$UTFCONV_ROOT/scripts/docs.sh") ;;
 	install-test) cmd=("$UTFCONV_ROOT/scripts/install-test.sh") ;;
