@@ -138,8 +138,9 @@ static void usage(FILE *f)
 "                         UTF-16 (a BOM, then the machine's byte order,\n"
 "                         as glibc iconv; one side must be UTF-8, the\n"
 "                         other UTF-16)\n"
-"  -c                     drop invalid input (same as --policy=skip, as\n"
-"                         with iconv -c)\n"
+"  -c                     drop ill-formed input, as iconv -c: a character\n"
+"                         cut off by the end of the input still fails\n"
+"                         (--policy=skip drops that too)\n"
 "      --policy=POLICY    on invalid input: strict (stop, the default),\n"
 "                         replace (U+FFFD), skip (drop), wtf8 (lone\n"
 "                         surrogates round-trip, otherwise strict)\n"
@@ -154,7 +155,8 @@ static void usage(FILE *f)
 "      --version          show the version\n"
 "\n"
 "Encoding names are matched case-insensitively; iconv's spellings\n"
-"(UTF8, UTF16LE, ...) are accepted, and a \"//IGNORE\" suffix means -c.\n"
+"(UTF8, UTF16LE, ...) are accepted; a \"//IGNORE\" suffix means -c, but\n"
+"without -c it exits 1 when it dropped anything, as glibc iconv.\n"
 "Without FILE, or with FILE \"-\", standard input is read. Several FILEs\n"
 "are converted as one concatenated stream (a character may span two\n"
 "files), and error positions count bytes from the start of that stream.\n"
@@ -445,6 +447,8 @@ struct conv {
 	char *outbuf;
 	uint64_t out_bytes;	/* bytes written to out */
 	bool bom_pending;	/* -t UTF-16: a BOM goes before the first byte */
+	bool iconv_skip;	/* -c or //IGNORE: iconv's exit status rules */
+	bool ignore_fails;	/* //IGNORE without -c: exit 1 if it dropped any */
 	bool eof_seen;		/* read() returned 0 after the flush */
 	bool progress;		/* show a progress line on stderr */
 	uint64_t in_total;	/* input size in bytes, for the progress line */
@@ -617,6 +621,56 @@ static int report_error(struct conv *c, int err)
 	return EXIT_INPUT;
 }
 
+/*
+ * -c and //IGNORE drop ill-formed input as glibc's iconv does, and give
+ * its exit status: a character cut off by the end of the input is still
+ * an error (exit 1; the device's skip policy drops it silently), and
+ * //IGNORE without -c fails when it dropped anything. Called at the end
+ * of the input, before the flush: *tail tells whether the device holds
+ * the start of an incomplete character, *tail_at its stream offset.
+ * Returns 0, or -1 after a message.
+ */
+static int skip_tail(struct conv *c, bool *tail, uint64_t *tail_at)
+{
+	struct utfconv_status st;
+
+	*tail = false;
+	if (!c->iconv_skip)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	if (ioctl(c->dev, UTFCONV_IOC_GET_STATUS, &st)) {
+		msg("cannot read the stream status: %s", strerror(errno));
+		return -1;
+	}
+	*tail = st.pending_bytes != 0;
+	*tail_at = (uint64_t)st.bytes_in - st.pending_bytes;
+	return 0;
+}
+
+/* After the stream ended under -c or //IGNORE: the exit status. */
+static int skip_status(struct conv *c, bool tail, uint64_t tail_at)
+{
+	struct utfconv_status st;
+
+	if (tail) {
+		msg("incomplete character at end of input at position %" PRIu64,
+		    tail_at);
+		return EXIT_INPUT;
+	}
+	if (!c->ignore_fails)
+		return EXIT_OK;
+	memset(&st, 0, sizeof(st));
+	if (ioctl(c->dev, UTFCONV_IOC_GET_STATUS, &st)) {
+		msg("cannot read the stream status: %s", strerror(errno));
+		return EXIT_IO;
+	}
+	if (!st.replacements)
+		return EXIT_OK;
+	msg("illegal input sequence at position %" PRIu64,
+	    (uint64_t)st.error_offset);
+	return EXIT_INPUT;
+}
+
 static int open_input(const char *name)
 {
 	int fd;
@@ -642,7 +696,8 @@ static int convert(struct conv *c, char **files, int nfiles)
 	char *inbuf = malloc(IN_CHUNK);
 	size_t in_len = 0, in_off = 0;
 	int idx = 0, in = -1;
-	bool in_done = false;
+	bool in_done = false, tail;
+	uint64_t tail_at = 0;
 	int ret = EXIT_OK;
 
 	if (!inbuf) {
@@ -733,6 +788,10 @@ static int convert(struct conv *c, char **files, int nfiles)
 	progress_end(c);
 
 	/* End of input: flush, then drain until end of stream. */
+	if (skip_tail(c, &tail, &tail_at)) {
+		ret = EXIT_IO;
+		goto out;
+	}
 	while (ioctl(c->dev, UTFCONV_IOC_FLUSH) < 0) {
 		if (errno == EINTR)
 			continue;
@@ -761,6 +820,7 @@ static int convert(struct conv *c, char **files, int nfiles)
 		if (drain_ready(c))
 			goto drain_failed;
 	}
+	ret = skip_status(c, tail, tail_at);
 	goto out;
 drain_failed:
 	if (errno == EILSEQ || errno == EINVAL) {
@@ -927,6 +987,8 @@ int main(int argc, char **argv)
 				   policy_names[policy]);
 	if (dash_c || ignore)
 		policy = UTFCONV_POLICY_SKIP;
+	c.iconv_skip = dash_c || ignore;
+	c.ignore_fails = ignore && !dash_c;
 	if (policy < 0)
 		policy = UTFCONV_POLICY_STRICT;
 	if (check && out_name)

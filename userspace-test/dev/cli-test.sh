@@ -145,10 +145,23 @@ input 'a\000b'; want 'a'; run -f UTF-16LE -t UTF-8
 check "odd trailing byte: incomplete at 2" 1 'incomplete character at end of input at position 2$'
 
 # policies
+# -c and //IGNORE with glibc iconv's exit status: -c drops ill-formed
+# input (exit 0), but a character cut off by the end of the input still
+# fails (exit 1); //IGNORE without -c fails (exit 1) when it dropped any.
+input 'a\377b\300cd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE -c
+check "-c drops ill-formed input like iconv -c, exit 0" 0
 input 'a\377b\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE -c
-check "-c drops invalid input like iconv -c" 0
-input 'a\377b\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE//IGNORE
-check "//IGNORE means -c" 0
+check "-c, incomplete last character: exit 1 (as iconv -c)" 1 '^utfconv: incomplete character at end of input at position 3$'
+input 'a\000\000\334b\000\075\330'; want 'ab'; run -f UTF-16LE -t UTF-8 -c
+check "-c, UTF-16 lead surrogate at the end: exit 1" 1 'incomplete character at end of input at position 6$'
+input 'ab\377cd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE//IGNORE
+check "//IGNORE drops like -c, exit 1 since it dropped (as glibc)" 1 '^utfconv: illegal input sequence at position 2$'
+input 'abcd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE//IGNORE
+check "//IGNORE, nothing to drop: exit 0" 0
+input 'ab\377cd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE//IGNORE -c
+check "//IGNORE with -c: as -c, exit 0" 0
+input 'a\377b\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE --policy=skip
+check "--policy=skip drops an incomplete last character too, exit 0" 0
 input 'a\377b\343\201'; want 'a\000\375\377b\000\375\377'; run -f UTF-8 -t UTF-16LE --policy=replace
 check "--policy=replace: U+FFFD per maximal subpart" 0
 input 'a\377b'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE --policy=skip
@@ -192,7 +205,7 @@ input '\377ab'; want ''; run -f UTF-8 -t UTF-16
 check "-t UTF-16, error at 0: no BOM, exit 1" 1 'illegal input sequence at position 0$'
 input 'ab\377'; want '\377\376a\000b\000'; run -f UTF-8 -t UTF-16
 check "-t UTF-16, error at 2: BOM and the output before it" 1 'position 2$'
-input '\377\300'; want ''; run -f UTF-8 -t UTF-16 -c
+input '\377\377'; want ''; run -f UTF-8 -t UTF-16 -c
 check "-t UTF-16 -c, nothing valid: empty output (as glibc)" 0
 input '\357\273\277A'; want '\377\376\377\376A\000'; run -f UTF-8 -t UTF-16
 check "-t UTF-16: a BOM in the input is data after ours (as glibc)" 0
