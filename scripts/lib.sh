@@ -136,3 +136,17 @@ uml_halt_abort() {
 	[ "$(grep -a -v '^[[:space:]]*$' "$2" | tail -n1 | tr -d '\r')" = \
 		'reboot: System halted' ]
 }
+
+# tap_ok STATUS DESC: "ok N - DESC" when STATUS is 0, else "not ok N -
+# DESC"; counted in tap_passed and tap_failed.
+tap_n=0 tap_passed=0 tap_failed=0
+tap_ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" = 0 ]; then
+		tap_passed=$((tap_passed + 1))
+	else
+		tap_failed=$((tap_failed + 1))
+		printf 'not '
+	fi
+	echo "ok $tap_n - $2"
+}

@@ -7,10 +7,10 @@
 # "not ok N - ..." and "uml-halt: N passed, N failed".
 
 . "$(dirname "$0")/lib.sh"
+set +e
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-n=0 passed=0 failed=0
 
 # console NAME LINE...: a console log whose last lines are LINE...
 console() {
@@ -25,14 +25,8 @@ verdict() {
 	local want=$1 desc=$2 got=fail
 	shift 2
 	uml_halt_abort "$1" "$T/$2" "$3" "$4" "$5" "$6" && got=abort
-	n=$((n + 1))
-	if [ "$got" = "$want" ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $desc: $got"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $desc: got $got, want $want (exit $1, log $(tail -n 2 "$T/$2" | tr '\n' '|'))"
-	fi
+	[ "$got" = "$want" ]
+	tap_ok $? "$desc: got $got, want $want (exit $1, log $(tail -n 2 "$T/$2" | tr '\n' '|'))"
 }
 
 console halted 'reboot: System halted'
@@ -56,5 +50,5 @@ verdict fail "exit 134, no count of tests" 134 halted 0 0 '' 0
 verdict fail "exit 134, a test failed or crashed" 134 halted 0 0 13 1
 verdict fail "exit 134, no count of failures" 134 halted 0 0 13 ''
 
-echo "uml-halt: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+echo "uml-halt: $tap_passed passed, $tap_failed failed"
+[ "$tap_failed" = 0 ]

@@ -37,40 +37,28 @@ VM_SHARE=$SRC "$UTFCONV_ROOT/scripts/vm.sh" run -- \
 vrc=$?
 sh userspace-test/dev/iconv-cases.sh iconv "$D/iconv" || die "iconv-cases.sh failed"
 
-n=0 passed=0 failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-	fi
-}
-
 # position FILE: the position of iconv's "illegal input sequence" line
 position() { sed -n 's/.*illegal input sequence at position \([0-9]*\)$/\1/p' "$1"; }
 
-ok "$vrc" "scripts/vm.sh run: exit status 0 (got $vrc)"
+tap_ok "$vrc" "scripts/vm.sh run: exit status 0 (got $vrc)"
 for rcf in "$D"/iconv/*.rc; do
 	name=$(basename "$rcf" .rc)
 	v=$D/vm/$name i=$D/iconv/$name
 	[ "$(cat "$v.rc" 2>/dev/null)" = "$(cat "$i.rc")" ]
-	ok $? "$name: exit status $(cat "$i.rc"), as iconv (utfconv: $(cat "$v.rc" 2>/dev/null))"
+	tap_ok $? "$name: exit status $(cat "$i.rc"), as iconv (utfconv: $(cat "$v.rc" 2>/dev/null))"
 	cmp -s "$v.out" "$i.out"
-	ok $? "$name: standard output, $(stat -c %s "$i.out") bytes, as iconv (utfconv: $(stat -c %s "$v.out" 2>/dev/null) bytes)"
+	tap_ok $? "$name: standard output, $(stat -c %s "$i.out") bytes, as iconv (utfconv: $(stat -c %s "$v.out" 2>/dev/null) bytes)"
 	if [ -e "$i.o" ] || [ -e "$v.o" ]; then
 		cmp -s "$v.o" "$i.o"
-		ok $? "$name: the -o file, as iconv ($(od -An -tx1 "$i.o" 2>/dev/null | head -c 48 | tr -s ' '))"
+		tap_ok $? "$name: the -o file, as iconv ($(od -An -tx1 "$i.o" 2>/dev/null | head -c 48 | tr -s ' '))"
 	fi
 	# (//IGNORE: glibc gives the end of its buffer, utfconv the first
 	# byte dropped; utfconv(1) says so.)
 	p=$(position "$i.err")
 	if [ -n "$p" ] && [ "${name#ignore-}" = "$name" ]; then
 		[ "$(position "$v.err")" = "$p" ]
-		ok $? "$name: illegal input at position $p, as iconv (utfconv: $(head -c 200 "$v.err"))"
+		tap_ok $? "$name: illegal input at position $p, as iconv (utfconv: $(head -c 200 "$v.err"))"
 	fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+echo "$tap_passed passed, $tap_failed failed"
+[ "$tap_failed" = 0 ]

@@ -111,16 +111,21 @@ static void progress_erase(void)
 	progress_line = false;
 }
 
+static void vmsg(const char *fmt, va_list ap)
+{
+	progress_erase();
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	progress_erase();
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void usage(FILE *f)
@@ -866,11 +871,10 @@ static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry `%s --help' for more information.\n", prog);
+	fprintf(stderr, "Try `%s --help' for more information.\n", prog);
 	return EXIT_USAGE;
 }
 
@@ -879,11 +883,9 @@ static int unsupported(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_UNSUPPORTED;
 }
 
