@@ -139,7 +139,8 @@ SCRIPT
 echo "utfconv shell in $PWD (the host's, read-write; /dev/utfconv loaded)."
 echo "Leave with 'exit' or 'poweroff -f' (or stop QEMU with Ctrl-A X)."
 setsid cttyhack sh
-umount "$PWD" 2>/dev/null
+d=$PWD
+cd / && umount "$d" 2>/dev/null
 exit 0
 SCRIPT
 		return

@@ -370,6 +370,11 @@ static int out_open(struct outfile *o, const char *name, char **files,
 		return -1;
 	}
 	o->existed = true;
+	/* rename() needs no write permission on the file; iconv would. */
+	if (access(o->path, W_OK)) {
+		msg("cannot open output file `%s': %s", name, strerror(errno));
+		return -1;
+	}
 	if (S_ISREG(o->st.st_mode)) {
 		o->is_input = out_is_input(&o->st, files, nfiles);
 		return out_open_tmp(o);

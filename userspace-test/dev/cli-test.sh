@@ -263,6 +263,18 @@ run -f UTF-8 -t UTF-16LE -o "$T/no-dir/x"
 [ $rc = 4 ] && says 'temporary file beside'; ok $? "-o in a missing directory: exit 4"
 input "$U8"; run -f UTF-8 -t UTF-16LE -o /dev/null
 [ $rc = 0 ] && [ -c /dev/null ]; ok $? "-o /dev/null: written in place, still a device"
+# An -o file its user may not write is refused, though renaming over it
+# would work (its directory is writable): iconv could not open it either.
+if [ "$(id -u)" = 0 ] && su -s /bin/sh nobody -c true 2>/dev/null; then
+	mkdir -p "$T/u"; chown nobody "$T/u"
+	printf 'keep' > "$T/u/ro"; chown nobody "$T/u/ro"; chmod 444 "$T/u/ro"
+	printf "$U8" > "$T/u/in"; chmod 644 "$T/u/in"; chmod 755 "$T"
+	su -s /bin/sh nobody -c "'$CLI' -f UTF-8 -t UTF-16LE -o '$T/u/ro' '$T/u/in'" > "$T/out" 2> "$T/err"
+	rc=$?
+	[ $rc = 4 ] && says 'Permission denied' && [ "$(cat "$T/u/ro")" = keep ] &&
+		[ -z "$(tmpfiles)" ]
+	ok $? "-o FILE not writable by its user (dir writable): exit 4, FILE kept"
+fi
 # A signal while converting: the temporary goes, FILE stays.
 if mkfifo "$T/fifo" 2>/dev/null; then
 	printf 'old' > "$T/o2"
