@@ -28,11 +28,11 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/utfconv.h>
@@ -48,6 +48,8 @@
  * is normally limited by the input or by the output buffer only.
  */
 #define UTFCONV_OUT_BYTES		(2 * UTFCONV_IN_BYTES)
+/* Output bytes one read() copies through its bounce buffer. */
+#define UTFCONV_READ_BYTES		8192
 /*
  * Free output bytes that hold any single character the codec writes in
  * one piece: a 4-byte UTF-8 sequence or a UTF-16 surrogate pair.
@@ -93,22 +95,20 @@ static atomic_t utfconv_streams = ATOMIC_INIT(0);
 
 /**
  * struct utfconv_file - one open file of /dev/utfconv: one stream
- * @lock: serialises every operation on the file; guards all fields below
- *	except @wait
- * @wait: readers, writers and pollers wait here for a change of @seq
- * @seq: bumped under @lock on every change a waiter may care about
- *	(output added or removed, input ended, error, reset); waiters read
- *	it without the lock (READ_ONCE()) and then recheck under @lock
- * @state: the codec's stream state and counters
- * @config: the configuration set by %UTFCONV_IOC_SET_CONFIG
+ * @lock: guards @state, @fifo, @taken, @resets and @full_avail; held only
+ *	for bounded work (one step of at most %UTFCONV_IN_BYTES input
+ *	bytes), never across a user copy or a sleep
+ * @rwait: readers wait here for output, the end of the stream or an error
+ * @wwait: writers and flushes wait here for room in @fifo (output read,
+ *	or a reset), the end of the stream or an error
+ * @state: the codec's stream state: configuration, counters, pending
+ *	input, the end of the input and the error that stopped the stream
+ *	are kept there and only there
  * @fifo: converted bytes waiting to be read; its buffer is @fifo_buf
  * @fifo_buf: backing store of @fifo, utfconv_buffer_bytes bytes
- * @in_buf: bounce buffer for input of write(), %UTFCONV_IN_BYTES
- * @out_buf: bounce buffer for codec output of write() and
- *	%UTFCONV_IOC_FLUSH, %UTFCONV_OUT_BYTES
- * @error: strict error holding the stream (-EILSEQ ill-formed input,
- *	-EINVAL incomplete input at end of stream), 0 if none
- * @ended: the input was ended by %UTFCONV_IOC_FLUSH
+ * @taken: bumped whenever output leaves @fifo (read or reset), so that a
+ *	reader can tell that the bytes it copied are still the next ones and
+ *	a writer waiting for room can tell that room may have been made
  * @resets: bumped by every %UTFCONV_IOC_RESET, so that a flush that slept
  *	can tell that the stream it was ending is gone
  * @full_avail: free output bytes when the last write or flush could not
@@ -117,105 +117,198 @@ static atomic_t utfconv_streams = ATOMIC_INIT(0);
  *
  * Lifetime: allocated by utfconv_open(), freed by utfconv_release() when
  * the last reference to the file is gone, so no operation can run
- * concurrently with either. Threads sharing the file take @lock
- * (mutex_lock_interruptible() where they may wait behind a long
- * operation) and drop it before sleeping on @wait.
+ * concurrently with either.
+ *
+ * Locking: every operation takes @lock for one bounded step at a time and
+ * copies to and from userspace through bounce buffers of its own with the
+ * lock dropped, so that no task waits for another task's page fault,
+ * userfaultfd stall or long conversion; poll() takes @lock only for a
+ * snapshot. Threads writing one stream at the same time interleave in
+ * steps of up to %UTFCONV_IN_BYTES bytes.
  */
 struct utfconv_file {
-	struct mutex lock;	/* guards all fields below but @wait */
-	wait_queue_head_t wait;
-	unsigned int seq;
+	spinlock_t lock;	/* guards all fields below but the wait queues */
+	wait_queue_head_t rwait;
+	wait_queue_head_t wwait;
 	struct utfconv_state state;
-	struct utfconv_config config;
 	struct kfifo fifo;
 	void *fifo_buf;
-	u8 *in_buf;
-	u8 *out_buf;
-	int error;
-	bool ended;
+	unsigned long taken;
 	unsigned int resets;
 	unsigned int full_avail;
 };
 
+/* Wake-up targets, returned by the steps that run under the lock. */
+#define UTFCONV_WAKE_READERS	BIT(0)
+#define UTFCONV_WAKE_WRITERS	BIT(1)
+
 /**
- * utfconv_notify() - tell waiters that the stream changed
+ * utfconv_wake() - wake the waiters a step made ready
+ * @uf: the stream
+ * @wake: UTFCONV_WAKE_* bits
+ *
+ * Called after dropping @uf->lock, so that wait-queue callbacks (epoll)
+ * never run under it.
+ *
+ * Context: Any context.
+ */
+static void utfconv_wake(struct utfconv_file *uf, unsigned int wake)
+{
+	if (wake & UTFCONV_WAKE_READERS)
+		wake_up_interruptible_poll(&uf->rwait, EPOLLIN | EPOLLRDNORM);
+	if (wake & UTFCONV_WAKE_WRITERS)
+		wake_up_interruptible_poll(&uf->wwait, EPOLLOUT | EPOLLWRNORM);
+}
+
+/**
+ * utfconv_ended_locked() - whether the stream's input has ended
  * @uf: the stream
  *
  * Context: Holds @uf->lock.
+ * Return: true after a flush: it succeeded, or found the input ending
+ * inside a character (strict, wtf8: the stream stopped with -EINVAL).
  */
-static void utfconv_notify(struct utfconv_file *uf)
+static bool utfconv_ended_locked(struct utfconv_file *uf)
 {
 	lockdep_assert_held(&uf->lock);
-	WRITE_ONCE(uf->seq, uf->seq + 1);
-	wake_up_interruptible(&uf->wait);
+	return utfconv_ended(&uf->state) ||
+	       utfconv_error(&uf->state) == -EINVAL;
 }
 
 /**
- * utfconv_wait_unlocked() - wait for a change of the stream
+ * utfconv_readable_locked() - whether read() would not wait
  * @uf: the stream
- *
- * Drops @uf->lock, sleeps until utfconv_notify() is called, retakes the
- * lock. A change between the caller's last check and the sleep is not
- * missed: @uf->seq is sampled under the lock.
- *
- * Context: Process context, holds @uf->lock; sleeps.
- * Return:
- * * 0 - something changed; @uf->lock is held again
- * * -ERESTARTSYS - interrupted by a signal; @uf->lock is not held
- */
-static int utfconv_wait_unlocked(struct utfconv_file *uf)
-{
-	unsigned int seq = uf->seq;
-
-	mutex_unlock(&uf->lock);
-	if (wait_event_interruptible(uf->wait, READ_ONCE(uf->seq) != seq))
-		return -ERESTARTSYS;
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-	return 0;
-}
-
-/**
- * utfconv_fill() - convert bounced input into the output buffer
- * @uf: the stream
- * @src_bytes: input bytes in @uf->in_buf
- * @src_used: out: input bytes the codec consumed (pending ones included)
- * @dst_used: out: output bytes queued in @uf->fifo
- * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
- *
- * Converts through @uf->out_buf into the free space of @uf->fifo, never
- * more than fits; wakes readers when output was queued.
  *
  * Context: Holds @uf->lock.
- * Return: the result of utfconv_convert():
+ * Return: true with output ready, at the end of the stream, or when an
+ * error stopped it.
+ */
+static bool utfconv_readable_locked(struct utfconv_file *uf)
+{
+	lockdep_assert_held(&uf->lock);
+	return !kfifo_is_empty(&uf->fifo) || utfconv_error(&uf->state) ||
+	       utfconv_ended_locked(uf);
+}
+
+/**
+ * utfconv_stopped_locked() - why the stream takes no more input
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock.
+ * Return: the error that stopped the stream, -EPIPE after a successful
+ * flush, or 0 while it takes input.
+ */
+static int utfconv_stopped_locked(struct utfconv_file *uf)
+{
+	lockdep_assert_held(&uf->lock);
+	if (utfconv_error(&uf->state))
+		return utfconv_error(&uf->state);
+	return utfconv_ended(&uf->state) ? -EPIPE : 0;
+}
+
+/**
+ * utfconv_readable() - wait condition of read()
+ * @uf: the stream
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: as utfconv_readable_locked().
+ */
+static bool utfconv_readable(struct utfconv_file *uf)
+{
+	bool ret;
+
+	spin_lock(&uf->lock);
+	ret = utfconv_readable_locked(uf);
+	spin_unlock(&uf->lock);
+	return ret;
+}
+
+/**
+ * utfconv_room_changed() - wait condition of a write or flush without room
+ * @uf: the stream
+ * @taken: @uf->taken when the step found no room
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: true once output was read or discarded since then (there may be
+ * room now), or the stream stopped or ended meanwhile.
+ */
+static bool utfconv_room_changed(struct utfconv_file *uf, unsigned long taken)
+{
+	bool ret;
+
+	spin_lock(&uf->lock);
+	ret = uf->taken != taken || utfconv_stopped_locked(uf);
+	spin_unlock(&uf->lock);
+	return ret;
+}
+
+/**
+ * utfconv_wait_room() - wait until output room may have been made
+ * @uf: the stream
+ * @file: its file, for O_NONBLOCK
+ * @taken: @uf->taken when the last step found no room
+ *
+ * Context: Process context; sleeps unless @file is non-blocking.
+ * Return: 0 when it is worth trying again, -EAGAIN for a non-blocking
+ * @file, -ERESTARTSYS when a signal came first.
+ */
+static int utfconv_wait_room(struct utfconv_file *uf, struct file *file,
+			     unsigned long taken)
+{
+	if (file->f_flags & O_NONBLOCK)
+		return -EAGAIN;
+	return wait_event_interruptible(uf->wwait,
+					utfconv_room_changed(uf, taken));
+}
+
+/**
+ * utfconv_fill_locked() - convert input into the output buffer
+ * @uf: the stream
+ * @src: input bytes (kernel memory)
+ * @src_bytes: their count
+ * @src_used: out: input bytes the codec consumed (pending ones included)
+ * @out_buf: bounce buffer for the codec's output, %UTFCONV_OUT_BYTES
+ * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
+ * @wake: out: UTFCONV_WAKE_* bits for utfconv_wake()
+ *
+ * Converts through @out_buf into the free space of @uf->fifo, never more
+ * than fits.
+ *
+ * Context: Holds @uf->lock.
+ * Return: the result of utfconv_convert(), except that -E2BIG with no
+ * progress at all becomes -ENOSPC:
  * * 0 - all input consumed (and the stream ended with %UTFCONV_END)
- * * -E2BIG - the next character did not fit; the rest is not consumed
+ * * -E2BIG - some progress; the next character did not fit
+ * * -ENOSPC - nothing fits until output is read
  * * -EILSEQ - strict: ill-formed input after *@src_used bytes
  * * -EINVAL - strict: incomplete input at the end (%UTFCONV_END)
  */
-static int utfconv_fill(struct utfconv_file *uf, size_t src_bytes,
-			size_t *src_used, size_t *dst_used,
-			unsigned int cflags)
+static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
+			       size_t src_bytes, size_t *src_used, u8 *out_buf,
+			       unsigned int cflags, unsigned int *wake)
 {
 	size_t room = min_t(size_t, kfifo_avail(&uf->fifo), UTFCONV_OUT_BYTES);
-	unsigned int queued;
+	size_t dst_used;
 	int ret;
 
 	lockdep_assert_held(&uf->lock);
 
-	*src_used = 0;
-	*dst_used = 0;
-	ret = utfconv_convert(&uf->state, uf->in_buf, src_bytes, src_used,
-			      uf->out_buf, room, dst_used, cflags);
-	if (*dst_used) {
-		queued = kfifo_in(&uf->fifo, uf->out_buf, *dst_used);
-		/* Cannot fail: the codec wrote at most kfifo_avail() bytes. */
-		*dst_used = queued;
+	ret = utfconv_convert(&uf->state, src, src_bytes, src_used, out_buf,
+			      room, &dst_used, cflags);
+	/* Cannot be short: the codec wrote at most kfifo_avail() bytes. */
+	kfifo_in(&uf->fifo, out_buf, dst_used);
+	if (dst_used)
+		*wake |= UTFCONV_WAKE_READERS;
+	if (*src_used || dst_used) {
 		uf->full_avail = 0;
-		utfconv_notify(uf);
-	} else if (*src_used) {
-		uf->full_avail = 0;
+	} else if (ret == -E2BIG) {
+		uf->full_avail = kfifo_avail(&uf->fifo);
+		ret = -ENOSPC;
 	}
+	if (ret && ret != -E2BIG && ret != -ENOSPC)
+		*wake |= UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS;
+	else if (!ret && (cflags & UTFCONV_END))
+		*wake |= UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS;
 	return ret;
 }
 
@@ -224,10 +317,10 @@ static int utfconv_fill(struct utfconv_file *uf, size_t src_bytes,
  * @inode: inode of /dev/utfconv
  * @file: the new file
  *
- * Allocates the stream: its output buffer of utfconv_buffer_bytes bytes and
- * its bounce buffers, all charged to the caller's memory cgroup. The
- * stream starts as UTF-8 -> UTF-16LE, strict, no flags. The file is a
- * stream: lseek() and positional reads and writes fail with -ESPIPE.
+ * Allocates the stream: its output buffer of utfconv_buffer_bytes bytes,
+ * charged to the caller's memory cgroup. The stream starts as UTF-8 ->
+ * UTF-16LE, strict, no flags. The file is a stream: lseek() and
+ * positional reads and writes fail with -ESPIPE.
  *
  * Context: Process context; may sleep.
  * Return:
@@ -251,10 +344,8 @@ static int utfconv_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 
-	uf->in_buf = kmalloc(UTFCONV_IN_BYTES, GFP_KERNEL_ACCOUNT);
-	uf->out_buf = kmalloc(UTFCONV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
 	uf->fifo_buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
-	if (!uf->in_buf || !uf->out_buf || !uf->fifo_buf) {
+	if (!uf->fifo_buf) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
@@ -263,24 +354,20 @@ static int utfconv_open(struct inode *inode, struct file *file)
 	if (ret)
 		goto err_free;
 
-	uf->config.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
-	uf->config.policy = UTFCONV_POLICY_STRICT;
-	uf->config.flags = 0;
-	ret = utfconv_init(&uf->state, uf->config.direction,
-			   uf->config.policy, uf->config.flags);
+	ret = utfconv_init(&uf->state, UTFCONV_DIR_UTF8_TO_UTF16LE,
+			   UTFCONV_POLICY_STRICT, 0);
 	if (ret)
 		goto err_free;
 
-	mutex_init(&uf->lock);
-	init_waitqueue_head(&uf->wait);
+	spin_lock_init(&uf->lock);
+	init_waitqueue_head(&uf->rwait);
+	init_waitqueue_head(&uf->wwait);
 	file->private_data = uf;
 
 	return stream_open(inode, file);
 
 err_free:
 	kvfree(uf->fifo_buf);
-	kfree(uf->out_buf);
-	kfree(uf->in_buf);
 	kfree(uf);
 	atomic_dec(&utfconv_streams);
 	return ret;
@@ -300,13 +387,69 @@ static int utfconv_release(struct inode *inode, struct file *file)
 {
 	struct utfconv_file *uf = file->private_data;
 
-	mutex_destroy(&uf->lock);
 	kvfree(uf->fifo_buf);
-	kfree(uf->out_buf);
-	kfree(uf->in_buf);
 	kfree(uf);
 	atomic_dec(&utfconv_streams);
 	return 0;
+}
+
+/**
+ * utfconv_read_peek() - look at the output without taking it
+ * @uf: the stream
+ * @buf: bounce buffer
+ * @bytes: its size
+ * @taken: out: @uf->taken at the time of the copy
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return:
+ * * >0 - bytes copied to @buf, still in the output buffer
+ * * 0 - end of file
+ * * -EILSEQ, -EINVAL - no output left and the stream stopped
+ * * -EAGAIN - no output ready
+ */
+static ssize_t utfconv_read_peek(struct utfconv_file *uf, u8 *buf,
+				 size_t bytes, unsigned long *taken)
+{
+	ssize_t ret;
+
+	spin_lock(&uf->lock);
+	*taken = uf->taken;
+	ret = kfifo_out_peek(&uf->fifo, buf, bytes);
+	if (!ret && utfconv_error(&uf->state))
+		ret = utfconv_error(&uf->state);
+	else if (!ret && !utfconv_ended_locked(uf))
+		ret = -EAGAIN;
+	spin_unlock(&uf->lock);
+	return ret;
+}
+
+/**
+ * utfconv_read_commit() - take output that was copied to the reader
+ * @uf: the stream
+ * @buf: the bounce buffer utfconv_read_peek() filled
+ * @bytes: how many of its bytes reached the reader
+ * @taken: @uf->taken that utfconv_read_peek() returned
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: true if the bytes were taken; false if another reader took
+ * output or a reset discarded it since the peek (the caller peeks again).
+ */
+static bool utfconv_read_commit(struct utfconv_file *uf, u8 *buf,
+				size_t bytes, unsigned long taken)
+{
+	bool ret;
+
+	spin_lock(&uf->lock);
+	ret = uf->taken == taken;
+	if (ret) {
+		/* The same bytes as peeked: only writers add to the fifo. */
+		ret = kfifo_out(&uf->fifo, buf, bytes) == bytes;
+		uf->taken++;
+	}
+	spin_unlock(&uf->lock);
+	if (ret)
+		utfconv_wake(uf, UTFCONV_WAKE_WRITERS);
+	return ret;
 }
 
 /**
@@ -316,13 +459,16 @@ static int utfconv_release(struct inode *inode, struct file *file)
  * @count: its size in bytes; any size, 1-byte reads give the same bytes
  * @ppos: unused (the file is a stream)
  *
- * Returns the bytes waiting in the output buffer, up to @count. When none
- * are waiting it sleeps until some are, unless the stream has ended
- * (%UTFCONV_IOC_FLUSH: end of file) or a strict error holds (the error is
- * returned so that readers of a failed stream do not wait for output that
- * never comes). Output produced before a strict error is returned first.
+ * Returns the bytes waiting in the output buffer, up to @count (at most
+ * %UTFCONV_READ_BYTES per call). When none are waiting it sleeps until
+ * some are, unless the stream has ended (%UTFCONV_IOC_FLUSH: end of file)
+ * or a strict error holds (the error is returned so that readers of a
+ * failed stream do not wait for output that never comes). Output
+ * produced before a strict error is returned first. The bytes are copied
+ * to @buf without any lock held and taken from the stream only after the
+ * copy, so a stalled or faulting @buf delays no other task.
  *
- * Context: Process context; may sleep, takes the stream's mutex.
+ * Context: Process context; may sleep.
  * Return:
  * * >0 - bytes copied to @buf
  * * 0 - @count is 0, or end of file: the stream was flushed and all its
@@ -332,47 +478,150 @@ static int utfconv_release(struct inode *inode, struct file *file)
  * * -EAGAIN - no output ready and the file is non-blocking
  * * -ERESTARTSYS - interrupted by a signal before any byte was copied
  * * -EFAULT - @buf is not writable; no byte was consumed
+ * * -ENOMEM - out of memory for the bounce buffer
  */
 static ssize_t utfconv_read(struct file *file, char __user *buf,
 			    size_t count, loff_t *ppos)
 {
 	struct utfconv_file *uf = file->private_data;
-	unsigned int copied;
+	size_t bytes = min_t(size_t, count, UTFCONV_READ_BYTES);
+	unsigned long taken;
+	size_t left;
 	ssize_t ret;
+	u8 *bounce;
 
 	if (!count)
 		return 0;
-
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
+	bounce = kmalloc(bytes, GFP_KERNEL_ACCOUNT);
+	if (!bounce)
+		return -ENOMEM;
 
 	for (;;) {
-		if (!kfifo_is_empty(&uf->fifo)) {
-			ret = kfifo_to_user(&uf->fifo, buf, count, &copied);
-			if (copied) {
-				ret = copied;
-				utfconv_notify(uf);
-			}
+		ret = utfconv_read_peek(uf, bounce, bytes, &taken);
+		if (ret == -EAGAIN && !(file->f_flags & O_NONBLOCK)) {
+			ret = wait_event_interruptible(uf->rwait,
+						       utfconv_readable(uf));
+			if (!ret)
+				continue;
+		}
+		if (ret <= 0)
+			break;
+
+		left = copy_to_user(buf, bounce, ret);
+		if (left == ret) {
+			ret = -EFAULT;
 			break;
 		}
-		if (uf->error) {
-			ret = uf->error;
+		ret -= left;
+		if (utfconv_read_commit(uf, bounce, ret, taken))
+			break;
+		/* Another reader or a reset came between: look again. */
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
 			break;
 		}
-		if (uf->ended) {
-			ret = 0;
-			break;
-		}
-		if (file->f_flags & O_NONBLOCK) {
-			ret = -EAGAIN;
-			break;
-		}
-		if (utfconv_wait_unlocked(uf))
-			return -ERESTARTSYS;
+		cond_resched();
 	}
 
-	mutex_unlock(&uf->lock);
+	kfree(bounce);
 	return ret;
+}
+
+/**
+ * utfconv_write_step() - convert one bounced piece of input
+ * @uf: the stream
+ * @src: input bytes (kernel memory)
+ * @src_bytes: their count
+ * @src_used: out: input bytes accepted
+ * @out_buf: bounce buffer for the codec's output, %UTFCONV_OUT_BYTES
+ * @taken: out: @uf->taken when nothing fitted (-ENOSPC)
+ *
+ * Context: Process context; takes @uf->lock for one bounded step.
+ * Return: as utfconv_fill_locked() (-E2BIG becomes 0: there was
+ * progress), or -EPIPE after a flush, the stream's error if it stopped
+ * earlier, -E2BIG if the empty output buffer cannot hold one character.
+ */
+static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
+			      size_t src_bytes, size_t *src_used,
+			      u8 *out_buf, unsigned long *taken)
+{
+	unsigned int wake = 0;
+	int ret;
+
+	*src_used = 0;
+	spin_lock(&uf->lock);
+	ret = utfconv_stopped_locked(uf);
+	if (!ret)
+		ret = utfconv_fill_locked(uf, src, src_bytes, src_used,
+					  out_buf, 0, &wake);
+	if (ret == -ENOSPC && kfifo_is_empty(&uf->fifo))
+		ret = -E2BIG;
+	else if (ret == -E2BIG)
+		ret = 0;
+	*taken = uf->taken;
+	spin_unlock(&uf->lock);
+	utfconv_wake(uf, wake);
+	return ret;
+}
+
+/**
+ * utfconv_write_bounced() - the work of write() through bounce buffers
+ * @file: the stream
+ * @buf: user buffer holding the input
+ * @count: its size in bytes, at least 1
+ * @bounce: %UTFCONV_IN_BYTES for input, then %UTFCONV_OUT_BYTES for output
+ *
+ * Context: Process context; may sleep.
+ * Return: as utfconv_write().
+ */
+static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
+				     size_t count, u8 *bounce)
+{
+	struct utfconv_file *uf = file->private_data;
+	u8 *out_buf = bounce + UTFCONV_IN_BYTES;
+	unsigned long taken;
+	size_t done = 0;
+	size_t have = 0;
+	size_t pos = 0;
+	size_t used;
+	size_t left = 0;
+	int ret = 0;
+
+	while (done < count) {
+		if (!have) {
+			have = min_t(size_t, count - done, UTFCONV_IN_BYTES);
+			left = copy_from_user(bounce, buf + done, have);
+			if (left == have) {
+				ret = -EFAULT;
+				break;
+			}
+			have -= left;
+			pos = 0;
+		}
+		ret = utfconv_write_step(uf, bounce + pos, have, &used,
+					 out_buf, &taken);
+		done += used;
+		pos += used;
+		have -= used;
+		if (ret == -ENOSPC && !done) {
+			ret = utfconv_wait_room(uf, file, taken);
+			if (ret)
+				break;
+			continue;
+		}
+		if (ret)
+			break;
+		if (!have && left) {
+			/* Everything readable was taken; the rest faults. */
+			ret = -EFAULT;
+			break;
+		}
+		/* Long input: let signals and other tasks in between steps. */
+		if (signal_pending(current))
+			break;
+		cond_resched();
+	}
+	return done ? done : ret;
 }
 
 /**
@@ -382,9 +631,12 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * @count: its size in bytes; any size, split anywhere
  * @ppos: unused (the file is a stream)
  *
- * Converts input in bounded steps into the stream's output buffer and
- * accepts exactly the input whose output fits there (a tail of an
- * incomplete character is accepted and held pending). It sleeps only
+ * Converts input in steps of at most %UTFCONV_IN_BYTES bytes into the
+ * stream's output buffer and accepts exactly the input whose output fits
+ * there (a tail of an incomplete character is accepted and held pending).
+ * Each step copies the input into a bounce buffer with no lock held and
+ * then converts it under the stream's lock; between steps a pending
+ * signal ends the write with the count accepted so far. It sleeps only
  * when no input at all can be accepted, until a reader makes room.
  *
  * Under the strict and wtf8 policies, input up to an ill-formed sequence
@@ -395,7 +647,7 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * A bad @buf consumes nothing past the last byte that could be read, so
  * retrying from the returned count gives the same stream.
  *
- * Context: Process context; may sleep, takes the stream's mutex.
+ * Context: Process context; may sleep.
  * Return:
  * * >0 - input bytes accepted, possibly fewer than @count (output buffer
  *   full, signal, fault, or ill-formed input after them)
@@ -406,82 +658,25 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * * -EAGAIN - no input can be accepted and the file is non-blocking
  * * -ERESTARTSYS - interrupted by a signal before any byte was accepted
  * * -EFAULT - @buf is not readable; no byte was accepted
+ * * -ENOMEM - out of memory for the bounce buffers
  * * -E2BIG - the output buffer cannot hold one character (cannot happen
  *   with the sizes this module allows)
  */
 static ssize_t utfconv_write(struct file *file, const char __user *buf,
 			     size_t count, loff_t *ppos)
 {
-	struct utfconv_file *uf = file->private_data;
-	size_t done = 0;
-	size_t src_used;
-	size_t dst_used;
-	size_t chunk;
-	size_t left;
-	ssize_t ret = 0;
-	int err;
+	ssize_t ret;
+	u8 *bounce;
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-
-	for (;;) {
-		if (uf->error) {
-			ret = uf->error;
-			break;
-		}
-		if (uf->ended) {
-			ret = -EPIPE;
-			break;
-		}
-		if (done == count)
-			break;
-		if (done && signal_pending(current))
-			break;
-
-		chunk = min_t(size_t, count - done, UTFCONV_IN_BYTES);
-		left = copy_from_user(uf->in_buf, buf + done, chunk);
-		if (left == chunk) {
-			ret = -EFAULT;
-			break;
-		}
-		chunk -= left;
-
-		err = utfconv_fill(uf, chunk, &src_used, &dst_used, 0);
-		done += src_used;
-
-		if (err == -E2BIG && !src_used && !dst_used) {
-			/* Not even one character fits. */
-			if (done)
-				break;
-			if (kfifo_is_empty(&uf->fifo)) {
-				ret = -E2BIG;
-				break;
-			}
-			uf->full_avail = kfifo_avail(&uf->fifo);
-			if (file->f_flags & O_NONBLOCK) {
-				ret = -EAGAIN;
-				break;
-			}
-			if (utfconv_wait_unlocked(uf))
-				return -ERESTARTSYS;
-			continue;
-		}
-		if (err && err != -E2BIG) {
-			uf->error = err;
-			utfconv_notify(uf);
-			ret = err;
-			break;
-		}
-		if (left && src_used == chunk) {
-			/* Everything readable was taken; the rest faults. */
-			ret = -EFAULT;
-			break;
-		}
-		cond_resched();
-	}
-
-	mutex_unlock(&uf->lock);
-	return done ? done : ret;
+	if (!count)
+		return 0;
+	bounce = kmalloc(UTFCONV_IN_BYTES + UTFCONV_OUT_BYTES,
+			 GFP_KERNEL_ACCOUNT);
+	if (!bounce)
+		return -ENOMEM;
+	ret = utfconv_write_bounced(file, buf, count, bounce);
+	kfree(bounce);
+	return ret;
 }
 
 /**
@@ -489,12 +684,14 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
  * @file: the stream
  * @wait: poll table
  *
- * Context: Process context; takes the stream's mutex (killable).
+ * Never sleeps: it takes the stream's spinlock, which is held only for
+ * one bounded conversion step, for a consistent snapshot.
+ *
+ * Context: Process context.
  * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
  * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
  * write() can accept input (room in the output buffer, input not ended,
- * no error); EPOLLERR while a strict error holds; 0 if a fatal signal
- * came while waiting for the mutex.
+ * no error); EPOLLERR while a strict error holds.
  */
 static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 {
@@ -502,20 +699,19 @@ static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 	unsigned int avail;
 	__poll_t mask = 0;
 
-	poll_wait(file, &uf->wait, wait);
+	poll_wait(file, &uf->rwait, wait);
+	poll_wait(file, &uf->wwait, wait);
 
-	/* Killable, not interruptible: epoll must not miss a readiness. */
-	if (mutex_lock_killable(&uf->lock))
-		return 0;
+	spin_lock(&uf->lock);
 	avail = kfifo_avail(&uf->fifo);
-	if (!kfifo_is_empty(&uf->fifo) || uf->ended || uf->error)
+	if (utfconv_readable_locked(uf))
 		mask |= EPOLLIN | EPOLLRDNORM;
-	if (uf->error)
+	if (utfconv_error(&uf->state))
 		mask |= EPOLLERR;
-	else if (!uf->ended && avail >= UTFCONV_MIN_ROOM &&
+	else if (!utfconv_ended_locked(uf) && avail >= UTFCONV_MIN_ROOM &&
 		 avail > uf->full_avail)
 		mask |= EPOLLOUT | EPOLLWRNORM;
-	mutex_unlock(&uf->lock);
+	spin_unlock(&uf->lock);
 
 	return mask;
 }
@@ -575,6 +771,24 @@ static long utfconv_ioctl_get_info(void __user *argp)
 }
 
 /**
+ * utfconv_fresh_locked() - whether the stream may change its mode
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock.
+ * Return: true just after open or reset: no input taken (counted or
+ * pending), no output produced or unread, not flushed, not failed.
+ */
+static bool utfconv_fresh_locked(struct utfconv_file *uf)
+{
+	const struct utfconv_state *st = &uf->state;
+
+	lockdep_assert_held(&uf->lock);
+	return !utfconv_stopped_locked(uf) && !utfconv_ended_locked(uf) &&
+	       kfifo_is_empty(&uf->fifo) && !utfconv_pending_bytes(st) &&
+	       !st->bytes_in && !st->bytes_out;
+}
+
+/**
  * utfconv_ioctl_set_config() - %UTFCONV_IOC_SET_CONFIG
  * @uf: the stream
  * @argp: user address of a &struct utfconv_config
@@ -586,7 +800,6 @@ static long utfconv_ioctl_get_info(void __user *argp)
  * * -EFAULT - @argp is not readable
  * * -EINVAL - invalid configuration; nothing changed
  * * -EBUSY - the stream is not fresh; nothing changed
- * * -ERESTARTSYS - interrupted by a signal
  */
 static long utfconv_ioctl_set_config(struct utfconv_file *uf,
 				     void __user *argp, size_t usize)
@@ -603,29 +816,15 @@ static long utfconv_ioctl_set_config(struct utfconv_file *uf,
 	if (ret)
 		return ret;
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-
+	spin_lock(&uf->lock);
 	/* Only a fresh stream (just opened or reset) changes its mode. */
-	if (uf->ended || uf->error || !kfifo_is_empty(&uf->fifo) ||
-	    utfconv_pending_bytes(&uf->state) || uf->state.bytes_in ||
-	    uf->state.bytes_out) {
+	if (!utfconv_fresh_locked(uf))
 		ret = -EBUSY;
-		goto out_unlock;
-	}
-
-	ret = utfconv_init(&uf->state, config.direction, config.policy,
-			   config.flags);
-	if (ret) {
-		/* Checked above: cannot happen; keep the old mode. */
-		utfconv_init(&uf->state, uf->config.direction,
-			     uf->config.policy, uf->config.flags);
-		goto out_unlock;
-	}
-	uf->config = config;
-
-out_unlock:
-	mutex_unlock(&uf->lock);
+	else
+		/* Checked above; on failure @uf->state stays as it was. */
+		ret = utfconv_init(&uf->state, config.direction,
+				   config.policy, config.flags);
+	spin_unlock(&uf->lock);
 	return ret;
 }
 
@@ -634,18 +833,23 @@ out_unlock:
  * @uf: the stream
  * @argp: user address of a &struct utfconv_config
  *
+ * The configuration is read back from the codec's stream state, its only
+ * copy.
+ *
  * Context: Process context; takes @uf->lock.
- * Return: 0, -EFAULT if @argp is not writable, or -ERESTARTSYS.
+ * Return: 0, or -EFAULT if @argp is not writable.
  */
 static long utfconv_ioctl_get_config(struct utfconv_file *uf,
 				     void __user *argp)
 {
 	struct utfconv_config config;
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-	config = uf->config;
-	mutex_unlock(&uf->lock);
+	memset(&config, 0, sizeof(config));
+	spin_lock(&uf->lock);
+	config.direction = uf->state.direction;
+	config.policy = uf->state.policy;
+	config.flags = uf->state.flags;
+	spin_unlock(&uf->lock);
 
 	if (copy_to_user(argp, &config, sizeof(config)))
 		return -EFAULT;
@@ -658,31 +862,31 @@ static long utfconv_ioctl_get_config(struct utfconv_file *uf,
  * @argp: user address of a &struct utfconv_status
  *
  * Context: Process context; takes @uf->lock.
- * Return: 0, -EFAULT if @argp is not writable, or -ERESTARTSYS.
+ * Return: 0, or -EFAULT if @argp is not writable.
  */
 static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 				     void __user *argp)
 {
+	const struct utfconv_state *st = &uf->state;
 	struct utfconv_status status;
 
 	memset(&status, 0, sizeof(status));
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-	status.bytes_in = uf->state.bytes_in;
-	status.bytes_out = uf->state.bytes_out;
-	status.code_points = uf->state.code_points;
-	status.replacements = uf->state.replacements;
-	status.error_kind = uf->state.error_kind;
+	spin_lock(&uf->lock);
+	status.bytes_in = st->bytes_in;
+	status.bytes_out = st->bytes_out;
+	status.code_points = st->code_points;
+	status.replacements = st->replacements;
+	status.error_kind = st->error_kind;
 	if (status.error_kind != UTFCONV_ERR_NONE)
-		status.error_offset = uf->state.error_offset;
-	if (uf->ended)
+		status.error_offset = st->error_offset;
+	if (utfconv_ended_locked(uf))
 		status.state |= UTFCONV_STATE_ENDED;
-	if (uf->error)
+	if (utfconv_error(st))
 		status.state |= UTFCONV_STATE_FAILED;
-	status.pending_bytes = utfconv_pending_bytes(&uf->state);
+	status.pending_bytes = utfconv_pending_bytes(st);
 	status.ready_bytes = kfifo_len(&uf->fifo);
-	mutex_unlock(&uf->lock);
+	spin_unlock(&uf->lock);
 
 	if (copy_to_user(argp, &status, sizeof(status)))
 		return -EFAULT;
@@ -690,11 +894,60 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 }
 
 /**
+ * utfconv_flush_step() - try once to end the input
+ * @uf: the stream
+ * @out_buf: bounce buffer for the final output, %UTFCONV_OUT_BYTES
+ * @resets: @uf->resets when the flush began
+ * @taken: out: @uf->taken when the final output did not fit (-ENOSPC)
+ *
+ * Context: Process context; takes @uf->lock for one bounded step.
+ * Return:
+ * * 0 - the input ended (now or earlier), or a reset discarded the
+ *   stream this flush was ending
+ * * -EAGAIN - output was queued; step again
+ * * -ENOSPC - the final output does not fit until output is read
+ * * -E2BIG - it cannot fit even into the empty output buffer
+ * * -EINVAL, -EILSEQ - the stream stopped (now or earlier)
+ */
+static int utfconv_flush_step(struct utfconv_file *uf, u8 *out_buf,
+			      unsigned int resets, unsigned long *taken)
+{
+	unsigned int wake = 0;
+	size_t src_used;
+	int ret;
+
+	spin_lock(&uf->lock);
+	if (uf->resets != resets) {
+		/*
+		 * A reset discarded the stream this flush was ending: the
+		 * flush counts as done before it, and the new stream is
+		 * left alone.
+		 */
+		ret = 0;
+	} else if (utfconv_error(&uf->state)) {
+		ret = utfconv_error(&uf->state);
+	} else if (utfconv_ended(&uf->state)) {
+		ret = 0;
+	} else {
+		ret = utfconv_fill_locked(uf, NULL, 0, &src_used, out_buf,
+					  UTFCONV_END, &wake);
+		if (ret == -E2BIG)
+			ret = -EAGAIN;
+		else if (ret == -ENOSPC && kfifo_is_empty(&uf->fifo))
+			ret = -E2BIG;
+	}
+	*taken = uf->taken;
+	spin_unlock(&uf->lock);
+	utfconv_wake(uf, wake);
+	return ret;
+}
+
+/**
  * utfconv_ioctl_flush() - %UTFCONV_IOC_FLUSH: end the input
  * @uf: the stream
  * @file: its file, for O_NONBLOCK
  *
- * Context: Process context; takes @uf->lock; may sleep for output room.
+ * Context: Process context; may sleep for output room.
  * Return:
  * * 0 - the input ended (now or by an earlier flush), or a reset
  *   discarded the stream while the flush waited for room
@@ -704,65 +957,33 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
  * * -EAGAIN - the final output does not fit and @file is non-blocking
  * * -E2BIG - the output buffer cannot hold the final output (cannot
  *   happen with the sizes this module allows)
+ * * -ENOMEM - out of memory for the bounce buffer
  * * -ERESTARTSYS - interrupted by a signal while waiting for room
  */
 static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 {
+	unsigned long taken;
 	unsigned int resets;
-	size_t src_used;
-	size_t dst_used;
-	long ret;
+	u8 *out_buf;
+	int ret;
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-	resets = uf->resets;
+	out_buf = kmalloc(UTFCONV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
+	if (!out_buf)
+		return -ENOMEM;
+	resets = READ_ONCE(uf->resets);
 
 	for (;;) {
-		if (uf->error) {
-			ret = uf->error;
-			break;
-		}
-		if (uf->ended) {
-			ret = 0;
-			break;
-		}
-
-		ret = utfconv_fill(uf, 0, &src_used, &dst_used, UTFCONV_END);
-		if (!ret) {
-			uf->ended = true;
-			utfconv_notify(uf);
-			break;
-		}
-		if (ret != -E2BIG) {
-			/* Incomplete input at the end: the input did end. */
-			uf->ended = true;
-			uf->error = ret;
-			utfconv_notify(uf);
-			break;
-		}
-		if (dst_used)
+		ret = utfconv_flush_step(uf, out_buf, resets, &taken);
+		if (ret == -EAGAIN)
 			continue;
-		if (kfifo_is_empty(&uf->fifo))
+		if (ret != -ENOSPC)
 			break;
-		uf->full_avail = kfifo_avail(&uf->fifo);
-		if (file->f_flags & O_NONBLOCK) {
-			ret = -EAGAIN;
+		ret = utfconv_wait_room(uf, file, taken);
+		if (ret)
 			break;
-		}
-		if (utfconv_wait_unlocked(uf))
-			return -ERESTARTSYS;
-		if (uf->resets != resets) {
-			/*
-			 * A reset discarded the stream this flush was ending:
-			 * the flush counts as done before it, and the new
-			 * stream is left alone.
-			 */
-			ret = 0;
-			break;
-		}
 	}
 
-	mutex_unlock(&uf->lock);
+	kfree(out_buf);
 	return ret;
 }
 
@@ -771,20 +992,18 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
  * @uf: the stream
  *
  * Context: Process context; takes @uf->lock.
- * Return: 0, or -ERESTARTSYS.
+ * Return: 0.
  */
 static long utfconv_ioctl_reset(struct utfconv_file *uf)
 {
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
+	spin_lock(&uf->lock);
 	utfconv_reset(&uf->state);
 	kfifo_reset(&uf->fifo);
-	uf->error = 0;
-	uf->ended = false;
 	uf->full_avail = 0;
 	uf->resets++;
-	utfconv_notify(uf);
-	mutex_unlock(&uf->lock);
+	uf->taken++;
+	spin_unlock(&uf->lock);
+	utfconv_wake(uf, UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS);
 	return 0;
 }
 
@@ -961,12 +1180,13 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
  * %UTFCONV_IOC_CONVERT converts &utfconv_convert.src into
  * &utfconv_convert.dst under the configuration given in the structure,
  * as one complete input, without touching or waiting for the stream
- * (it uses bounce buffers of its own, not the mutex). The structure is
+ * (it uses bounce buffers of its own, not the stream's). The structure is
  * written back, also when the call fails: src_used, dst_used (never part
  * of a character), error_kind, error_offset, replacements.
  *
- * Context: Process context; may sleep, takes the stream's mutex (except
- * GET_INFO and CONVERT).
+ * Context: Process context; may sleep (FLUSH waits for room, CONVERT
+ * copies and converts in steps). The stream's lock is held only for
+ * bounded steps, never across a user copy or a wait.
  * Return:
  * * 0 - success
  * * -EINVAL - SET_CONFIG or CONVERT: unknown direction, policy or flag
@@ -982,8 +1202,8 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
  *   non-blocking
  * * -EFAULT - @arg, src or dst is not accessible
  * * -EINTR - CONVERT: a fatal signal is pending
- * * -ENOMEM - CONVERT: out of memory for its bounce buffers
- * * -ERESTARTSYS - interrupted by a signal
+ * * -ENOMEM - FLUSH or CONVERT: out of memory for bounce buffers
+ * * -ERESTARTSYS - FLUSH: interrupted by a signal while waiting for room
  * * -ENOIOCTLCMD - unknown @cmd (-ENOTTY to userspace)
  */
 static long utfconv_ioctl(struct file *file, unsigned int cmd,

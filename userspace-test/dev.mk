@@ -31,7 +31,8 @@ DEV_CFLAGS := -O2 -g -Wall -Wextra -Wno-sign-compare -std=gnu11 -pthread \
 	-I$(TOPDIR)/include/uapi
 DEV_LDFLAGS := -static -pthread
 
-DEV_TESTS := utfconv_vectors_test utfconv_api_test utfconv_stress_test
+DEV_TESTS := utfconv_vectors_test utfconv_api_test utfconv_block_test \
+	utfconv_stress_test
 DEV_PROGS := $(addprefix $(VM_DIR)/,$(DEV_TESTS) utfconv ptyrun)
 DEV_SCRIPTS := $(addprefix $(VM_DIR)/,run-tests.sh demo.sh cli-test.sh)
 DEV_TSV := $(SHARED)/vectors/field-cases.tsv $(DEV_SRC)/extra-cases.tsv

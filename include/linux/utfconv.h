@@ -78,4 +78,21 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 		    size_t src_bytes, void *dst, size_t dst_bytes,
 		    u64 *error_offset);
 
+/**
+ * utfconv_error() - the error that stopped a stream
+ * @st: stream state
+ *
+ * Under the strict and wtf8 policies the first ill-formed or incomplete
+ * sequence stops the stream until utfconv_reset(); utfconv_convert()
+ * then returns this errno again on every call.
+ *
+ * Context: Any context.
+ * Return: -EILSEQ (ill-formed input), -EINVAL (the input ended inside a
+ * character), or 0 while the stream runs.
+ */
+static inline int utfconv_error(const struct utfconv_state *st)
+{
+	return st->halt;
+}
+
 #endif /* _LINUX_UTFCONV_H */
