@@ -28,6 +28,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/overflow.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -1008,6 +1009,86 @@ static long utfconv_ioctl_reset(struct utfconv_file *uf)
 }
 
 /**
+ * utfconv_convert_fault() - account for output that reached dst in part
+ * @st: the state after the step whose output could not all be copied
+ * @before: the state before that step
+ * @src: the step's input
+ * @src_bytes: its size
+ * @out_buf: bounce buffer, overwritten
+ * @written: bytes of the step's output that reached dst
+ * @cflags: the step's utfconv_convert() flags
+ *
+ * Redoes the step into @written bytes: the codec writes whole characters
+ * only, so @st then counts exactly the input of the whole characters
+ * that reached dst.
+ *
+ * Context: Any context.
+ */
+static void utfconv_convert_fault(struct utfconv_state *st,
+				  const struct utfconv_state *before,
+				  const u8 *src, size_t src_bytes, u8 *out_buf,
+				  size_t written, unsigned int cflags)
+{
+	size_t src_used;
+	size_t dst_used;
+
+	*st = *before;
+	utfconv_convert(st, src, src_bytes, &src_used, out_buf, written,
+			&dst_used, cflags);
+}
+
+/**
+ * utfconv_convert_chunk() - convert one bounced piece of a CONVERT input
+ * @cv: the request
+ * @st: its stream state
+ * @in_buf: the piece
+ * @chunk: its size in bytes
+ * @cflags: utfconv_convert() flags: %UTFCONV_END for the last piece
+ * @out_buf: bounce buffer for output, @out_bytes long
+ * @out_bytes: its size
+ * @dst_done: in/out: bytes written to dst so far
+ *
+ * Context: Process context; may sleep (user copies).
+ * Return: as utfconv_convert_user(); -EFAULT with *@dst_done counting
+ * every byte that reached dst and @st the input of its whole characters.
+ */
+static int utfconv_convert_chunk(const struct utfconv_convert *cv,
+				 struct utfconv_state *st, const u8 *in_buf,
+				 size_t chunk, unsigned int cflags,
+				 u8 *out_buf, size_t out_bytes, u64 *dst_done)
+{
+	u8 __user *dst = u64_to_user_ptr(cv->dst);
+	struct utfconv_state before;
+	size_t src_used;
+	size_t dst_used;
+	size_t pos = 0;
+	size_t left;
+	size_t room;
+	bool full;
+	int ret;
+
+	do {
+		room = min_t(u64, cv->dst_bytes - *dst_done, out_bytes);
+		full = room == cv->dst_bytes - *dst_done;
+		before = *st;
+		ret = utfconv_convert(st, in_buf + pos, chunk - pos, &src_used,
+				      out_buf, room, &dst_used, cflags);
+		left = copy_to_user(dst + *dst_done, out_buf, dst_used);
+		if (left) {
+			utfconv_convert_fault(st, &before, in_buf + pos,
+					      chunk - pos, out_buf,
+					      dst_used - left, cflags);
+			*dst_done += dst_used - left;
+			return -EFAULT;
+		}
+		pos += src_used;
+		*dst_done += dst_used;
+		/* Go on only when the bounce buffer, not dst, was full. */
+	} while (ret == -E2BIG && !full && (src_used || dst_used));
+	return ret;
+}
+
+/**
  * utfconv_convert_user() - the work of %UTFCONV_IOC_CONVERT
  * @cv: the validated request; its out fields are filled
  * @in_buf: bounce buffer for input, @in_bytes long
@@ -1016,7 +1097,9 @@ static long utfconv_ioctl_reset(struct utfconv_file *uf)
  * @out_bytes: its size: at most %UTFCONV_OUT_BYTES
  *
  * Converts in steps of at most @in_bytes input bytes with a stream state
- * of its own, %UTFCONV_END on the last step.
+ * of its own, %UTFCONV_END on the last step. Every byte written to dst
+ * is counted in @cv->dst_used, and @cv->src_used is the input of the
+ * whole characters among them.
  *
  * Context: Process context; may sleep.
  * Return:
@@ -1024,25 +1107,19 @@ static long utfconv_ioctl_reset(struct utfconv_file *uf)
  * * -EILSEQ - strict: ill-formed input at @cv->error_offset
  * * -EINVAL - strict: the input ends inside a character
  * * -E2BIG - the next character does not fit into the destination
- * * -EFAULT - the source or destination is not accessible
- * * -EINTR - a fatal signal is pending
+ * * -EFAULT - the source or destination is not accessible; after a
+ *   partial copy to dst, @cv->dst_used may end inside a character
+ * * -EINTR - a signal is pending; the counts say how far it got
  */
 static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 				size_t in_bytes, u8 *out_buf, size_t out_bytes)
 {
 	const u8 __user *src = u64_to_user_ptr(cv->src);
-	u8 __user *dst = u64_to_user_ptr(cv->dst);
 	struct utfconv_state st;
 	u64 src_done = 0;
 	u64 dst_done = 0;
-	u64 src_ok = 0;
-	size_t src_used;
-	size_t dst_used;
 	unsigned int cflags;
 	size_t chunk;
-	size_t room;
-	size_t pos;
-	bool full;
 	int ret;
 
 	ret = utfconv_init(&st, cv->direction, cv->policy, cv->flags);
@@ -1056,43 +1133,21 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 			break;
 		}
 		cflags = src_done + chunk == cv->src_bytes ? UTFCONV_END : 0;
-
-		pos = 0;
-		do {
-			room = min_t(u64, cv->dst_bytes - dst_done, out_bytes);
-			full = room == cv->dst_bytes - dst_done;
-			ret = utfconv_convert(&st, in_buf + pos, chunk - pos,
-					      &src_used, out_buf, room,
-					      &dst_used, cflags);
-			if (copy_to_user(dst + dst_done, out_buf, dst_used)) {
-				ret = -EFAULT;
-				break;
-			}
-			pos += src_used;
-			dst_done += dst_used;
-			/* input whose output has reached dst */
-			src_ok = st.bytes_in - utfconv_pending_bytes(&st);
-			/* Go on only when the bounce buffer, not dst, was full. */
-		} while (ret == -E2BIG && !full && (src_used || dst_used));
-
+		ret = utfconv_convert_chunk(cv, &st, in_buf, chunk, cflags,
+					    out_buf, out_bytes, &dst_done);
 		if (ret)
 			break;
 		src_done += chunk;
-		if (fatal_signal_pending(current)) {
+		if (signal_pending(current)) {
 			ret = -EINTR;
 			break;
 		}
 		cond_resched();
 	} while (src_done < cv->src_bytes);
 
-	/*
-	 * Input held pending was not converted; after a fault on dst, neither
-	 * was the input of the output that did not reach it.
-	 */
+	/* Input held pending was not converted. */
 	if (ret == -EILSEQ || ret == -EINVAL)
 		cv->src_used = st.error_offset;
-	else if (ret == -EFAULT)
-		cv->src_used = src_ok;
 	else
 		cv->src_used = st.bytes_in - utfconv_pending_bytes(&st);
 	cv->dst_used = dst_done;
@@ -1100,6 +1155,27 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 	cv->error_offset = st.error_kind ? st.error_offset : 0;
 	cv->replacements = st.replacements;
 	return ret;
+}
+
+/**
+ * utfconv_user_range() - check a user buffer given as address and size
+ * @addr: its user address
+ * @bytes: its size in bytes
+ * @end: out: @addr + @bytes
+ *
+ * Context: Process context.
+ * Return: 0, or -EFAULT if the range wraps around, does not fit the
+ * kernel's pointer and size types, or is not in user space.
+ */
+static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
+{
+	if (check_add_overflow(addr, bytes, end))
+		return -EFAULT;
+	if ((uintptr_t)addr != addr || (size_t)bytes != bytes)
+		return -EFAULT;
+	if (!access_ok(u64_to_user_ptr(addr), bytes))
+		return -EFAULT;
+	return 0;
 }
 
 /**
@@ -1112,14 +1188,18 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
  * so that it neither touches nor waits for the file's stream.
  *
  * Context: Process context; may sleep.
- * Return: as utfconv_convert_user(), or -EINVAL for an invalid request,
- * -EFAULT if @argp is not accessible, -ENOMEM if out of memory.
+ * Return: as utfconv_convert_user(), or -EINVAL for an invalid request
+ * or overlapping buffers, -EFAULT if @argp is not accessible or a
+ * buffer's range wraps or leaves user space (nothing written), -ENOMEM
+ * if out of memory.
  */
 static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 {
 	struct utfconv_convert cv;
 	size_t out_bytes;
 	size_t in_bytes;
+	u64 src_end;
+	u64 dst_end;
 	u8 *buf;
 	int ret;
 
@@ -1130,9 +1210,14 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 				   cv.padding, sizeof(cv.padding));
 	if (ret)
 		return ret;
+	ret = utfconv_user_range(cv.src, cv.src_bytes, &src_end);
+	if (!ret)
+		ret = utfconv_user_range(cv.dst, cv.dst_bytes, &dst_end);
+	if (ret)
+		return ret;
 	/* src is read while dst is written: they must not overlap */
-	if (cv.src_bytes && cv.dst_bytes && cv.src < cv.dst + cv.dst_bytes &&
-	    cv.dst < cv.src + cv.src_bytes)
+	if (cv.src_bytes && cv.dst_bytes && cv.src < dst_end &&
+	    cv.dst < src_end)
 		return -EINVAL;
 
 	in_bytes = max_t(u64, min_t(u64, cv.src_bytes, UTFCONV_IN_BYTES), 1);
@@ -1201,7 +1286,7 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
  * * -EAGAIN - FLUSH: the final output does not fit and the file is
  *   non-blocking
  * * -EFAULT - @arg, src or dst is not accessible
- * * -EINTR - CONVERT: a fatal signal is pending
+ * * -EINTR - CONVERT: a signal is pending (the counts say how far it got)
  * * -ENOMEM - FLUSH or CONVERT: out of memory for bounce buffers
  * * -ERESTARTSYS - FLUSH: interrupted by a signal while waiting for room
  * * -ENOIOCTLCMD - unknown @cmd (-ENOTTY to userspace)

@@ -1286,6 +1286,80 @@ TEST_F(dev, convert_efault_dst_midway)
 	free(src);
 }
 
+/*
+ * dst faults inside a character: dst_used counts exactly the bytes that
+ * reached dst (here the first byte of the last UTF-16 unit too), and
+ * src_used the input of the whole characters among them.
+ */
+TEST_F(dev, convert_efault_dst_inside_character)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t src_bytes = 3 * pg;
+	unsigned char *src = malloc(src_bytes);
+	unsigned char *map;
+	struct utfconv_convert cv;
+	size_t i;
+
+	ASSERT_NE(NULL, src);
+	memset(src, 'A', src_bytes);
+	map = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, munmap(map + pg, pg));
+	memset(map, 0x5A, pg);
+	/* pg - 1 writable bytes from map + 1: an odd count */
+	cv = cv_make(src, src_bytes, map + 1, 2 * src_bytes);
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ((__u64)pg - 1, cv.dst_used);
+	EXPECT_EQ((__u64)(pg - 1) / 2, cv.src_used);
+	EXPECT_EQ(0x5A, map[0]);
+	for (i = 1; i + 1 < (size_t)pg; i += 2)
+		ASSERT_EQ(0, memcmp(map + i, "A\0", 2)) TH_LOG("at %zu", i);
+	EXPECT_EQ('A', map[pg - 1]);
+	munmap(map, pg);
+	free(src);
+}
+
+/*
+ * A range whose end wraps around the address space, or that lies beyond
+ * user space, is refused with EFAULT before anything is read or written:
+ * dst keeps its bytes and the structure is not written back.
+ */
+TEST_F(dev, convert_range_wraps)
+{
+	unsigned char dst[16], src[4] = "abcd";
+	struct utfconv_convert cv;
+
+	memset(dst, 0x5A, sizeof(dst));
+	cv = cv_make(src, sizeof(src), dst, sizeof(dst));
+	cv.src = ~0ULL - 1;
+	cv.dst_used = 0xA5A5;
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0xA5A5U, cv.dst_used);
+
+	cv = cv_make(src, sizeof(src), dst, sizeof(dst));
+	cv.dst_bytes = ~0ULL - (uintptr_t)dst + 2;	/* dst + dst_bytes wraps */
+	cv.dst_used = 0xA5A5;
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0xA5A5U, cv.dst_used);
+	EXPECT_EQ(0x5A, dst[0]);
+
+	cv = cv_make(src, sizeof(src), dst, sizeof(dst));
+	cv.src = 1ULL << 63;	/* beyond user space, no wrap */
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0x5A, dst[0]);
+
+	/* a wrapping range is not mistaken for one that misses dst */
+	cv = cv_make(src, ~0ULL, dst, sizeof(dst));
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0x5A, dst[0]);
+}
+
 /* src is read while dst is written: overlapping buffers are refused. */
 TEST_F(dev, convert_overlap_rejected)
 {
