@@ -10,16 +10,19 @@
  *
  * The device touches no state shared between open files, so it is
  * mode 0666: any user may convert text. The memory an open file holds
- * (the output buffer and two small bounce buffers) is charged to the
- * opener's memory cgroup.
+ * (its state, and its output buffer from the first write on) is charged
+ * to the opener's memory cgroup and bounded per user by
+ * max_user_streams; calls charge their bounce buffers while they run.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/cred.h>
+#include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/kernel.h>
 #include <linux/kfifo.h>
 #include <linux/log2.h>
@@ -77,22 +80,112 @@ MODULE_PARM_DESC(buffer_bytes,
 		 "Output buffer bytes per open file: a power of two in [4096, 16777216] (default 65536)");
 
 /**
- * DOC: max_streams
+ * DOC: max_user_streams
  *
- * Module parameter ``max_streams``: how many files of /dev/utfconv may be
- * open at once, for all users together (default 4096, 0 for no limit).
- * Every open file holds its output buffer (``buffer_bytes``) and about
- * 12 KiB more; the memory is charged to the opener's memory cgroup, but
- * where no cgroup limit applies this cap keeps unprivileged users from
- * filling kernel memory through the 0666 device node. open() fails with
- * -ENFILE when it is reached. Root may change it at run time.
+ * Module parameter ``max_user_streams``: how many files of /dev/utfconv
+ * one user (effective uid of the opener) may have open at once (default
+ * 4096, 0 for no limit). Each user has a limit of its own, so a user at
+ * its limit cannot make another user's open() fail. An open file holds
+ * its &struct utfconv_file from open() on and its output buffer
+ * (``buffer_bytes``) from its first write() or flush on; all of it is
+ * charged to the opener's memory cgroup, and where no cgroup limit
+ * applies this cap bounds what one user can pin through the 0666 device
+ * node. open() fails with -EMFILE when it is reached, as it does at
+ * inotify's max_user_instances. Root may change it at run time.
  */
-static unsigned int utfconv_max_streams = 4096;
-module_param_named(max_streams, utfconv_max_streams, uint, 0644);
-MODULE_PARM_DESC(max_streams,
-		 "Most open files of /dev/utfconv at once, all users together (default 4096, 0: no limit)");
+static unsigned int utfconv_max_user_streams = 4096;
+module_param_named(max_user_streams, utfconv_max_user_streams, uint, 0644);
+MODULE_PARM_DESC(max_user_streams,
+		 "Most open files of /dev/utfconv per user (default 4096, 0: no limit)");
 
-static atomic_t utfconv_streams = ATOMIC_INIT(0);
+/**
+ * struct utfconv_user - open files of /dev/utfconv of one user
+ * @node: in utfconv_users, under utfconv_users_lock
+ * @uid: the user: effective uid of the openers
+ * @streams: files open; the entry is freed when it drops to 0
+ */
+struct utfconv_user {
+	struct hlist_node node;
+	kuid_t uid;
+	unsigned int streams;
+};
+
+static DEFINE_HASHTABLE(utfconv_users, 6);
+static DEFINE_SPINLOCK(utfconv_users_lock);
+
+/**
+ * utfconv_user_find() - look up the entry of a user
+ * @uid: the user
+ *
+ * Context: Holds utfconv_users_lock.
+ * Return: the entry, or NULL if @uid has no file open.
+ */
+static struct utfconv_user *utfconv_user_find(kuid_t uid)
+{
+	struct utfconv_user *u;
+
+	lockdep_assert_held(&utfconv_users_lock);
+	hash_for_each_possible(utfconv_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+/**
+ * utfconv_user_get() - count one more open file of the calling user
+ *
+ * Context: Process context; may sleep (allocates).
+ * Return: the caller's entry, or ERR_PTR(-EMFILE) if the user has
+ * max_user_streams files open already, ERR_PTR(-ENOMEM).
+ */
+static struct utfconv_user *utfconv_user_get(void)
+{
+	unsigned int max = READ_ONCE(utfconv_max_user_streams);
+	kuid_t uid = current_euid();
+	struct utfconv_user *fresh;
+	struct utfconv_user *u;
+
+	/* Allocated before the lock, freed below if the user has one. */
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	if (!fresh)
+		return ERR_PTR(-ENOMEM);
+
+	spin_lock(&utfconv_users_lock);
+	u = utfconv_user_find(uid);
+	if (!u) {
+		u = fresh;
+		fresh = NULL;
+		u->uid = uid;
+		hash_add(utfconv_users, &u->node, __kuid_val(uid));
+	}
+	if (max && u->streams >= max)
+		u = ERR_PTR(-EMFILE);	/* streams > 0: not a fresh entry */
+	else
+		u->streams++;
+	spin_unlock(&utfconv_users_lock);
+
+	kfree(fresh);
+	return u;
+}
+
+/**
+ * utfconv_user_put() - count one open file of a user less
+ * @u: the entry utfconv_user_get() returned
+ *
+ * Context: Process context.
+ */
+static void utfconv_user_put(struct utfconv_user *u)
+{
+	bool last;
+
+	spin_lock(&utfconv_users_lock);
+	last = !--u->streams;
+	if (last)
+		hash_del(&u->node);
+	spin_unlock(&utfconv_users_lock);
+	if (last)
+		kfree(u);
+}
 
 /**
  * struct utfconv_file - one open file of /dev/utfconv: one stream
@@ -106,7 +199,8 @@ static atomic_t utfconv_streams = ATOMIC_INIT(0);
  *	input, the end of the input and the error that stopped the stream
  *	are kept there and only there
  * @fifo: converted bytes waiting to be read; its buffer is @fifo_buf
- * @fifo_buf: backing store of @fifo, utfconv_buffer_bytes bytes
+ * @fifo_buf: backing store of @fifo, utfconv_buffer_bytes bytes, allocated
+ *	by the first write() or flush (NULL until then: @fifo is empty)
  * @taken: bumped whenever output leaves @fifo (read or reset), so that a
  *	reader can tell that the bytes it copied are still the next ones and
  *	a writer waiting for room can tell that room may have been made
@@ -115,6 +209,7 @@ static atomic_t utfconv_streams = ATOMIC_INIT(0);
  * @full_avail: free output bytes when the last write or flush could not
  *	place its next character; 0 after any progress. poll() reports
  *	EPOLLOUT only once more room than this is free.
+ * @user: the opener's count of open files (not under @lock: set at open)
  *
  * Lifetime: allocated by utfconv_open(), freed by utfconv_release() when
  * the last reference to the file is gone, so no operation can run
@@ -137,6 +232,7 @@ struct utfconv_file {
 	unsigned long taken;
 	unsigned int resets;
 	unsigned int full_avail;
+	struct utfconv_user *user;
 };
 
 /* Wake-up targets, returned by the steps that run under the lock. */
@@ -159,6 +255,52 @@ static void utfconv_wake(struct utfconv_file *uf, unsigned int wake)
 		wake_up_interruptible_poll(&uf->rwait, EPOLLIN | EPOLLRDNORM);
 	if (wake & UTFCONV_WAKE_WRITERS)
 		wake_up_interruptible_poll(&uf->wwait, EPOLLOUT | EPOLLWRNORM);
+}
+
+/**
+ * utfconv_avail_locked() - free bytes of the output buffer
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock.
+ * Return: the free bytes, all of the buffer before it is allocated.
+ */
+static unsigned int utfconv_avail_locked(struct utfconv_file *uf)
+{
+	lockdep_assert_held(&uf->lock);
+	return uf->fifo_buf ? kfifo_avail(&uf->fifo) : utfconv_buffer_bytes;
+}
+
+/**
+ * utfconv_fifo_alloc() - give the stream its output buffer
+ * @uf: the stream
+ *
+ * Streams that are only opened, configured or used for CONVERT never
+ * hold the buffer: it is allocated by the first write() or flush.
+ *
+ * Context: Process context; may sleep; takes @uf->lock.
+ * Return: 0 once the buffer exists, -ENOMEM.
+ */
+static int utfconv_fifo_alloc(struct utfconv_file *uf)
+{
+	void *buf;
+
+	if (READ_ONCE(uf->fifo_buf))
+		return 0;
+	buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	spin_lock(&uf->lock);
+	if (!uf->fifo_buf) {
+		/* utfconv_dev_init() checked it is a power of two. */
+		if (!kfifo_init(&uf->fifo, buf, utfconv_buffer_bytes)) {
+			WRITE_ONCE(uf->fifo_buf, buf);
+			buf = NULL;
+		}
+	}
+	spin_unlock(&uf->lock);
+	/* Another thread of the file was first, or kfifo_init() failed. */
+	kvfree(buf);
+	return READ_ONCE(uf->fifo_buf) ? 0 : -ENOMEM;
 }
 
 /**
@@ -288,7 +430,8 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 			       size_t src_bytes, size_t *src_used, u8 *out_buf,
 			       unsigned int cflags, unsigned int *wake)
 {
-	size_t room = min_t(size_t, kfifo_avail(&uf->fifo), UTFCONV_OUT_BYTES);
+	size_t room = min_t(size_t, utfconv_avail_locked(uf),
+			    UTFCONV_OUT_BYTES);
 	size_t dst_used;
 	int ret;
 
@@ -303,7 +446,7 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 	if (*src_used || dst_used) {
 		uf->full_avail = 0;
 	} else if (ret == -E2BIG) {
-		uf->full_avail = kfifo_avail(&uf->fifo);
+		uf->full_avail = utfconv_avail_locked(uf);
 		ret = -ENOSPC;
 	}
 	if (ret && ret != -E2BIG && ret != -ENOSPC)
@@ -318,47 +461,42 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
  * @inode: inode of /dev/utfconv
  * @file: the new file
  *
- * Allocates the stream: its output buffer of utfconv_buffer_bytes bytes,
- * charged to the caller's memory cgroup. The stream starts as UTF-8 ->
+ * Allocates the stream's state, charged to the caller's memory cgroup and
+ * counted against the caller's max_user_streams; the output buffer comes
+ * with the first write() or flush. The stream starts as UTF-8 ->
  * UTF-16LE, strict, no flags. The file is a stream: lseek() and
  * positional reads and writes fail with -ESPIPE.
  *
  * Context: Process context; may sleep.
  * Return:
  * * 0 - the stream is ready
- * * -ENFILE - max_streams files of /dev/utfconv are open already
+ * * -EMFILE - the caller's user has max_user_streams files of
+ *   /dev/utfconv open already
  * * -ENOMEM - out of memory
  */
 static int utfconv_open(struct inode *inode, struct file *file)
 {
-	unsigned int max = READ_ONCE(utfconv_max_streams);
+	struct utfconv_user *user;
 	struct utfconv_file *uf;
 	int ret;
 
-	if (atomic_inc_return(&utfconv_streams) > max && max) {
-		atomic_dec(&utfconv_streams);
-		return -ENFILE;
-	}
+	user = utfconv_user_get();
+	if (IS_ERR(user))
+		return PTR_ERR(user);
 	uf = kzalloc(sizeof(*uf), GFP_KERNEL_ACCOUNT);
 	if (!uf) {
-		atomic_dec(&utfconv_streams);
+		utfconv_user_put(user);
 		return -ENOMEM;
 	}
-
-	uf->fifo_buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
-	if (!uf->fifo_buf) {
-		ret = -ENOMEM;
-		goto err_free;
-	}
-	/* utfconv_dev_init() checked it is a power of two: no rounding. */
-	ret = kfifo_init(&uf->fifo, uf->fifo_buf, utfconv_buffer_bytes);
-	if (ret)
-		goto err_free;
+	uf->user = user;
 
 	ret = utfconv_init(&uf->state, UTFCONV_DIR_UTF8_TO_UTF16LE,
 			   UTFCONV_POLICY_STRICT, 0);
-	if (ret)
-		goto err_free;
+	if (ret) {
+		kfree(uf);
+		utfconv_user_put(user);
+		return ret;
+	}
 
 	spin_lock_init(&uf->lock);
 	init_waitqueue_head(&uf->rwait);
@@ -366,12 +504,6 @@ static int utfconv_open(struct inode *inode, struct file *file)
 	file->private_data = uf;
 
 	return stream_open(inode, file);
-
-err_free:
-	kvfree(uf->fifo_buf);
-	kfree(uf);
-	atomic_dec(&utfconv_streams);
-	return ret;
 }
 
 /**
@@ -388,9 +520,9 @@ static int utfconv_release(struct inode *inode, struct file *file)
 {
 	struct utfconv_file *uf = file->private_data;
 
+	utfconv_user_put(uf->user);
 	kvfree(uf->fifo_buf);
 	kfree(uf);
-	atomic_dec(&utfconv_streams);
 	return 0;
 }
 
@@ -415,7 +547,7 @@ static ssize_t utfconv_read_peek(struct utfconv_file *uf, u8 *buf,
 
 	spin_lock(&uf->lock);
 	*taken = uf->taken;
-	ret = kfifo_out_peek(&uf->fifo, buf, bytes);
+	ret = uf->fifo_buf ? kfifo_out_peek(&uf->fifo, buf, bytes) : 0;
 	if (!ret && utfconv_error(&uf->state))
 		ret = utfconv_error(&uf->state);
 	else if (!ret && !utfconv_ended_locked(uf))
@@ -659,7 +791,7 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
  * * -EAGAIN - no input can be accepted and the file is non-blocking
  * * -ERESTARTSYS - interrupted by a signal before any byte was accepted
  * * -EFAULT - @buf is not readable; no byte was accepted
- * * -ENOMEM - out of memory for the bounce buffers
+ * * -ENOMEM - out of memory for the output or the bounce buffers
  * * -E2BIG - the output buffer cannot hold one character (cannot happen
  *   with the sizes this module allows)
  */
@@ -671,6 +803,8 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
 
 	if (!count)
 		return 0;
+	if (utfconv_fifo_alloc(file->private_data))
+		return -ENOMEM;
 	bounce = kmalloc(UTFCONV_IN_BYTES + UTFCONV_OUT_BYTES,
 			 GFP_KERNEL_ACCOUNT);
 	if (!bounce)
@@ -704,7 +838,7 @@ static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 	poll_wait(file, &uf->wwait, wait);
 
 	spin_lock(&uf->lock);
-	avail = kfifo_avail(&uf->fifo);
+	avail = utfconv_avail_locked(uf);
 	if (utfconv_readable_locked(uf))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (utfconv_error(&uf->state))
@@ -958,7 +1092,7 @@ static int utfconv_flush_step(struct utfconv_file *uf, u8 *out_buf,
  * * -EAGAIN - the final output does not fit and @file is non-blocking
  * * -E2BIG - the output buffer cannot hold the final output (cannot
  *   happen with the sizes this module allows)
- * * -ENOMEM - out of memory for the bounce buffer
+ * * -ENOMEM - out of memory for the output or the bounce buffer
  * * -ERESTARTSYS - interrupted by a signal while waiting for room
  */
 static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
@@ -968,6 +1102,8 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 	u8 *out_buf;
 	int ret;
 
+	if (utfconv_fifo_alloc(uf))
+		return -ENOMEM;
 	out_buf = kmalloc(UTFCONV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
 	if (!out_buf)
 		return -ENOMEM;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "utfconv_test.h"
@@ -1492,17 +1493,44 @@ TEST_F(dev, reset_during_blocked_flush)
 	free(in);
 }
 
-/*
- * max_streams caps the open files of the device, all users together, so
- * that a 0666 node cannot be used to fill kernel memory. Only root may
- * change it; this file (self->fd) is the only stream open during a test.
- */
-TEST_F(dev, open_max_streams)
+/* Child of open_max_user_streams: as @uid, open until refused. */
+static void fill_user_limit(uid_t uid, int report)
 {
-	static const char param[] = "/sys/module/utfconv/parameters/max_streams";
+	int fds[8], n = 0, e = 0;
+
+	if (setgid(uid) || setuid(uid))
+		_exit(2);
+	while (n < 8) {
+		fds[n] = utfconv_open(0);
+		if (fds[n] < 0) {
+			e = errno;
+			break;
+		}
+		n++;
+	}
+	if (write(report, &n, sizeof(n)) != sizeof(n) ||
+	    write(report, &e, sizeof(e)) != sizeof(e))
+		_exit(3);
+	pause();	/* holds its files until killed */
+	_exit(0);
+}
+
+/*
+ * max_user_streams caps the open files of the device per user (effective
+ * uid), so that a 0666 node cannot be used to fill kernel memory, and so
+ * that a user at its limit cannot make another user's open() fail: the
+ * errno is EMFILE, as at inotify's per-user limit (ENFILE would say the
+ * system's file table is full). Only root may change the limit; this
+ * file (self->fd) is root's only stream open during a test.
+ */
+TEST_F(dev, open_max_user_streams)
+{
+	static const char param[] =
+		"/sys/module/utfconv/parameters/max_user_streams";
+	int pfd, fd2, fd3, fd4, pipefd[2], n = -1, e = -1;
 	char old[32] = "";
-	int pfd, fd2, fd3;
-	ssize_t n;
+	pid_t child;
+	ssize_t len;
 
 	pfd = open(param, O_RDWR);
 	if (geteuid()) {
@@ -1511,24 +1539,48 @@ TEST_F(dev, open_max_streams)
 		return;
 	}
 	ASSERT_LE(0, pfd);
-	n = read(pfd, old, sizeof(old) - 1);
-	ASSERT_LT(0, n);
-	ASSERT_EQ(1, pwrite(pfd, "2", 1, 0));
+	len = read(pfd, old, sizeof(old) - 1);
+	ASSERT_LT(0, len);
+	ASSERT_EQ(1, pwrite(pfd, "3", 1, 0));
+
+	/* another user takes all of its three */
+	ASSERT_EQ(0, pipe(pipefd));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		fill_user_limit(65532, pipefd[1]);
+	EXPECT_EQ((ssize_t)sizeof(n), read(pipefd[0], &n, sizeof(n)));
+	EXPECT_EQ((ssize_t)sizeof(e), read(pipefd[0], &e, sizeof(e)));
+	EXPECT_EQ(3, n);
+	EXPECT_EQ(EMFILE, e) TH_LOG("the other user's 4th open: %s",
+				    strerror(e));
+
+	/* root's opens are not affected: its own three, then EMFILE */
 	fd2 = open(utfconv_dev_path(), O_RDWR);
 	fd3 = open(utfconv_dev_path(), O_RDWR);
-	EXPECT_LE(0, fd2);
-	EXPECT_EQ(-1, fd3);
-	EXPECT_EQ(ENFILE, errno);
-	if (fd2 >= 0)
-		close(fd2);
+	EXPECT_LE(0, fd2) TH_LOG("open while another user is at its limit: %s",
+				 strerror(errno));
+	EXPECT_LE(0, fd3);
+	fd4 = open(utfconv_dev_path(), O_RDWR);
+	EXPECT_EQ(-1, fd4);
+	EXPECT_EQ(EMFILE, errno);
+	if (fd4 >= 0)
+		close(fd4);
+	/* a closed file frees its place */
 	if (fd3 >= 0)
 		close(fd3);
-	/* a closed file frees its place */
-	fd2 = open(utfconv_dev_path(), O_RDWR);
-	EXPECT_LE(0, fd2);
+	fd3 = open(utfconv_dev_path(), O_RDWR);
+	EXPECT_LE(0, fd3);
+	if (fd3 >= 0)
+		close(fd3);
 	if (fd2 >= 0)
 		close(fd2);
-	ASSERT_EQ(n, pwrite(pfd, old, n, 0));
+
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	ASSERT_EQ(len, pwrite(pfd, old, len, 0));
 	close(pfd);
 }
 
