@@ -59,6 +59,22 @@
  * one piece: a 4-byte UTF-8 sequence or a UTF-16 surrogate pair.
  */
 #define UTFCONV_MIN_ROOM		4
+/*
+ * Output room of a write() step beyond two bytes per input byte: pending
+ * bytes completed by the step, a BOM, a U+FFFD (at least
+ * %UTFCONV_MIN_ROOM).
+ */
+#define UTFCONV_BOUNCE_SLACK		16
+/*
+ * Output bytes of one flush step: a BOM and the replacements of a pending
+ * tail (the flush steps again if more comes).
+ */
+#define UTFCONV_FLUSH_BYTES		16
+/*
+ * Bounce bytes a call keeps on its stack: short reads and writes, the
+ * calls of programs that convert a few bytes at a time, allocate nothing.
+ */
+#define UTFCONV_STACK_BYTES		128
 
 #define UTFCONV_BUFFER_MIN		4096U
 #define UTFCONV_BUFFER_MAX		(16U << 20)
@@ -410,7 +426,9 @@ static int utfconv_wait_room(struct utfconv_file *uf, struct file *file,
  * @src: input bytes (kernel memory)
  * @src_bytes: their count
  * @src_used: out: input bytes the codec consumed (pending ones included)
- * @out_buf: bounce buffer for the codec's output, %UTFCONV_OUT_BYTES
+ * @out_buf: bounce buffer for the codec's output
+ * @out_bytes: its size: at least %UTFCONV_MIN_ROOM, so that no progress
+ *	means that @uf->fifo is full
  * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
  * @wake: out: UTFCONV_WAKE_* bits for utfconv_wake()
  *
@@ -428,10 +446,10 @@ static int utfconv_wait_room(struct utfconv_file *uf, struct file *file,
  */
 static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 			       size_t src_bytes, size_t *src_used, u8 *out_buf,
-			       unsigned int cflags, unsigned int *wake)
+			       size_t out_bytes, unsigned int cflags,
+			       unsigned int *wake)
 {
-	size_t room = min_t(size_t, utfconv_avail_locked(uf),
-			    UTFCONV_OUT_BYTES);
+	size_t room = min_t(size_t, utfconv_avail_locked(uf), out_bytes);
 	size_t dst_used;
 	int ret;
 
@@ -618,14 +636,16 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
 {
 	struct utfconv_file *uf = file->private_data;
 	size_t bytes = min_t(size_t, count, UTFCONV_READ_BYTES);
+	u8 stack_buf[UTFCONV_STACK_BYTES];
+	u8 *bounce = stack_buf;
 	unsigned long taken;
 	size_t left;
 	ssize_t ret;
-	u8 *bounce;
 
 	if (!count)
 		return 0;
-	bounce = kmalloc(bytes, GFP_KERNEL_ACCOUNT);
+	if (bytes > sizeof(stack_buf))
+		bounce = kmalloc(bytes, GFP_KERNEL_ACCOUNT);
 	if (!bounce)
 		return -ENOMEM;
 
@@ -656,7 +676,8 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
 		cond_resched();
 	}
 
-	kfree(bounce);
+	if (bounce != stack_buf)
+		kfree(bounce);
 	return ret;
 }
 
@@ -666,7 +687,8 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * @src: input bytes (kernel memory)
  * @src_bytes: their count
  * @src_used: out: input bytes accepted
- * @out_buf: bounce buffer for the codec's output, %UTFCONV_OUT_BYTES
+ * @out_buf: bounce buffer for the codec's output
+ * @out_bytes: its size, at least %UTFCONV_MIN_ROOM
  * @taken: out: @uf->taken when nothing fitted (-ENOSPC)
  *
  * Context: Process context; takes @uf->lock for one bounded step.
@@ -676,7 +698,8 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  */
 static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 			      size_t src_bytes, size_t *src_used,
-			      u8 *out_buf, unsigned long *taken)
+			      u8 *out_buf, size_t out_bytes,
+			      unsigned long *taken)
 {
 	unsigned int wake = 0;
 	int ret;
@@ -686,7 +709,7 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 	ret = utfconv_stopped_locked(uf);
 	if (!ret)
 		ret = utfconv_fill_locked(uf, src, src_bytes, src_used,
-					  out_buf, 0, &wake);
+					  out_buf, out_bytes, 0, &wake);
 	if (ret == -ENOSPC && kfifo_is_empty(&uf->fifo))
 		ret = -E2BIG;
 	else if (ret == -E2BIG)
@@ -702,16 +725,19 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
  * @file: the stream
  * @buf: user buffer holding the input
  * @count: its size in bytes, at least 1
- * @bounce: %UTFCONV_IN_BYTES for input, then %UTFCONV_OUT_BYTES for output
+ * @bounce: @in_bytes for input, then @out_bytes for output
+ * @in_bytes: input bytes per step, at most %UTFCONV_IN_BYTES
+ * @out_bytes: output bytes per step, at least %UTFCONV_MIN_ROOM
  *
  * Context: Process context; may sleep.
  * Return: as utfconv_write().
  */
 static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
-				     size_t count, u8 *bounce)
+				     size_t count, u8 *bounce, size_t in_bytes,
+				     size_t out_bytes)
 {
 	struct utfconv_file *uf = file->private_data;
-	u8 *out_buf = bounce + UTFCONV_IN_BYTES;
+	u8 *out_buf = bounce + in_bytes;
 	unsigned long taken;
 	size_t done = 0;
 	size_t have = 0;
@@ -722,7 +748,7 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 
 	while (done < count) {
 		if (!have) {
-			have = min_t(size_t, count - done, UTFCONV_IN_BYTES);
+			have = min(count - done, in_bytes);
 			left = copy_from_user(bounce, buf + done, have);
 			if (left == have) {
 				ret = -EFAULT;
@@ -732,7 +758,7 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 			pos = 0;
 		}
 		ret = utfconv_write_step(uf, bounce + pos, have, &used,
-					 out_buf, &taken);
+					 out_buf, out_bytes, &taken);
 		done += used;
 		pos += used;
 		have -= used;
@@ -798,19 +824,31 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 static ssize_t utfconv_write(struct file *file, const char __user *buf,
 			     size_t count, loff_t *ppos)
 {
+	size_t in_bytes = min_t(size_t, count, UTFCONV_IN_BYTES);
+	u8 stack_buf[UTFCONV_STACK_BYTES];
+	u8 *bounce = stack_buf;
+	size_t out_bytes;
 	ssize_t ret;
-	u8 *bounce;
 
 	if (!count)
 		return 0;
 	if (utfconv_fifo_alloc(file->private_data))
 		return -ENOMEM;
-	bounce = kmalloc(UTFCONV_IN_BYTES + UTFCONV_OUT_BYTES,
-			 GFP_KERNEL_ACCOUNT);
+	/*
+	 * Bounce buffers as large as the request needs, so that small writes
+	 * stay small allocations: the output of a step is at most two bytes
+	 * per input byte, pending bytes and a BOM included in the slack.
+	 */
+	out_bytes = min_t(size_t, 2 * in_bytes + UTFCONV_BOUNCE_SLACK,
+			  UTFCONV_OUT_BYTES);
+	if (in_bytes + out_bytes > sizeof(stack_buf))
+		bounce = kmalloc(in_bytes + out_bytes, GFP_KERNEL_ACCOUNT);
 	if (!bounce)
 		return -ENOMEM;
-	ret = utfconv_write_bounced(file, buf, count, bounce);
-	kfree(bounce);
+	ret = utfconv_write_bounced(file, buf, count, bounce, in_bytes,
+				    out_bytes);
+	if (bounce != stack_buf)
+		kfree(bounce);
 	return ret;
 }
 
@@ -851,58 +889,148 @@ static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
+/*
+ * Sizes of the structures as first published (ABI 2). A command may carry
+ * a larger size, from a later header: see utfconv_ioctl().
+ */
+#define UTFCONV_INFO_SIZE_VER0		64
+#define UTFCONV_CONFIG_SIZE_VER0	32
+#define UTFCONV_STATUS_SIZE_VER0	80
+#define UTFCONV_CONVERT_SIZE_VER0	96
+
+/**
+ * struct utfconv_mode - a configuration as the codec takes it
+ * @direction: UTFCONV_DIR_*
+ * @policy: UTFCONV_POLICY_*
+ * @flags: the codec's UTFCONV_FLAG_* bits (%UTFCONV_FLAGS_ALL)
+ */
+struct utfconv_mode {
+	u32 direction;
+	u32 policy;
+	u32 flags;
+};
+
+/**
+ * struct utfconv_pair - the codec direction of a source and target
+ * @source: UTFCONV_ENC_* of the input
+ * @target: UTFCONV_ENC_* of the output
+ * @detect: %UTFCONV_FLAG_DETECT_BOM or 0
+ * @direction: UTFCONV_DIR_* of the codec
+ */
+struct utfconv_pair {
+	u8 source;
+	u8 target;
+	u8 detect;
+	u8 direction;
+};
+
+static const struct utfconv_pair utfconv_pairs[] = {
+	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE, 0,
+	  UTFCONV_DIR_UTF8_TO_UTF16LE },
+	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16BE, 0,
+	  UTFCONV_DIR_UTF8_TO_UTF16BE },
+	{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF8, 0,
+	  UTFCONV_DIR_UTF16LE_TO_UTF8 },
+	{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8, 0,
+	  UTFCONV_DIR_UTF16BE_TO_UTF8 },
+	/* RFC 2781 4.3: without a byte order mark, UTF-16 is big-endian. */
+	{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8, UTFCONV_FLAG_DETECT_BOM,
+	  UTFCONV_DIR_UTF16_TO_UTF8 },
+};
+
 /**
  * utfconv_check_config() - validate a configuration from userspace
- * @direction: UTFCONV_DIR_*
+ * @source: UTFCONV_ENC_* of the input
+ * @target: UTFCONV_ENC_* of the output
  * @policy: UTFCONV_POLICY_*
  * @flags: UTFCONV_FLAG_* bits
  * @padding: reserved words of the structure
  * @padding_bytes: their size in bytes
+ * @mode: out: the configuration for the codec
  *
- * Common to %UTFCONV_IOC_SET_CONFIG and %UTFCONV_IOC_CONVERT.
+ * Common to %UTFCONV_IOC_SET_CONFIG and %UTFCONV_IOC_CONVERT: maps
+ * (source, target, %UTFCONV_FLAG_DETECT_BOM) to a codec direction.
  *
  * Context: Any context.
  * Return:
  * * 0 - valid
- * * -EINVAL - unknown direction, policy or flag bit, or nonzero padding
+ * * -EINVAL - an unknown or unsupported source, target or pair of them,
+ *   an unknown policy or flag bit, or nonzero padding
  */
-static int utfconv_check_config(u32 direction, u32 policy, u32 flags,
-				const void *padding, size_t padding_bytes)
+static int utfconv_check_config(u32 source, u32 target, u32 policy,
+				u32 flags, const void *padding,
+				size_t padding_bytes, struct utfconv_mode *mode)
 {
-	if (direction < UTFCONV_DIR_UTF8_TO_UTF16LE ||
-	    direction > UTFCONV_DIR_MAX)
-		return -EINVAL;
+	u32 detect = flags & UTFCONV_FLAG_DETECT_BOM;
+	size_t i;
+
 	if (policy > UTFCONV_POLICY_MAX)
 		return -EINVAL;
-	if (flags & ~UTFCONV_FLAGS_ALL)
+	if (flags & ~(UTFCONV_FLAGS_ALL | UTFCONV_FLAG_DETECT_BOM))
 		return -EINVAL;
 	if (memchr_inv(padding, 0, padding_bytes))
 		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
+		if (utfconv_pairs[i].source == source &&
+		    utfconv_pairs[i].target == target &&
+		    utfconv_pairs[i].detect == detect) {
+			mode->direction = utfconv_pairs[i].direction;
+			mode->policy = policy;
+			mode->flags = flags & UTFCONV_FLAGS_ALL;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * utfconv_copy_out() - copy a structure to a user buffer of any size
+ * @argp: user address
+ * @usize: the size userspace asked for, from the command; at least the
+ *	structure's first published size
+ * @kbuf: the structure
+ * @ksize: its size in this module
+ *
+ * A smaller @usize (an older header) gets the fields it knows; a larger
+ * one (a newer header) gets zeros for the fields this module lacks.
+ *
+ * Context: Process context; may sleep (user copy).
+ * Return: 0, or -EFAULT if @argp is not writable.
+ */
+static int utfconv_copy_out(void __user *argp, size_t usize,
+			    const void *kbuf, size_t ksize)
+{
+	if (copy_to_user(argp, kbuf, min(usize, ksize)))
+		return -EFAULT;
+	if (usize > ksize && clear_user(argp + ksize, usize - ksize))
+		return -EFAULT;
 	return 0;
 }
 
 /**
  * utfconv_ioctl_get_info() - %UTFCONV_IOC_GET_INFO
  * @argp: user address of a &struct utfconv_info
+ * @usize: its size, from the command
  *
  * Context: Process context.
  * Return: 0, or -EFAULT if @argp is not writable.
  */
-static long utfconv_ioctl_get_info(void __user *argp)
+static long utfconv_ioctl_get_info(void __user *argp, size_t usize)
 {
 	struct utfconv_info info;
+	size_t i;
 
 	memset(&info, 0, sizeof(info));
-	info.abi_version = UTFCONV_ABI_VERSION;
-	info.directions = GENMASK(UTFCONV_DIR_MAX, UTFCONV_DIR_UTF8_TO_UTF16LE);
+	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
+		info.sources |= BIT(utfconv_pairs[i].source);
+		info.targets |= BIT(utfconv_pairs[i].target);
+	}
 	info.policies = GENMASK(UTFCONV_POLICY_MAX, UTFCONV_POLICY_STRICT);
-	info.flags = UTFCONV_FLAGS_ALL;
+	info.flags = UTFCONV_FLAGS_ALL | UTFCONV_FLAG_DETECT_BOM;
 	info.buffer_bytes = utfconv_buffer_bytes;
 	info.max_pending_bytes = UTFCONV_MAX_PENDING;
 
-	if (copy_to_user(argp, &info, sizeof(info)))
-		return -EFAULT;
-	return 0;
+	return utfconv_copy_out(argp, usize, &info, sizeof(info));
 }
 
 /**
@@ -934,20 +1062,24 @@ static bool utfconv_fresh_locked(struct utfconv_file *uf)
  * * 0 - configured
  * * -EFAULT - @argp is not readable
  * * -EINVAL - invalid configuration; nothing changed
+ * * -E2BIG - @usize is larger than this module's structure and the
+ *   extra bytes are not zero (a field this module does not know)
  * * -EBUSY - the stream is not fresh; nothing changed
  */
 static long utfconv_ioctl_set_config(struct utfconv_file *uf,
 				     void __user *argp, size_t usize)
 {
 	struct utfconv_config config;
+	struct utfconv_mode mode;
 	int ret;
 
 	ret = copy_struct_from_user(&config, sizeof(config), argp, usize);
 	if (ret)
 		return ret;
-	ret = utfconv_check_config(config.direction, config.policy,
-				   config.flags, config.padding,
-				   sizeof(config.padding));
+	ret = utfconv_check_config(config.source, config.target,
+				   config.policy, config.flags,
+				   config.padding, sizeof(config.padding),
+				   &mode);
 	if (ret)
 		return ret;
 
@@ -957,50 +1089,71 @@ static long utfconv_ioctl_set_config(struct utfconv_file *uf,
 		ret = -EBUSY;
 	else
 		/* Checked above; on failure @uf->state stays as it was. */
-		ret = utfconv_init(&uf->state, config.direction,
-				   config.policy, config.flags);
+		ret = utfconv_init(&uf->state, mode.direction, mode.policy,
+				   mode.flags);
 	spin_unlock(&uf->lock);
 	return ret;
+}
+
+/**
+ * utfconv_config_of() - the configuration of a codec stream state
+ * @st: the state
+ * @config: out: source, target, policy and flags (padding untouched)
+ *
+ * The configuration is read back from the codec's stream state, its only
+ * copy.
+ *
+ * Context: Any context; the caller keeps @st from changing.
+ */
+static void utfconv_config_of(const struct utfconv_state *st,
+			      struct utfconv_config *config)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
+		if (utfconv_pairs[i].direction == st->direction) {
+			config->source = utfconv_pairs[i].source;
+			config->target = utfconv_pairs[i].target;
+			config->flags = utfconv_pairs[i].detect;
+		}
+	}
+	config->policy = st->policy;
+	config->flags |= st->flags;
 }
 
 /**
  * utfconv_ioctl_get_config() - %UTFCONV_IOC_GET_CONFIG
  * @uf: the stream
  * @argp: user address of a &struct utfconv_config
- *
- * The configuration is read back from the codec's stream state, its only
- * copy.
+ * @usize: its size, from the command
  *
  * Context: Process context; takes @uf->lock.
  * Return: 0, or -EFAULT if @argp is not writable.
  */
 static long utfconv_ioctl_get_config(struct utfconv_file *uf,
-				     void __user *argp)
+				     void __user *argp, size_t usize)
 {
 	struct utfconv_config config;
 
 	memset(&config, 0, sizeof(config));
 	spin_lock(&uf->lock);
-	config.direction = uf->state.direction;
-	config.policy = uf->state.policy;
-	config.flags = uf->state.flags;
+	utfconv_config_of(&uf->state, &config);
 	spin_unlock(&uf->lock);
 
-	if (copy_to_user(argp, &config, sizeof(config)))
-		return -EFAULT;
-	return 0;
+	return utfconv_copy_out(argp, usize, &config, sizeof(config));
 }
 
 /**
  * utfconv_ioctl_get_status() - %UTFCONV_IOC_GET_STATUS
  * @uf: the stream
  * @argp: user address of a &struct utfconv_status
+ * @usize: its size, from the command
  *
  * Context: Process context; takes @uf->lock.
  * Return: 0, or -EFAULT if @argp is not writable.
  */
 static long utfconv_ioctl_get_status(struct utfconv_file *uf,
-				     void __user *argp)
+				     void __user *argp, size_t usize)
 {
 	const struct utfconv_state *st = &uf->state;
 	struct utfconv_status status;
@@ -1023,15 +1176,13 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 	status.ready_bytes = kfifo_len(&uf->fifo);
 	spin_unlock(&uf->lock);
 
-	if (copy_to_user(argp, &status, sizeof(status)))
-		return -EFAULT;
-	return 0;
+	return utfconv_copy_out(argp, usize, &status, sizeof(status));
 }
 
 /**
  * utfconv_flush_step() - try once to end the input
  * @uf: the stream
- * @out_buf: bounce buffer for the final output, %UTFCONV_OUT_BYTES
+ * @out_buf: bounce buffer for the final output, %UTFCONV_FLUSH_BYTES
  * @resets: @uf->resets when the flush began
  * @taken: out: @uf->taken when the final output did not fit (-ENOSPC)
  *
@@ -1065,7 +1216,8 @@ static int utfconv_flush_step(struct utfconv_file *uf, u8 *out_buf,
 		ret = 0;
 	} else {
 		ret = utfconv_fill_locked(uf, NULL, 0, &src_used, out_buf,
-					  UTFCONV_END, &wake);
+					  UTFCONV_FLUSH_BYTES, UTFCONV_END,
+					  &wake);
 		if (ret == -E2BIG)
 			ret = -EAGAIN;
 		else if (ret == -ENOSPC && kfifo_is_empty(&uf->fifo))
@@ -1092,20 +1244,17 @@ static int utfconv_flush_step(struct utfconv_file *uf, u8 *out_buf,
  * * -EAGAIN - the final output does not fit and @file is non-blocking
  * * -E2BIG - the output buffer cannot hold the final output (cannot
  *   happen with the sizes this module allows)
- * * -ENOMEM - out of memory for the output or the bounce buffer
+ * * -ENOMEM - out of memory for the output buffer
  * * -ERESTARTSYS - interrupted by a signal while waiting for room
  */
 static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 {
+	u8 out_buf[UTFCONV_FLUSH_BYTES];
 	unsigned long taken;
 	unsigned int resets;
-	u8 *out_buf;
 	int ret;
 
 	if (utfconv_fifo_alloc(uf))
-		return -ENOMEM;
-	out_buf = kmalloc(UTFCONV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
-	if (!out_buf)
 		return -ENOMEM;
 	resets = READ_ONCE(uf->resets);
 
@@ -1119,8 +1268,6 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 		if (ret)
 			break;
 	}
-
-	kfree(out_buf);
 	return ret;
 }
 
@@ -1227,6 +1374,7 @@ static int utfconv_convert_chunk(const struct utfconv_convert *cv,
 /**
  * utfconv_convert_user() - the work of %UTFCONV_IOC_CONVERT
  * @cv: the validated request; its out fields are filled
+ * @mode: its configuration for the codec
  * @in_buf: bounce buffer for input, @in_bytes long
  * @in_bytes: its size: at least 1, at most %UTFCONV_IN_BYTES
  * @out_buf: bounce buffer for output, @out_bytes long
@@ -1247,7 +1395,8 @@ static int utfconv_convert_chunk(const struct utfconv_convert *cv,
  *   partial copy to dst, @cv->dst_used may end inside a character
  * * -EINTR - a signal is pending; the counts say how far it got
  */
-static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
+static int utfconv_convert_user(struct utfconv_convert *cv,
+				const struct utfconv_mode *mode, u8 *in_buf,
 				size_t in_bytes, u8 *out_buf, size_t out_bytes)
 {
 	const u8 __user *src = u64_to_user_ptr(cv->src);
@@ -1258,7 +1407,7 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 	size_t chunk;
 	int ret;
 
-	ret = utfconv_init(&st, cv->direction, cv->policy, cv->flags);
+	ret = utfconv_init(&st, mode->direction, mode->policy, mode->flags);
 	if (ret)
 		return ret;
 
@@ -1331,6 +1480,7 @@ static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
  */
 static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 {
+	struct utfconv_mode mode;
 	struct utfconv_convert cv;
 	size_t out_bytes;
 	size_t in_bytes;
@@ -1342,8 +1492,8 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 	ret = copy_struct_from_user(&cv, sizeof(cv), argp, usize);
 	if (ret)
 		return ret;
-	ret = utfconv_check_config(cv.direction, cv.policy, cv.flags,
-				   cv.padding, sizeof(cv.padding));
+	ret = utfconv_check_config(cv.source, cv.target, cv.policy, cv.flags,
+				   cv.padding, sizeof(cv.padding), &mode);
 	if (ret)
 		return ret;
 	ret = utfconv_user_range(cv.src, cv.src_bytes, &src_end);
@@ -1361,13 +1511,31 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 	buf = kmalloc(in_bytes + out_bytes, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
-	ret = utfconv_convert_user(&cv, buf, in_bytes, buf + in_bytes,
+	ret = utfconv_convert_user(&cv, &mode, buf, in_bytes, buf + in_bytes,
 				   out_bytes);
 	kfree(buf);
 
-	if (copy_to_user(argp, &cv, sizeof(cv)))
+	if (utfconv_copy_out(argp, usize, &cv, sizeof(cv)))
 		return -EFAULT;
 	return ret;
+}
+
+/**
+ * utfconv_cmd_is() - whether an ioctl command is a version of another
+ * @cmd: the command given
+ * @ref: the command of this module's header
+ * @min_size: the size of the first version of its structure
+ *
+ * Context: Any context.
+ * Return: true if @cmd has the type, number and direction of @ref and a
+ * size of at least @min_size.
+ */
+static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
+			   size_t min_size)
+{
+	return _IOC_TYPE(cmd) == _IOC_TYPE(ref) &&
+	       _IOC_NR(cmd) == _IOC_NR(ref) &&
+	       _IOC_DIR(cmd) == _IOC_DIR(ref) && _IOC_SIZE(cmd) >= min_size;
 }
 
 /**
@@ -1378,7 +1546,8 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
  *
  * %UTFCONV_IOC_GET_INFO fills &struct utfconv_info.
  *
- * %UTFCONV_IOC_SET_CONFIG sets direction, policy and flags. It is refused
+ * %UTFCONV_IOC_SET_CONFIG sets source and target encodings, policy and
+ * flags (the device maps them to a codec direction). It is refused
  * with -EBUSY unless the stream is fresh: just opened or reset, with no
  * input taken (counted or pending), no output produced or unread, not
  * flushed and not failed. A rejected configuration leaves the stream as
@@ -1402,22 +1571,30 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
  * &utfconv_convert.dst under the configuration given in the structure,
  * as one complete input, without touching or waiting for the stream
  * (it uses bounce buffers of its own, not the stream's). The structure is
- * written back, also when the call fails: src_used, dst_used (never part
- * of a character), error_kind, error_offset, replacements.
+ * written back, also when the call fails: src_used, dst_used (every byte
+ * written), error_kind, error_offset, replacements.
+ *
+ * A command with a structure is recognised by its type, number and
+ * direction; its size may be that of the structure's first version or
+ * larger (a newer header): larger input must be zero past the fields this
+ * module knows (copy_struct_from_user(), else -E2BIG), larger output is
+ * zeroed there. A smaller size is an unknown command.
  *
  * Context: Process context; may sleep (FLUSH waits for room, CONVERT
  * copies and converts in steps). The stream's lock is held only for
  * bounded steps, never across a user copy or a wait.
  * Return:
  * * 0 - success
- * * -EINVAL - SET_CONFIG or CONVERT: unknown direction, policy or flag
- *   bits, or nonzero padding; CONVERT: src and dst overlap; FLUSH or
+ * * -EINVAL - SET_CONFIG or CONVERT: unknown or unsupported encodings,
+ *   unknown policy or flag bits, or nonzero padding; CONVERT: src and dst
+ *   overlap; FLUSH or
  *   CONVERT: input ends inside a
  *   character (strict, wtf8); also any stream command after a flush found
  *   such an input
  * * -EILSEQ - FLUSH: the stream stopped at ill-formed input; CONVERT:
  *   ill-formed input (strict, wtf8)
- * * -E2BIG - CONVERT: the next character does not fit into dst
+ * * -E2BIG - CONVERT: the next character does not fit into dst;
+ *   SET_CONFIG or CONVERT: nonzero bytes past the known structure
  * * -EBUSY - SET_CONFIG on a stream that is not fresh
  * * -EAGAIN - FLUSH: the final output does not fit and the file is
  *   non-blocking
@@ -1432,25 +1609,46 @@ static long utfconv_ioctl(struct file *file, unsigned int cmd,
 {
 	struct utfconv_file *uf = file->private_data;
 	void __user *argp = (void __user *)arg;
+	size_t usize = _IOC_SIZE(cmd);
 
-	switch (cmd) {
-	case UTFCONV_IOC_GET_INFO:
-		return utfconv_ioctl_get_info(argp);
-	case UTFCONV_IOC_SET_CONFIG:
-		return utfconv_ioctl_set_config(uf, argp, _IOC_SIZE(cmd));
-	case UTFCONV_IOC_GET_CONFIG:
-		return utfconv_ioctl_get_config(uf, argp);
-	case UTFCONV_IOC_GET_STATUS:
-		return utfconv_ioctl_get_status(uf, argp);
-	case UTFCONV_IOC_FLUSH:
-		return utfconv_ioctl_flush(uf, file);
-	case UTFCONV_IOC_RESET:
-		return utfconv_ioctl_reset(uf);
-	case UTFCONV_IOC_CONVERT:
-		return utfconv_ioctl_convert(argp, _IOC_SIZE(cmd));
-	default:
+	if (_IOC_TYPE(cmd) != UTFCONV_IOC_MAGIC)
 		return -ENOIOCTLCMD;
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(UTFCONV_IOC_GET_INFO):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_GET_INFO,
+				    UTFCONV_INFO_SIZE_VER0))
+			break;
+		return utfconv_ioctl_get_info(argp, usize);
+	case _IOC_NR(UTFCONV_IOC_SET_CONFIG):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_SET_CONFIG,
+				    UTFCONV_CONFIG_SIZE_VER0))
+			break;
+		return utfconv_ioctl_set_config(uf, argp, usize);
+	case _IOC_NR(UTFCONV_IOC_GET_CONFIG):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_GET_CONFIG,
+				    UTFCONV_CONFIG_SIZE_VER0))
+			break;
+		return utfconv_ioctl_get_config(uf, argp, usize);
+	case _IOC_NR(UTFCONV_IOC_GET_STATUS):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_GET_STATUS,
+				    UTFCONV_STATUS_SIZE_VER0))
+			break;
+		return utfconv_ioctl_get_status(uf, argp, usize);
+	case _IOC_NR(UTFCONV_IOC_FLUSH):
+		if (cmd != UTFCONV_IOC_FLUSH)
+			break;
+		return utfconv_ioctl_flush(uf, file);
+	case _IOC_NR(UTFCONV_IOC_RESET):
+		if (cmd != UTFCONV_IOC_RESET)
+			break;
+		return utfconv_ioctl_reset(uf);
+	case _IOC_NR(UTFCONV_IOC_CONVERT):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_CONVERT,
+				    UTFCONV_CONVERT_SIZE_VER0))
+			break;
+		return utfconv_ioctl_convert(argp, usize);
 	}
+	return -ENOIOCTLCMD;
 }
 
 static const struct file_operations utfconv_fops = {
@@ -1482,6 +1680,12 @@ static struct miscdevice utfconv_misc = {
  */
 static int __init utfconv_dev_init(void)
 {
+	BUILD_BUG_ON(sizeof(struct utfconv_info) != UTFCONV_INFO_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct utfconv_config) != UTFCONV_CONFIG_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct utfconv_status) != UTFCONV_STATUS_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct utfconv_convert) !=
+		     UTFCONV_CONVERT_SIZE_VER0);
+
 	if (utfconv_buffer_bytes < UTFCONV_BUFFER_MIN ||
 	    utfconv_buffer_bytes > UTFCONV_BUFFER_MAX ||
 	    !is_power_of_2(utfconv_buffer_bytes)) {

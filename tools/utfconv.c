@@ -579,19 +579,36 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int direction_of(enum utfconv_enc from, enum utfconv_enc to)
+/* The device's encoding of a CLI encoding; UTF-16 is UTF-16BE + DETECT_BOM. */
+static unsigned int device_enc(enum utfconv_enc enc, unsigned int *flags)
 {
-	if (from == ENC_UTF8 && to == ENC_UTF16LE)
-		return UTFCONV_DIR_UTF8_TO_UTF16LE;
-	if (from == ENC_UTF8 && to == ENC_UTF16BE)
-		return UTFCONV_DIR_UTF8_TO_UTF16BE;
-	if (from == ENC_UTF16LE && to == ENC_UTF8)
-		return UTFCONV_DIR_UTF16LE_TO_UTF8;
-	if (from == ENC_UTF16BE && to == ENC_UTF8)
-		return UTFCONV_DIR_UTF16BE_TO_UTF8;
-	if (from == ENC_UTF16 && to == ENC_UTF8)
-		return UTFCONV_DIR_UTF16_TO_UTF8;
-	return -1;
+	switch (enc) {
+	case ENC_UTF8:
+		return UTFCONV_ENC_UTF8;
+	case ENC_UTF16LE:
+		return UTFCONV_ENC_UTF16LE;
+	case ENC_UTF16BE:
+		return UTFCONV_ENC_UTF16BE;
+	case ENC_UTF16:
+		*flags |= UTFCONV_FLAG_DETECT_BOM;
+		return UTFCONV_ENC_UTF16BE;
+	}
+	return 0;
+}
+
+/* Fill @cfg's source, target and flags; -1 if the device has no such pair. */
+static int config_of(enum utfconv_enc from, enum utfconv_enc to,
+		     unsigned int flags, struct utfconv_config *cfg)
+{
+	bool from8 = from == ENC_UTF8, to8 = to == ENC_UTF8;
+
+	if (from8 == to8 || to == ENC_UTF16)
+		return -1;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->flags = flags;
+	cfg->source = device_enc(from, &cfg->flags);
+	cfg->target = device_enc(to, &cfg->flags);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -599,7 +616,7 @@ int main(int argc, char **argv)
 	const char *from = NULL, *to = NULL, *out_name = NULL;
 	enum utfconv_enc from_enc, to_enc;
 	bool ignore = false, check = false, stats = false, dash_c = false;
-	int policy = -1, direction, opt, ret;
+	int policy = -1, opt, ret;
 	unsigned int flags = 0;
 	struct utfconv_config cfg;
 	struct conv c = { .dev = -1, .out = -1 };
@@ -645,8 +662,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		case OPT_VERSION:
-			printf("utfconv %s (ioctl ABI %d)\n",
-			       UTFCONV_CLI_VERSION, UTFCONV_ABI_VERSION);
+			printf("utfconv %s (ioctl ABI 2)\n", UTFCONV_CLI_VERSION);
 			return EXIT_OK;
 		default:
 			fprintf(stderr, "Try `%s --help' for more information.\n",
@@ -665,8 +681,7 @@ int main(int argc, char **argv)
 				   to);
 	if (to_enc == ENC_UTF16)
 		return usage_error("UTF-16 is an input encoding only; use UTF-16LE or UTF-16BE for output");
-	direction = direction_of(from_enc, to_enc);
-	if (direction < 0)
+	if (config_of(from_enc, to_enc, flags, &cfg))
 		return usage_error("conversion from `%s' to `%s' is not supported: one side must be UTF-8, the other UTF-16",
 				   from, to);
 	if ((dash_c || ignore) && policy >= 0 &&
@@ -697,10 +712,7 @@ int main(int argc, char **argv)
 		return EXIT_NODEV;
 	}
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.direction = (unsigned int)direction;
 	cfg.policy = (unsigned int)policy;
-	cfg.flags = flags;
 	if (ioctl(c.dev, UTFCONV_IOC_SET_CONFIG, &cfg)) {
 		int e = errno;
 

@@ -74,14 +74,14 @@ $(DEV_BUILD)/ksft/kselftest_harness.h: | $(DEV_BUILD)/ksft
 
 $(DEV_BUILD)/ksft/kselftest.h: $(DEV_BUILD)/ksft/kselftest_harness.h
 
-$(DEV_BUILD)/gen_vectors: $(DEV_SRC)/gen_vectors.c $(UAPI_HDR) | $(DEV_BUILD)
+$(DEV_BUILD)/gen_vectors: $(DEV_SRC)/gen_vectors.c $(DEV_SRC)/utfconv_dirs.h $(UAPI_HDR) | $(DEV_BUILD)
 	$(HOSTCC) -O1 -Wall -Wextra -I$(TOPDIR)/include/uapi -o $@ $<
 
 $(DEV_BUILD)/vectors.h: $(DEV_BUILD)/gen_vectors $(DEV_TSV)
 	$(DEV_BUILD)/gen_vectors $(DEV_TSV) > $@.tmp && mv $@.tmp $@
 
 $(VM_DIR)/utfconv_vectors_test: $(DEV_BUILD)/vectors.h
-$(VM_DIR)/utfconv_%_test: $(DEV_SRC)/%_test.c $(DEV_SRC)/utfconv_test.h \
+$(VM_DIR)/utfconv_%_test: $(DEV_SRC)/%_test.c $(DEV_SRC)/utfconv_test.h $(DEV_SRC)/utfconv_dirs.h \
 		$(KSFT_HDRS) $(UAPI_HDR) | $(VM_DIR)
 	$(CC) $(DEV_CFLAGS) -o $@ $< $(DEV_LDFLAGS)
 

@@ -103,10 +103,11 @@ TEST_F(dev, get_info)
 
 	memset(&info, 0xA5, sizeof(info));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_INFO, &info));
-	EXPECT_EQ(UTFCONV_ABI_VERSION, info.abi_version);
-	EXPECT_EQ(0x3EU, info.directions);	/* directions 1..5 */
+	/* encodings 1..3 (UTF-8, UTF-16LE, UTF-16BE) both ways */
+	EXPECT_EQ(0x0EU, info.sources);
+	EXPECT_EQ(0x0EU, info.targets);
 	EXPECT_EQ(0x0FU, info.policies);	/* policies 0..3 */
-	EXPECT_EQ(UTFCONV_FLAGS_ALL, info.flags);
+	EXPECT_EQ(TEST_FLAG_OPTIONS | UTFCONV_FLAG_DETECT_BOM, info.flags);
 	EXPECT_LE(4096U, info.buffer_bytes);
 	EXPECT_EQ(3U, info.max_pending_bytes);
 	for (i = 0; i < ARRAY_SIZE(info.padding); i++) {
@@ -133,7 +134,8 @@ TEST_F(dev, config_default)
 
 	memset(&cfg, 0xA5, sizeof(cfg));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &cfg));
-	EXPECT_EQ(UTFCONV_DIR_UTF8_TO_UTF16LE, cfg.direction);
+	EXPECT_EQ(UTFCONV_ENC_UTF8, cfg.source);
+	EXPECT_EQ(UTFCONV_ENC_UTF16LE, cfg.target);
 	EXPECT_EQ(UTFCONV_POLICY_STRICT, cfg.policy);
 	EXPECT_EQ(0U, cfg.flags);
 	for (i = 0; i < ARRAY_SIZE(cfg.padding); i++) {
@@ -145,15 +147,15 @@ TEST_F(dev, config_round_trip)
 {
 	unsigned int dir, pol, flags;
 
-	for (dir = 1; dir <= UTFCONV_DIR_MAX; dir++)
-	for (pol = 0; pol <= UTFCONV_POLICY_MAX; pol++)
-	for (flags = 0; flags <= UTFCONV_FLAGS_ALL; flags++) {
+	for (dir = 1; dir <= TEST_DIR_COUNT; dir++)
+	for (pol = 0; pol <= TEST_POLICY_LAST; pol++)
+	for (flags = 0; flags <= TEST_FLAG_OPTIONS; flags++) {
 		struct utfconv_config set, got;
 
 		memset(&set, 0, sizeof(set));
-		set.direction = dir;
 		set.policy = pol;
 		set.flags = flags;
+		test_dir_encodings(dir, &set.source, &set.target, &set.flags);
 		ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_SET_CONFIG, &set))
 			TH_LOG("dir %u policy %u flags %u: %s", dir, pol,
 			       flags, strerror(errno));
@@ -169,7 +171,7 @@ static void expect_config_rejected(struct __test_metadata *_metadata, int fd,
 {
 	struct utfconv_config before, after;
 
-	ASSERT_EQ(0, utfconv_set(fd, UTFCONV_DIR_UTF16BE_TO_UTF8,
+	ASSERT_EQ(0, utfconv_set(fd, TEST_DIR_UTF16BE_TO_UTF8,
 				 UTFCONV_POLICY_REPLACE,
 				 UTFCONV_FLAG_EMIT_BOM));
 	ASSERT_EQ(0, ioctl(fd, UTFCONV_IOC_GET_CONFIG, &before));
@@ -184,34 +186,76 @@ static struct utfconv_config good_config(void)
 	struct utfconv_config c;
 
 	memset(&c, 0, sizeof(c));
-	c.direction = UTFCONV_DIR_UTF8_TO_UTF16BE;
+	c.source = UTFCONV_ENC_UTF8;
+	c.target = UTFCONV_ENC_UTF16BE;
 	c.policy = UTFCONV_POLICY_STRICT;
 	return c;
 }
 
-TEST_F(dev, config_bad_direction_zero)
+TEST_F(dev, config_bad_encoding_zero)
 {
 	struct utfconv_config c = good_config();
 
-	c.direction = 0;
+	c.source = 0;
+	expect_config_rejected(_metadata, self->fd, &c);
+	c = good_config();
+	c.target = 0;
 	expect_config_rejected(_metadata, self->fd, &c);
 }
 
-TEST_F(dev, config_bad_direction_max)
+/* Encodings GET_INFO does not list are refused, either side. */
+TEST_F(dev, config_bad_encoding_unknown)
 {
 	struct utfconv_config c = good_config();
+	unsigned int e;
 
-	c.direction = UTFCONV_DIR_MAX + 1;
+	for (e = 0; e < 32; e++) {
+		if (self->info.sources & (1U << e))
+			continue;
+		c = good_config();
+		c.source = e;
+		expect_config_rejected(_metadata, self->fd, &c);
+		c = good_config();
+		c.target = e;
+		expect_config_rejected(_metadata, self->fd, &c);
+	}
+	c.source = 0xFFFFFFFFU;
 	expect_config_rejected(_metadata, self->fd, &c);
-	c.direction = 0xFFFFFFFFU;
-	expect_config_rejected(_metadata, self->fd, &c);
+}
+
+/*
+ * Both sides UTF-8, or both UTF-16, is no conversion this module has;
+ * DETECT_BOM needs a UTF-16BE source (the byte order without a BOM).
+ */
+TEST_F(dev, config_bad_pairs)
+{
+	static const unsigned int bad[][3] = {
+		{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF8, 0 },
+		{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF16BE, 0 },
+		{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF16LE, 0 },
+		{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF16LE, 0 },
+		{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE,
+		  UTFCONV_FLAG_DETECT_BOM },
+		{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF8,
+		  UTFCONV_FLAG_DETECT_BOM },
+	};
+	struct utfconv_config c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		c = good_config();
+		c.source = bad[i][0];
+		c.target = bad[i][1];
+		c.flags = bad[i][2];
+		expect_config_rejected(_metadata, self->fd, &c);
+	}
 }
 
 TEST_F(dev, config_bad_policy)
 {
 	struct utfconv_config c = good_config();
 
-	c.policy = UTFCONV_POLICY_MAX + 1;
+	c.policy = TEST_POLICY_LAST + 1;
 	expect_config_rejected(_metadata, self->fd, &c);
 	c.policy = 0x80000000U;
 	expect_config_rejected(_metadata, self->fd, &c);
@@ -223,7 +267,7 @@ TEST_F(dev, config_unknown_flags)
 	unsigned int bit;
 
 	for (bit = 0; bit < 32; bit++) {
-		if ((1U << bit) & UTFCONV_FLAGS_ALL)
+		if ((1U << bit) & self->info.flags)
 			continue;
 		c.flags = 1U << bit;
 		expect_config_rejected(_metadata, self->fd, &c);
@@ -263,26 +307,26 @@ TEST_F(dev, config_busy)
 	unsigned char out[16];
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE, 0, 0));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &cfg));
 
 	/* Input pending: half a character. */
 	ASSERT_EQ(2, write(self->fd, "\xe3\x81", 2));
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &now));
 	EXPECT_TRUE(config_eq(&cfg, &now));
 
 	/* Output unread. */
 	ASSERT_EQ(1, write(self->fd, "\x82", 1));
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 
 	/* Everything read: still mid-stream. */
 	ASSERT_EQ(2, read_ready(self->fd, out, sizeof(out), &end));
 	EXPECT_EQ(0x42, out[0]);
 	EXPECT_EQ(0x30, out[1]);
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 
 	/* The old mode still works. */
@@ -291,7 +335,7 @@ TEST_F(dev, config_busy)
 	EXPECT_EQ(0, memcmp(out, "A\0", 2));
 
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	ASSERT_EQ(1, write(self->fd, "A", 1));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
 	ASSERT_EQ(2, read_ready(self->fd, out, sizeof(out), &end));
@@ -299,11 +343,11 @@ TEST_F(dev, config_busy)
 	EXPECT_EQ(0, end);
 
 	/* Ended, even with nothing unread; and an empty flushed stream. */
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 }
 
@@ -318,7 +362,8 @@ TEST_F(dev, unknown_ioctl)
 		_IOWR(UTFCONV_IOC_MAGIC, 0x06, struct utfconv_status),
 		/* right number, wrong size or direction */
 		_IOR(UTFCONV_IOC_MAGIC, 0x00, __u64),
-		_IOW(UTFCONV_IOC_MAGIC, 0x01, struct utfconv_info),
+		_IOW(UTFCONV_IOC_MAGIC, 0x01, __u64),	/* below the first size */
+		_IOR(UTFCONV_IOC_MAGIC, 0x01, struct utfconv_config),
 		_IOW(UTFCONV_IOC_MAGIC, 0x03, struct utfconv_status),
 		_IOR(UTFCONV_IOC_MAGIC, 0x04, __u32),
 		_IO(UTFCONV_IOC_MAGIC, 0x00),
@@ -334,6 +379,76 @@ TEST_F(dev, unknown_ioctl)
 			TH_LOG("cmd %#lx", cmds[i]);
 		EXPECT_EQ(ENOTTY, errno) TH_LOG("cmd %#lx", cmds[i]);
 	}
+}
+
+/* ---- structure sizes -------------------------------------------------- */
+
+/*
+ * A structure may grow in a later header: a command whose size is larger
+ * than this module's structure works when the extra bytes are zero
+ * (E2BIG otherwise, nothing changed), and output commands zero the extra
+ * bytes. The size is taken from the command, as the kernel's extensible
+ * structures do.
+ */
+TEST_F(dev, struct_sizes_larger)
+{
+	struct { struct utfconv_config c; __u32 more[4]; } cfg, got;
+	struct { struct utfconv_info i; __u32 more[4]; } info;
+	struct { struct utfconv_status s; __u32 more[4]; } st;
+	struct { struct utfconv_convert cv; __u32 more[2]; } cv;
+	unsigned char dst[8];
+	unsigned int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.c.source = UTFCONV_ENC_UTF16LE;
+	cfg.c.target = UTFCONV_ENC_UTF8;
+	cfg.c.policy = UTFCONV_POLICY_REPLACE;
+	cfg.more[3] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, _IOW(UTFCONV_IOC_MAGIC, 0x01, cfg),
+			    &cfg));
+	EXPECT_EQ(E2BIG, errno);
+	memset(&got, 0xA5, sizeof(got));
+	ASSERT_EQ(0, ioctl(self->fd, _IOR(UTFCONV_IOC_MAGIC, 0x02, got),
+			   &got));
+	EXPECT_EQ(UTFCONV_ENC_UTF8, got.c.source) TH_LOG("E2BIG changed it");
+	cfg.more[3] = 0;
+	ASSERT_EQ(0, ioctl(self->fd, _IOW(UTFCONV_IOC_MAGIC, 0x01, cfg),
+			   &cfg));
+	memset(&got, 0xA5, sizeof(got));
+	ASSERT_EQ(0, ioctl(self->fd, _IOR(UTFCONV_IOC_MAGIC, 0x02, got),
+			   &got));
+	EXPECT_TRUE(config_eq(&cfg.c, &got.c));
+	for (i = 0; i < ARRAY_SIZE(got.more); i++)
+		EXPECT_EQ(0U, got.more[i]) TH_LOG("config more[%u]", i);
+
+	memset(&info, 0xA5, sizeof(info));
+	ASSERT_EQ(0, ioctl(self->fd, _IOR(UTFCONV_IOC_MAGIC, 0x00, info),
+			   &info));
+	EXPECT_EQ(0, memcmp(&info.i, &self->info, sizeof(info.i)));
+	for (i = 0; i < ARRAY_SIZE(info.more); i++)
+		EXPECT_EQ(0U, info.more[i]) TH_LOG("info more[%u]", i);
+
+	ASSERT_EQ(2, write(self->fd, "A\0", 2));
+	memset(&st, 0xA5, sizeof(st));
+	ASSERT_EQ(0, ioctl(self->fd, _IOR(UTFCONV_IOC_MAGIC, 0x03, st), &st));
+	EXPECT_EQ(2U, st.s.bytes_in);
+	EXPECT_EQ(1U, st.s.bytes_out);
+	for (i = 0; i < ARRAY_SIZE(st.more); i++)
+		EXPECT_EQ(0U, st.more[i]) TH_LOG("status more[%u]", i);
+
+	memset(&cv, 0, sizeof(cv));
+	cv.cv.source = UTFCONV_ENC_UTF8;
+	cv.cv.target = UTFCONV_ENC_UTF16BE;
+	cv.cv.src = (uintptr_t)"ab";
+	cv.cv.src_bytes = 2;
+	cv.cv.dst = (uintptr_t)dst;
+	cv.cv.dst_bytes = sizeof(dst);
+	ASSERT_EQ(0, ioctl(self->fd, _IOWR(UTFCONV_IOC_MAGIC, 0x06, cv), &cv));
+	EXPECT_EQ(4U, cv.cv.dst_used);
+	EXPECT_EQ(0, memcmp(dst, "\0a\0b", 4));
+	cv.more[1] = 7;
+	EXPECT_EQ(-1, ioctl(self->fd, _IOWR(UTFCONV_IOC_MAGIC, 0x06, cv), &cv));
+	EXPECT_EQ(E2BIG, errno);
 }
 
 /* ---- read/write basics, EOF, EPIPE ---------------------------------- */
@@ -479,7 +594,7 @@ TEST_F(dev, flush_keeps_unread_output)
 	unsigned char out[64];
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE,
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE,
 				 UTFCONV_POLICY_REPLACE, 0));
 	ASSERT_EQ(4, write(self->fd, "A\xf0\x9f\x98", 4));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
@@ -545,7 +660,7 @@ TEST_F(dev, strict_incomplete_at_flush)
 	short ev;
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF16LE_TO_UTF8, 0, 0));
 	ASSERT_EQ(3, write(self->fd, "A\0\x3d", 3));
 	ASSERT_EQ(1, write(self->fd, "\xd8", 1));
 	ASSERT_EQ(0, utfconv_status(self->fd, &st));
@@ -586,7 +701,7 @@ TEST_F_TIMEOUT(dev, strict_offset_across_writes, 1200)
 
 	if (lng && *lng == '1')
 		target = (5ULL << 30) + 6;
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF16LE_TO_UTF8, 0, 0));
 	memset(chunk, 'a', sizeof(chunk));	/* "aa" = U+6161, 3 bytes out */
 	set_nonblock(self->fd, true);
 	while (total < target) {
@@ -654,7 +769,7 @@ TEST_F(dev, reset_clears_everything)
 	char c;
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE,
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE,
 				 UTFCONV_POLICY_WTF8, UTFCONV_FLAG_EMIT_BOM));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &cfg));
 	set_nonblock(self->fd, true);
@@ -708,21 +823,21 @@ struct bom_case {
 #define S(x)	x, sizeof(x) - 1
 
 static const struct bom_case bom_cases[] = {
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xff\xfe" "A\0") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xfe\xff\0A") },
-	{ UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("A\0"), S("\xef\xbb\xbf" "A") },
-	{ UTFCONV_DIR_UTF16_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("\xff\xfe" "A\0"), S("\xef\xbb\xbf" "A") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, 0, S("\xef\xbb\xbf" "A"), S("\xff\xfe" "A\0") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf" "A"), S("A\0") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("A\xef\xbb\xbf"), S("A\0\xff\xfe") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf\xef\xbb\xbf"), S("\xff\xfe") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_STRIP_BOM | UTFCONV_FLAG_EMIT_BOM, S("\xef\xbb\xbf" "A"), S("\xfe\xff\0A") },
-	{ UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe" "A\0"), S("A") },
-	{ UTFCONV_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xfe\xff\0A"), S("A") },
-	{ UTFCONV_DIR_UTF16BE_TO_UTF8, 0, S("\xfe\xff\0A"), S("\xef\xbb\xbf" "A") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xff\xfe" "A\0") },
+	{ TEST_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xfe\xff\0A") },
+	{ TEST_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("A\0"), S("\xef\xbb\xbf" "A") },
+	{ TEST_DIR_UTF16_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("\xff\xfe" "A\0"), S("\xef\xbb\xbf" "A") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, 0, S("\xef\xbb\xbf" "A"), S("\xff\xfe" "A\0") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf" "A"), S("A\0") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("A\xef\xbb\xbf"), S("A\0\xff\xfe") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf\xef\xbb\xbf"), S("\xff\xfe") },
+	{ TEST_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_STRIP_BOM | UTFCONV_FLAG_EMIT_BOM, S("\xef\xbb\xbf" "A"), S("\xfe\xff\0A") },
+	{ TEST_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe" "A\0"), S("A") },
+	{ TEST_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xfe\xff\0A"), S("A") },
+	{ TEST_DIR_UTF16BE_TO_UTF8, 0, S("\xfe\xff\0A"), S("\xef\xbb\xbf" "A") },
 	/* LE input whose first unit is U+FFFE, a noncharacter: data */
-	{ UTFCONV_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe\0A"), S("\xef\xbf\xbe" "A") },
-	{ UTFCONV_DIR_UTF16_TO_UTF8, 0, S("\xfe\xff\0A"), S("A") },
+	{ TEST_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe\0A"), S("\xef\xbf\xbe" "A") },
+	{ TEST_DIR_UTF16_TO_UTF8, 0, S("\xfe\xff\0A"), S("A") },
 };
 
 /* BOM flags, through the stream with every split, and through CONVERT. */
@@ -758,8 +873,8 @@ TEST_F(dev, bom_flags)
 			close(fd);
 		}
 		memset(&cv, 0, sizeof(cv));
-		cv.direction = bc->dir;
 		cv.flags = bc->flags;
+		test_dir_encodings(bc->dir, &cv.source, &cv.target, &cv.flags);
 		cv.src = (uintptr_t)bc->in;
 		cv.src_bytes = bc->in_bytes;
 		cv.dst = (uintptr_t)out;
@@ -941,7 +1056,7 @@ TEST_F(dev, flush_full_buffer)
 	ASSERT_TRUE(in && out);
 	memset(in, 'z', cap);
 	in[cap / 2] = 0xe3;		/* pending at the end: U+FFFD at flush */
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE,
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE,
 				 UTFCONV_POLICY_REPLACE, 0));
 	set_nonblock(self->fd, true);
 	/* cap/2 characters fill the buffer exactly; the E3 stays pending */
@@ -1002,7 +1117,7 @@ TEST_F(dev, huge_lengths)
 	ASSERT_NE(NULL, p);
 	memset(p, 'x', pg);
 	memset(&cv, 0, sizeof(cv));
-	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	test_dir_encodings(TEST_DIR_UTF8_TO_UTF16LE, &cv.source, &cv.target, &cv.flags);
 	cv.src = (uintptr_t)p;
 	cv.src_bytes = 1ULL << 40;
 	cv.dst = (uintptr_t)in;
@@ -1135,7 +1250,7 @@ static struct utfconv_convert cv_make(const void *src, size_t src_bytes,
 	struct utfconv_convert cv;
 
 	memset(&cv, 0, sizeof(cv));
-	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	test_dir_encodings(TEST_DIR_UTF8_TO_UTF16LE, &cv.source, &cv.target, &cv.flags);
 	cv.src = (uintptr_t)src;
 	cv.src_bytes = src_bytes;
 	cv.dst = (uintptr_t)dst;
@@ -1192,7 +1307,7 @@ TEST_F(dev, convert_large)
 		memcpy(src + i, "\xe4\xb8\x80", 3);	/* U+4E00 */
 	len = i;
 	cv = cv_make(src, len, dst, 2 * len);
-	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16BE;
+	test_dir_encodings(TEST_DIR_UTF8_TO_UTF16BE, &cv.source, &cv.target, &cv.flags);
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
 	EXPECT_EQ(len, cv.src_used);
 	ASSERT_EQ(2 * len / 3, cv.dst_used);
@@ -1234,7 +1349,7 @@ TEST_F(dev, convert_keeps_stream)
 	struct utfconv_status st;
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	ASSERT_EQ(2, write(self->fd, "\xe3\x81", 2));
 	EXPECT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
 	EXPECT_EQ(EILSEQ, errno);
@@ -1260,10 +1375,28 @@ static void expect_convert_rejected(struct __test_metadata *_metadata, int fd,
  * whose output reached dst (4096 ASCII bytes give 8192), so a caller can
  * resume from it without losing characters.
  */
-TEST_F(dev, convert_efault_dst_midway)
+/*
+ * @good bytes of memory (a multiple of the page size) followed by an
+ * unmapped page; NULL on failure.
+ */
+static unsigned char *map_before_hole(size_t good)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	size_t good = 8192, n = good / pg + 1;
+	unsigned char *map = mmap(NULL, good + pg, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (map == MAP_FAILED)
+		return NULL;
+	if (munmap(map + good, pg)) {
+		munmap(map, good + pg);
+		return NULL;
+	}
+	return map;
+}
+
+TEST_F(dev, convert_efault_dst_midway)
+{
+	size_t good = 8192;
 	unsigned char *src = malloc(good);
 	unsigned char *map;
 	struct utfconv_convert cv;
@@ -1271,11 +1404,9 @@ TEST_F(dev, convert_efault_dst_midway)
 
 	ASSERT_NE(NULL, src);
 	memset(src, 'A', good);
-	map = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, map);
 	/* the page after the first 8192 bytes is unmapped */
-	ASSERT_EQ(0, munmap(map + good, (n * pg) - good));
+	map = map_before_hole(good);
+	ASSERT_NE(NULL, map);
 	cv = cv_make(src, good, map, 2 * good);
 	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
 	EXPECT_EQ(EFAULT, errno);
@@ -1303,10 +1434,8 @@ TEST_F(dev, convert_efault_dst_inside_character)
 
 	ASSERT_NE(NULL, src);
 	memset(src, 'A', src_bytes);
-	map = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, map);
-	ASSERT_EQ(0, munmap(map + pg, pg));
+	map = map_before_hole(pg);
+	ASSERT_NE(NULL, map);
 	memset(map, 0x5A, pg);
 	/* pg - 1 writable bytes from map + 1: an odd count */
 	cv = cv_make(src, src_bytes, map + 1, 2 * src_bytes);
@@ -1383,9 +1512,13 @@ TEST_F(dev, convert_bad_direction)
 	unsigned char dst[8];
 	struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
 
-	cv.direction = 0;
+	cv.source = 0;
 	expect_convert_rejected(_metadata, self->fd, &cv);
-	cv.direction = UTFCONV_DIR_MAX + 1;
+	cv = cv_make("a", 1, dst, sizeof(dst));
+	cv.target = UTFCONV_ENC_UTF8;	/* UTF-8 to UTF-8 */
+	expect_convert_rejected(_metadata, self->fd, &cv);
+	cv = cv_make("a", 1, dst, sizeof(dst));
+	cv.flags = UTFCONV_FLAG_DETECT_BOM;	/* needs a UTF-16 source */
 	expect_convert_rejected(_metadata, self->fd, &cv);
 }
 
@@ -1394,7 +1527,7 @@ TEST_F(dev, convert_bad_policy)
 	unsigned char dst[8];
 	struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
 
-	cv.policy = UTFCONV_POLICY_MAX + 1;
+	cv.policy = TEST_POLICY_LAST + 1;
 	expect_convert_rejected(_metadata, self->fd, &cv);
 }
 
@@ -1406,7 +1539,7 @@ TEST_F(dev, convert_unknown_flags)
 	for (bit = 0; bit < 32; bit++) {
 		struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
 
-		if ((1U << bit) & UTFCONV_FLAGS_ALL)
+		if ((1U << bit) & self->info.flags)
 			continue;
 		cv.flags = 1U << bit;
 		expect_convert_rejected(_metadata, self->fd, &cv);
@@ -1475,7 +1608,7 @@ TEST_F(dev, reset_during_blocked_flush)
 
 	ASSERT_NE(NULL, in);
 	memset(in, 'A', n);
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE,
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE,
 				 UTFCONV_POLICY_REPLACE, 0));
 	/* fills the output buffer exactly; then one pending byte */
 	ASSERT_EQ((ssize_t)n, write(self->fd, in, n));
@@ -1619,7 +1752,7 @@ TEST_F(dev, opens_are_independent)
 	int end;
 
 	ASSERT_LE(0, fd2);
-	ASSERT_EQ(0, utfconv_set(fd2, UTFCONV_DIR_UTF16BE_TO_UTF8, 0, 0));
+	ASSERT_EQ(0, utfconv_set(fd2, TEST_DIR_UTF16BE_TO_UTF8, 0, 0));
 	ASSERT_EQ(-1, write(self->fd, "\x80", 1));	/* fd fails */
 	ASSERT_EQ(2, write(fd2, "\0z", 2));
 	ASSERT_EQ(0, ioctl(fd2, UTFCONV_IOC_FLUSH));

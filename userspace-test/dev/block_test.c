@@ -55,7 +55,7 @@ static int open_skip(void)
 	int fd = utfconv_open(0);
 
 	if (fd >= 0 &&
-	    utfconv_set(fd, UTFCONV_DIR_UTF8_TO_UTF16LE,
+	    utfconv_set(fd, TEST_DIR_UTF8_TO_UTF16LE,
 			UTFCONV_POLICY_SKIP, 0)) {
 		close(fd);
 		return -1;

@@ -43,6 +43,7 @@
 #include <linux/utfconv.h>
 
 #include "ref.h"
+#include "../dev/utfconv_dirs.h"
 
 #define DEV "/dev/utfconv"
 
@@ -137,8 +138,8 @@ static size_t gen_input(uint64_t *s, unsigned int dir, unsigned char *buf,
 			size_t n)
 {
 	unsigned int kind = urnd(s, 8);
-	int utf16 = dir >= UTFCONV_DIR_UTF16LE_TO_UTF8;
-	int be = dir == UTFCONV_DIR_UTF16BE_TO_UTF8 || dir == UTFCONV_DIR_UTF16_TO_UTF8;
+	int utf16 = dir >= TEST_DIR_UTF16LE_TO_UTF8;
+	int be = dir == TEST_DIR_UTF16BE_TO_UTF8 || dir == TEST_DIR_UTF16_TO_UTF8;
 	size_t len = 0, i;
 
 	if (kind == 7) {
@@ -151,7 +152,7 @@ static size_t gen_input(uint64_t *s, unsigned int dir, unsigned char *buf,
 			memcpy(buf, "\xEF\xBB\xBF", 3);
 			len = 3;
 		} else {
-			if (dir == UTFCONV_DIR_UTF16_TO_UTF8)
+			if (dir == TEST_DIR_UTF16_TO_UTF8)
 				be = urnd(s, 2);
 			put16(buf, 0xFEFF, be);
 			len = 2;
@@ -197,8 +198,8 @@ struct job {
 
 static int job_make(uint64_t *s, struct job *j, size_t maxlen)
 {
-	j->dir = 1 + urnd(s, UTFCONV_DIR_MAX);
-	j->policy = urnd(s, UTFCONV_POLICY_MAX + 1);
+	j->dir = 1 + urnd(s, TEST_DIR_COUNT);
+	j->policy = urnd(s, TEST_POLICY_LAST + 1);
 	j->flags = urnd(s, 4);
 	j->in = malloc(maxlen + 8);
 	j->len = gen_input(s, j->dir, j->in, urnd(s, maxlen));
@@ -215,10 +216,9 @@ static void job_free(struct job *j)
 
 static int set_config(int fd, struct job *j)
 {
-	struct utfconv_config c = {
-		.direction = j->dir, .policy = j->policy, .flags = j->flags,
-	};
+	struct utfconv_config c = { .policy = j->policy, .flags = j->flags };
 
+	test_dir_encodings(j->dir, &c.source, &c.target, &c.flags);
 	return ioctl(fd, UTFCONV_IOC_SET_CONFIG, &c);
 }
 
@@ -452,15 +452,17 @@ static void *trio_reader(void *arg)
 static void *trio_poller(void *arg)
 {
 	struct trio *t = arg;
-	struct utfconv_config c;
+	struct utfconv_config c, want = { .policy = t->j.policy };
 
+	test_dir_encodings(t->j.dir, &want.source, &want.target, &want.flags);
 	while (!atomic_load(&t->done)) {
 		struct pollfd p = { .fd = t->fd, .events = POLLIN | POLLOUT };
 
 		poll(&p, 1, 5);
 		check_status(t->fd);
 		if (ioctl(t->fd, UTFCONV_IOC_GET_CONFIG, &c) ||
-		    c.direction != t->j.dir || c.policy != t->j.policy)
+		    c.source != want.source || c.target != want.target ||
+		    c.policy != want.policy)
 			FAIL("trio GET_CONFIG");
 	}
 	return NULL;
@@ -758,8 +760,10 @@ static int fault_case(enum fop op, unsigned int n, struct job *j)
 		inj = 0;
 	}
 	if (op == F_SETCFG) {
-		struct utfconv_config c = { .direction = j->dir,
-			.policy = j->policy, .flags = j->flags };
+		struct utfconv_config c = { .policy = j->policy,
+					    .flags = j->flags };
+
+		test_dir_encodings(j->dir, &c.source, &c.target, &c.flags);
 
 		nth_arm(n);
 		r = ioctl(fd, UTFCONV_IOC_SET_CONFIG, &c);
@@ -816,9 +820,9 @@ static int fault_case(enum fop op, unsigned int n, struct job *j)
 		static unsigned char dst[1 << 20];
 
 		memset(&cv, 0, sizeof(cv));
-		cv.direction = j->dir;
 		cv.policy = j->policy;
 		cv.flags = j->flags;
+		test_dir_encodings(j->dir, &cv.source, &cv.target, &cv.flags);
 		cv.src = (uintptr_t)j->in;
 		cv.src_bytes = j->len;
 		cv.dst = (uintptr_t)dst;
@@ -1189,7 +1193,8 @@ static int do_leak(void)
 	}
 	memset(&cv, 0, sizeof(cv));
 	memset(buf, 0xA5, sizeof(buf));
-	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	cv.source = UTFCONV_ENC_UTF8;
+	cv.target = UTFCONV_ENC_UTF16LE;
 	cv.src = (uintptr_t)src;
 	cv.src_bytes = sizeof(src) - 1;
 	cv.dst = (uintptr_t)buf;
@@ -1252,7 +1257,8 @@ static int do_fuzz(unsigned long count)
 			if (cmd == UTFCONV_IOC_CONVERT && p == arg) {
 				struct utfconv_convert *cv = (void *)arg;
 
-				cv->direction = urnd(&s, 7);
+				cv->source = urnd(&s, 5);
+				cv->target = urnd(&s, 5);
 				cv->policy = urnd(&s, 5);
 				cv->src = (uintptr_t)ptrs[urnd(&s, 6)];
 				cv->src_bytes = urnd(&s, 2) ? urnd(&s, 5000) : rnd(&s);
