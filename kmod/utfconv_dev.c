@@ -35,6 +35,7 @@
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -1651,6 +1652,82 @@ static long utfconv_ioctl(struct file *file, unsigned int cmd,
 	return -ENOIOCTLCMD;
 }
 
+/**
+ * utfconv_enc_name() - the name of an encoding, for fdinfo
+ * @enc: UTFCONV_ENC_*
+ *
+ * Context: Any context.
+ * Return: its name as iconv spells it.
+ */
+static const char *utfconv_enc_name(u32 enc)
+{
+	switch (enc) {
+	case UTFCONV_ENC_UTF8:
+		return "UTF-8";
+	case UTFCONV_ENC_UTF16LE:
+		return "UTF-16LE";
+	default:
+		return "UTF-16BE";
+	}
+}
+
+/**
+ * utfconv_show_fdinfo() - the stream's counters in /proc/<pid>/fdinfo/<fd>
+ * @m: the fdinfo file
+ * @file: the stream
+ *
+ * Prints the configuration, the counters and the first error, as
+ * %UTFCONV_IOC_GET_STATUS and %UTFCONV_IOC_GET_CONFIG report them, one
+ * "utfconv-<name>:\t<value>" line each (byte counts in bytes). The
+ * values are one snapshot taken under the stream's lock.
+ *
+ * Context: Process context; takes the stream's lock.
+ */
+static void utfconv_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	static const char *const kinds[] = {
+		[UTFCONV_ERR_NONE] = "none",
+		[UTFCONV_ERR_ILLFORMED] = "ill-formed",
+		[UTFCONV_ERR_INCOMPLETE] = "incomplete",
+	};
+	static const char *const policies[] = {
+		[UTFCONV_POLICY_STRICT] = "strict",
+		[UTFCONV_POLICY_REPLACE] = "replace",
+		[UTFCONV_POLICY_SKIP] = "skip",
+		[UTFCONV_POLICY_WTF8] = "wtf8",
+	};
+	struct utfconv_file *uf = file->private_data;
+	struct utfconv_config config = {};
+	struct utfconv_state st;
+	unsigned int ready;
+	bool ended;
+
+	spin_lock(&uf->lock);
+	st = uf->state;
+	ready = kfifo_len(&uf->fifo);
+	ended = utfconv_ended_locked(uf);
+	spin_unlock(&uf->lock);
+	utfconv_config_of(&st, &config);
+
+	seq_printf(m, "utfconv-source:\t%s\n", utfconv_enc_name(config.source));
+	seq_printf(m, "utfconv-target:\t%s\n", utfconv_enc_name(config.target));
+	seq_printf(m, "utfconv-policy:\t%s\n",
+		   policies[min_t(u32, config.policy, UTFCONV_POLICY_MAX)]);
+	seq_printf(m, "utfconv-flags:\t%#x\n", config.flags);
+	seq_printf(m, "utfconv-bytes-in:\t%llu\n", st.bytes_in);
+	seq_printf(m, "utfconv-bytes-out:\t%llu\n", st.bytes_out);
+	seq_printf(m, "utfconv-code-points:\t%llu\n", st.code_points);
+	seq_printf(m, "utfconv-replacements:\t%llu\n", st.replacements);
+	seq_printf(m, "utfconv-error-kind:\t%s\n",
+		   kinds[min_t(u32, st.error_kind, UTFCONV_ERR_INCOMPLETE)]);
+	seq_printf(m, "utfconv-error-offset:\t%llu\n",
+		   st.error_kind != UTFCONV_ERR_NONE ? st.error_offset : 0);
+	seq_printf(m, "utfconv-state:\t%s\n", utfconv_error(&st) ?
+		   "failed" : ended ? "ended" : "open");
+	seq_printf(m, "utfconv-pending-bytes:\t%u\n", utfconv_pending_bytes(&st));
+	seq_printf(m, "utfconv-ready-bytes:\t%u\n", ready);
+}
+
 static const struct file_operations utfconv_fops = {
 	.owner		= THIS_MODULE,
 	.open		= utfconv_open,
@@ -1660,6 +1737,7 @@ static const struct file_operations utfconv_fops = {
 	.poll		= utfconv_poll,
 	.unlocked_ioctl	= utfconv_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
+	.show_fdinfo	= utfconv_show_fdinfo,
 };
 
 static struct miscdevice utfconv_misc = {

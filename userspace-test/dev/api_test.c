@@ -1717,6 +1717,86 @@ TEST_F(dev, open_max_user_streams)
 	close(pfd);
 }
 
+/* The text of /proc/self/fdinfo/@fd into @buf; its length or -1. */
+static ssize_t fdinfo_of(int fd, char *buf, size_t cap)
+{
+	char path[64];
+	ssize_t n;
+	int pfd;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	pfd = open(path, O_RDONLY);
+	if (pfd < 0)
+		return -1;
+	n = read(pfd, buf, cap - 1);
+	close(pfd);
+	if (n >= 0)
+		buf[n] = 0;
+	return n;
+}
+
+/* Whether @text has the line "@key:\t@value". */
+static bool fdinfo_has(const char *text, const char *key, const char *value)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "\n%s:\t%s\n", key, value);
+	return strstr(text, line) != NULL;
+}
+
+/*
+ * /proc/<pid>/fdinfo/<fd> shows the stream's configuration, counters and
+ * first error: here UTF-8 "a", an ill-formed FF, "b", and the start of a
+ * two-byte character, under the replace policy.
+ */
+TEST_F(dev, fdinfo_counters)
+{
+	static const char *const want[][2] = {
+		{ "utfconv-source", "UTF-8" },
+		{ "utfconv-target", "UTF-16BE" },
+		{ "utfconv-policy", "replace" },
+		{ "utfconv-flags", "0x2" },
+		{ "utfconv-bytes-in", "4" },
+		{ "utfconv-bytes-out", "8" },
+		{ "utfconv-code-points", "4" },
+		{ "utfconv-replacements", "1" },
+		{ "utfconv-error-kind", "ill-formed" },
+		{ "utfconv-error-offset", "1" },
+		{ "utfconv-state", "open" },
+		{ "utfconv-pending-bytes", "1" },
+		{ "utfconv-ready-bytes", "8" },
+	};
+	char text[4096];
+	unsigned int i;
+
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE,
+				 UTFCONV_POLICY_REPLACE,
+				 UTFCONV_FLAG_EMIT_BOM));
+	ASSERT_EQ(4, write(self->fd, "a\xff" "b\xc3", 4));
+	ASSERT_LT(0, fdinfo_of(self->fd, text, sizeof(text)));
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		EXPECT_TRUE(fdinfo_has(text, want[i][0], want[i][1]))
+			TH_LOG("no \"%s:\t%s\" in:\n%s", want[i][0],
+			       want[i][1], text);
+
+	/* a strict stream that stopped, and one that ended */
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	ASSERT_LT(0, fdinfo_of(self->fd, text, sizeof(text)));
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-state", "ended")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-bytes-out", "2")) TH_LOG("%s", text);
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF16_TO_UTF8,
+				 UTFCONV_POLICY_STRICT, 0));
+	ASSERT_EQ(2, write(self->fd, "\xff\xfe\x00\xdc", 4));
+	ASSERT_LT(0, fdinfo_of(self->fd, text, sizeof(text)));
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-source", "UTF-16BE")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-flags", "0x4")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-state", "failed")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-error-offset", "2")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-policy", "strict")) TH_LOG("%s", text);
+}
+
 /* No mmap: the output is only read(). */
 TEST_F(dev, mmap_refused)
 {
