@@ -960,15 +960,17 @@ static unsigned int missing_sites(int print)
 }
 
 /*
- * fault_kvmalloc() - fail the kvmalloc() of open(). Its first try
- * (kmalloc) fails silently (__GFP_NOWARN) and vmalloc takes over, so one
- * injected fault never fails it. Here every page allocation of this task
- * fails during open() (fail_page_alloc: probability 100, task-filter,
- * make-it-fail): both tries fail, vmalloc logs "vmalloc error" with a
- * stack trace, and open() must fail with -ENOMEM. An allocation before
- * it may need a fresh slab page and fail first: up to @tries opens, each
- * after a fault-free open that warms the caches, until the kvmalloc()
- * site of fault-sites.txt has failed (one try without that list).
+ * fault_kvmalloc() - fail the kvmalloc() of the output buffer, which the
+ * first write() of a stream makes. Its first try (kmalloc) fails silently
+ * (__GFP_NOWARN) and vmalloc takes over, so one injected fault never
+ * fails it. Here every page allocation of this task fails during that
+ * write() (fail_page_alloc: probability 100, task-filter, make-it-fail):
+ * both tries fail, vmalloc logs "vmalloc error" with a stack trace, and
+ * write() must fail with -ENOMEM; the stream stays usable. An allocation
+ * before it may need a fresh slab page and fail first: up to @tries
+ * streams, each after a fault-free write that warms the caches, until
+ * the kvmalloc() site of fault-sites.txt has failed (one try without
+ * that list).
  */
 static void fault_kvmalloc(unsigned int tries)
 {
@@ -995,30 +997,40 @@ static void fault_kvmalloc(unsigned int tries)
 		write_file(path, set[i][1]);
 	}
 	for (i = 0; i < tries; i++) {
+		ssize_t r;
+
 		if (i && (!nexpected || !kvmalloc_missing()))
 			break;
 		fd = open(DEV, O_RDWR);
 		if (fd >= 0)
 			close(fd);
+		fd = open(DEV, O_RDWR);
+		if (fd < 0) {
+			FAIL("open: %s", strerror(errno));
+			break;
+		}
 		case_attr[0] = 0;
 		case_site[0] = 0;
 		case_traces = 0;
 		pwrite(mif, "1", 1, 0);
-		fd = open(DEV, O_RDWR);
+		r = write(fd, "a", 1);
 		e = errno;
 		pwrite(mif, "0", 1, 0);
-		if (fd >= 0)
-			close(fd);
-		else if (e != ENOMEM)
-			FAIL("open with every page allocation failing: %s", strerror(e));
-		else
+		if (r < 0 && e != ENOMEM)
+			FAIL("first write with every page allocation failing: %s",
+			     strerror(e));
+		else if (r < 0)
 			failed_calls++;
+		if (r < 0 && write(fd, "a", 1) != 1)
+			FAIL("write after the failed first write: %s",
+			     strerror(errno));
+		close(fd);
 		injections++;
-		kmsg_sites(F_OPEN, 1000 + i);
-		printf("# fault: open       all pages %-15s %-28s %s\n",
+		kmsg_sites(F_WRITE, 1000 + i);
+		printf("# fault: write      all pages %-15s %-28s %s\n",
 		       case_traces ? case_attr : "-",
 		       case_site[0] ? case_site : "(no trace)",
-		       fd < 0 ? strerror(e) : "call succeeded");
+		       r < 0 ? strerror(e) : "call succeeded");
 	}
 	for (i = 0; i < sizeof(reset) / sizeof(reset[0]); i++) {
 		snprintf(path, sizeof(path), "/sys/kernel/debug/fail_page_alloc/%s",
