@@ -894,19 +894,36 @@ static int unsupported(const char *fmt, ...)
 	return EXIT_UNSUPPORTED;
 }
 
-static int direction_of(enum utfconv_enc from, enum utfconv_enc to)
+/* The device's encoding of a CLI encoding; UTF-16 is UTF-16BE + DETECT_BOM. */
+static unsigned int device_enc(enum utfconv_enc enc, unsigned int *flags)
 {
-	if (from == ENC_UTF8 && to == ENC_UTF16LE)
-		return UTFCONV_DIR_UTF8_TO_UTF16LE;
-	if (from == ENC_UTF8 && to == ENC_UTF16BE)
-		return UTFCONV_DIR_UTF8_TO_UTF16BE;
-	if (from == ENC_UTF16LE && to == ENC_UTF8)
-		return UTFCONV_DIR_UTF16LE_TO_UTF8;
-	if (from == ENC_UTF16BE && to == ENC_UTF8)
-		return UTFCONV_DIR_UTF16BE_TO_UTF8;
-	if (from == ENC_UTF16 && to == ENC_UTF8)
-		return UTFCONV_DIR_UTF16_TO_UTF8;
-	return -1;
+	switch (enc) {
+	case ENC_UTF8:
+		return UTFCONV_ENC_UTF8;
+	case ENC_UTF16LE:
+		return UTFCONV_ENC_UTF16LE;
+	case ENC_UTF16BE:
+		return UTFCONV_ENC_UTF16BE;
+	case ENC_UTF16:
+		*flags |= UTFCONV_FLAG_DETECT_BOM;
+		return UTFCONV_ENC_UTF16BE;
+	}
+	return 0;
+}
+
+/* Fill @cfg's source, target and flags; -1 if the device has no such pair. */
+static int config_of(enum utfconv_enc from, enum utfconv_enc to,
+		     unsigned int flags, struct utfconv_config *cfg)
+{
+	bool from8 = from == ENC_UTF8, to8 = to == ENC_UTF8;
+
+	if (from8 == to8 || to == ENC_UTF16)
+		return -1;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->flags = flags;
+	cfg->source = device_enc(from, &cfg->flags);
+	cfg->target = device_enc(to, &cfg->flags);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -914,7 +931,7 @@ int main(int argc, char **argv)
 	const char *from = NULL, *to = NULL, *out_name = NULL;
 	enum utfconv_enc from_enc, to_enc;
 	bool ignore = false, check = false, stats = false, dash_c = false;
-	int policy = -1, direction, opt, ret;
+	int policy = -1, opt, ret;
 	unsigned int flags = 0;
 	struct utfconv_config cfg;
 	struct conv c = { .dev = -1, .out = -1 };
@@ -961,8 +978,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		case OPT_VERSION:
-			printf("utfconv %s (ioctl ABI %d)\n",
-			       UTFCONV_CLI_VERSION, UTFCONV_ABI_VERSION);
+			printf("utfconv %s (ioctl ABI 2)\n", UTFCONV_CLI_VERSION);
 			return EXIT_OK;
 		default:
 			fprintf(stderr, "Try `%s --help' for more information.\n",
@@ -984,8 +1000,7 @@ int main(int argc, char **argv)
 		to_enc = ENC_UTF16_OUT;
 		c.bom_pending = !(flags & UTFCONV_FLAG_EMIT_BOM);
 	}
-	direction = direction_of(from_enc, to_enc);
-	if (direction < 0)
+	if (config_of(from_enc, to_enc, flags, &cfg))
 		return unsupported("conversion from `%s' to `%s' is not supported: one side must be UTF-8, the other UTF-16",
 				   from, to);
 	if ((dash_c || ignore) && policy >= 0 &&
@@ -1018,10 +1033,7 @@ int main(int argc, char **argv)
 		return EXIT_NODEV;
 	}
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.direction = (unsigned int)direction;
 	cfg.policy = (unsigned int)policy;
-	cfg.flags = flags;
 	if (ioctl(c.dev, UTFCONV_IOC_SET_CONFIG, &cfg)) {
 		int e = errno;
 

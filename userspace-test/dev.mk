@@ -31,7 +31,8 @@ DEV_CFLAGS := -O2 -g -Wall -Wextra -Wno-sign-compare -std=gnu11 -pthread \
 	-I$(TOPDIR)/include/uapi
 DEV_LDFLAGS := -static -pthread
 
-DEV_TESTS := utfconv_vectors_test utfconv_api_test utfconv_stress_test
+DEV_TESTS := utfconv_vectors_test utfconv_api_test utfconv_block_test \
+	utfconv_stress_test
 DEV_PROGS := $(addprefix $(VM_DIR)/,$(DEV_TESTS) utfconv ptyrun)
 DEV_SCRIPTS := $(addprefix $(VM_DIR)/,run-tests.sh demo.sh cli-test.sh)
 DEV_TSV := $(SHARED)/vectors/field-cases.tsv $(DEV_SRC)/extra-cases.tsv
@@ -73,14 +74,14 @@ $(DEV_BUILD)/ksft/kselftest_harness.h: | $(DEV_BUILD)/ksft
 
 $(DEV_BUILD)/ksft/kselftest.h: $(DEV_BUILD)/ksft/kselftest_harness.h
 
-$(DEV_BUILD)/gen_vectors: $(DEV_SRC)/gen_vectors.c $(UAPI_HDR) | $(DEV_BUILD)
+$(DEV_BUILD)/gen_vectors: $(DEV_SRC)/gen_vectors.c $(DEV_SRC)/utfconv_dirs.h $(UAPI_HDR) | $(DEV_BUILD)
 	$(HOSTCC) -O1 -Wall -Wextra -I$(TOPDIR)/include/uapi -o $@ $<
 
 $(DEV_BUILD)/vectors.h: $(DEV_BUILD)/gen_vectors $(DEV_TSV)
 	$(DEV_BUILD)/gen_vectors $(DEV_TSV) > $@.tmp && mv $@.tmp $@
 
 $(VM_DIR)/utfconv_vectors_test: $(DEV_BUILD)/vectors.h
-$(VM_DIR)/utfconv_%_test: $(DEV_SRC)/%_test.c $(DEV_SRC)/utfconv_test.h \
+$(VM_DIR)/utfconv_%_test: $(DEV_SRC)/%_test.c $(DEV_SRC)/utfconv_test.h $(DEV_SRC)/utfconv_dirs.h \
 		$(KSFT_HDRS) $(UAPI_HDR) | $(VM_DIR)
 	$(CC) $(DEV_CFLAGS) -o $@ $< $(DEV_LDFLAGS)
 

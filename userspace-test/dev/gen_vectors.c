@@ -29,6 +29,8 @@
 
 #include <linux/utfconv.h>
 
+#include "utfconv_dirs.h"
+
 #define MAX_BYTES	256
 #define MAX_VECS	4096
 
@@ -58,11 +60,11 @@ static const struct {
 	const char *cname;
 	unsigned int dir;
 } dirs[] = {
-	{ "utf8-to-utf16le", "u8_u16le", UTFCONV_DIR_UTF8_TO_UTF16LE },
-	{ "utf8-to-utf16be", "u8_u16be", UTFCONV_DIR_UTF8_TO_UTF16BE },
-	{ "utf16le-to-utf8", "u16le_u8", UTFCONV_DIR_UTF16LE_TO_UTF8 },
-	{ "utf16be-to-utf8", "u16be_u8", UTFCONV_DIR_UTF16BE_TO_UTF8 },
-	{ "utf16-to-utf8", "u16_u8", UTFCONV_DIR_UTF16_TO_UTF8 },
+	{ "utf8-to-utf16le", "u8_u16le", TEST_DIR_UTF8_TO_UTF16LE },
+	{ "utf8-to-utf16be", "u8_u16be", TEST_DIR_UTF8_TO_UTF16BE },
+	{ "utf16le-to-utf8", "u16le_u8", TEST_DIR_UTF16LE_TO_UTF8 },
+	{ "utf16be-to-utf8", "u16be_u8", TEST_DIR_UTF16BE_TO_UTF8 },
+	{ "utf16-to-utf8", "u16_u8", TEST_DIR_UTF16_TO_UTF8 },
 };
 
 static const char *const policies[] = {
@@ -83,8 +85,8 @@ static void die(const char *what)
 
 static bool out_is_utf16(unsigned int dir)
 {
-	return dir == UTFCONV_DIR_UTF8_TO_UTF16LE ||
-	       dir == UTFCONV_DIR_UTF8_TO_UTF16BE;
+	return dir == TEST_DIR_UTF8_TO_UTF16LE ||
+	       dir == TEST_DIR_UTF8_TO_UTF16BE;
 }
 
 static int hexval(int c)
@@ -213,7 +215,7 @@ static size_t put_cp(unsigned char *out, unsigned long cp, unsigned int dir)
 		n = 2;
 	}
 	for (i = 0; i < n; i++) {
-		if (dir == UTFCONV_DIR_UTF8_TO_UTF16LE) {
+		if (dir == TEST_DIR_UTF8_TO_UTF16LE) {
 			out[2 * i] = units[i] & 0xFF;
 			out[2 * i + 1] = units[i] >> 8;
 		} else {
@@ -228,9 +230,9 @@ static size_t put_cp(unsigned char *out, unsigned long cp, unsigned int dir)
 static void prefix_output(struct vec *v)
 {
 	size_t pos = 0, end = (size_t)v->err_offset;
-	bool le = v->dir == UTFCONV_DIR_UTF16LE_TO_UTF8;
+	bool le = v->dir == TEST_DIR_UTF16LE_TO_UTF8;
 
-	if (v->dir == UTFCONV_DIR_UTF16_TO_UTF8 && end >= 2) {
+	if (v->dir == TEST_DIR_UTF16_TO_UTF8 && end >= 2) {
 		if (v->in[0] == 0xFF && v->in[1] == 0xFE)
 			le = true, pos = 2;
 		else if (v->in[0] == 0xFE && v->in[1] == 0xFF)
@@ -260,9 +262,9 @@ static bool is_fffd(const struct vec *v, size_t i)
 	const unsigned char *o = v->out + i;
 
 	switch (v->dir) {
-	case UTFCONV_DIR_UTF8_TO_UTF16LE:
+	case TEST_DIR_UTF8_TO_UTF16LE:
 		return i + 2 <= v->out_bytes && o[0] == 0xFD && o[1] == 0xFF;
-	case UTFCONV_DIR_UTF8_TO_UTF16BE:
+	case TEST_DIR_UTF8_TO_UTF16BE:
 		return i + 2 <= v->out_bytes && o[0] == 0xFF && o[1] == 0xFD;
 	default:
 		return i + 3 <= v->out_bytes && o[0] == 0xEF &&
@@ -344,32 +346,32 @@ static void emit_with_orders(const struct vec *base)
 
 	add(base);
 	switch (base->dir) {
-	case UTFCONV_DIR_UTF8_TO_UTF16LE:
-	case UTFCONV_DIR_UTF8_TO_UTF16BE:
+	case TEST_DIR_UTF8_TO_UTF16LE:
+	case TEST_DIR_UTF8_TO_UTF16BE:
 		v = *base;
 		swap_units(v.out, v.out_bytes);
-		set_dir(&v, base->dir == UTFCONV_DIR_UTF8_TO_UTF16LE ?
-			UTFCONV_DIR_UTF8_TO_UTF16BE :
-			UTFCONV_DIR_UTF8_TO_UTF16LE, "other byte order");
+		set_dir(&v, base->dir == TEST_DIR_UTF8_TO_UTF16LE ?
+			TEST_DIR_UTF8_TO_UTF16BE :
+			TEST_DIR_UTF8_TO_UTF16LE, "other byte order");
 		add(&v);
 		return;
-	case UTFCONV_DIR_UTF16LE_TO_UTF8:
-	case UTFCONV_DIR_UTF16BE_TO_UTF8:
+	case TEST_DIR_UTF16LE_TO_UTF8:
+	case TEST_DIR_UTF16BE_TO_UTF8:
 		memcpy(le_in, base->in, base->in_bytes);
 		memcpy(be_in, base->in, base->in_bytes);
-		if (base->dir == UTFCONV_DIR_UTF16LE_TO_UTF8)
+		if (base->dir == TEST_DIR_UTF16LE_TO_UTF8)
 			swap_units(be_in, base->in_bytes);
 		else
 			swap_units(le_in, base->in_bytes);
 
 		v = *base;
-		if (base->dir == UTFCONV_DIR_UTF16LE_TO_UTF8) {
+		if (base->dir == TEST_DIR_UTF16LE_TO_UTF8) {
 			memcpy(v.in, be_in, v.in_bytes);
-			set_dir(&v, UTFCONV_DIR_UTF16BE_TO_UTF8,
+			set_dir(&v, TEST_DIR_UTF16BE_TO_UTF8,
 				"other byte order");
 		} else {
 			memcpy(v.in, le_in, v.in_bytes);
-			set_dir(&v, UTFCONV_DIR_UTF16LE_TO_UTF8,
+			set_dir(&v, TEST_DIR_UTF16LE_TO_UTF8,
 				"other byte order");
 		}
 		add(&v);
@@ -377,14 +379,14 @@ static void emit_with_orders(const struct vec *base)
 		v = *base;
 		memcpy(v.in, le_in, v.in_bytes);
 		add_bom(&v, true);
-		set_dir(&v, UTFCONV_DIR_UTF16_TO_UTF8, "UTF-16 with LE BOM");
+		set_dir(&v, TEST_DIR_UTF16_TO_UTF8, "UTF-16 with LE BOM");
 		snprintf(v.dname, sizeof(v.dname), "u16bomle_u8");
 		add(&v);
 
 		v = *base;
 		memcpy(v.in, be_in, v.in_bytes);
 		add_bom(&v, false);
-		set_dir(&v, UTFCONV_DIR_UTF16_TO_UTF8, "UTF-16 with BE BOM");
+		set_dir(&v, TEST_DIR_UTF16_TO_UTF8, "UTF-16 with BE BOM");
 		snprintf(v.dname, sizeof(v.dname), "u16bombe_u8");
 		add(&v);
 
@@ -394,7 +396,7 @@ static void emit_with_orders(const struct vec *base)
 			return;
 		v = *base;
 		memcpy(v.in, be_in, v.in_bytes);
-		set_dir(&v, UTFCONV_DIR_UTF16_TO_UTF8,
+		set_dir(&v, TEST_DIR_UTF16_TO_UTF8,
 			"UTF-16 without BOM (big-endian)");
 		add(&v);
 		return;
