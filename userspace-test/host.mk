@@ -28,6 +28,7 @@ HOST_BUILD := $(BUILD)/host
 HOST_CODEC := $(TOPDIR)/kmod/utfconv_codec.c
 HOST_INC := -I$(CURDIR)/compat -I$(TOPDIR)/include -I$(TOPDIR)/kunit
 HOST_DEPS := $(HOST_CODEC) $(VEC_KUNIT) $(wildcard $(TOPDIR)/kunit/*.h) \
+	$(wildcard $(HOST_SRC)/*.h) \
 	$(wildcard $(TOPDIR)/kmod/*.h) $(TOPDIR)/kmod/utfconv_simd_x86.c \
 	$(wildcard $(CURDIR)/compat/*/*.h) $(TOPDIR)/include/linux/utfconv.h \
 	$(TOPDIR)/include/uapi/linux/utfconv.h

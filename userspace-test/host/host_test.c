@@ -41,15 +41,12 @@ struct host_ctx {
 static void host_fail(void *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-#define UTFCONV_CHECK(ctx, cond, fmt, ...)				\
-	do {								\
-		if (!(cond))						\
-			host_fail(ctx, fmt, ##__VA_ARGS__);		\
-	} while (0)
+#define UTFCONV_FAIL(ctx, fmt, ...)	host_fail(ctx, fmt, ##__VA_ARGS__)
 #define UTFCONV_ALLOC(ctx, bytes)	host_alloc(ctx, bytes)
 
 static void *host_alloc(void *ctx, size_t bytes);
 
+#include "host_expect.h"
 #include "utfconv_checks.h"
 #include "utfconv_runs.h"
 
