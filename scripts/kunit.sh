@@ -25,6 +25,10 @@
 
 . "$(dirname "$0")/lib.sh"
 
+# The vector table of the suites is generated, never checked in: make it
+# before kunit/ is copied into the tree (SHARED: ../shared by default).
+python3 "$SRC/scripts/gen_vectors.py" --kunit "$SRC/kunit/utfconv_vectors_gen.h"
+
 KUNITCONFIG=${KUNIT_KUNITCONFIG:-$SRC/kunit/.kunitconfig}
 TESTS_DIR=${KUNIT_TESTS_DIR:-$SRC/kunit}
 [ -f "$KUNITCONFIG" ] || die "missing $KUNITCONFIG"

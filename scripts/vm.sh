@@ -471,6 +471,9 @@ for k in $KERNELS; do
 			kbdir=$SRC/build/$rel-kunit
 			mkdir -p "$kbdir/kunit" "$kbdir/kmod"
 			rsync -r --checksum "$SRC/include" "$kbdir/"
+			# the generated vector table (never checked in) first
+			python3 "$SRC/scripts/gen_vectors.py" --kunit \
+				"$SRC/kunit/utfconv_vectors_gen.h"
 			rsync --checksum "$SRC/kunit/Kbuild" "$kbdir/Kbuild"
 			rsync --checksum "$SRC"/kunit/*.[ch] "$kbdir/kunit/"
 			rsync --checksum --exclude="*.mod.c" "$SRC"/kmod/*.[ch] "$kbdir/kmod/"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/utfconv on the field cases: every row of field-cases.tsv and
- * extra-cases.tsv, with the derived skip rows and other byte orders
- * (see gen_vectors.c), through the stream (as written, at every split
- * point, byte by byte, non-blocking with poll) and through the one-shot
+ * extra-cases.tsv, with the derived skip rows, other byte orders and
+ * UTF-16 (BOM) rows (build/dev/vectors.h, made by scripts/gen_vectors.py),
+ * through the stream (as written, at every split point, byte by byte,
+ * non-blocking with poll) and through the one-shot
  * UTFCONV_IOC_CONVERT (with room, and at every too-small capacity).
  *
  * What the stream must do on a strict error (the device's contract,

@@ -84,30 +84,6 @@ static unsigned int urnd(uint64_t *s, unsigned int n)
 	return n ? rnd(s) % n : 0;
 }
 
-static size_t put_utf8(unsigned char *p, uint32_t c)
-{
-	if (c < 0x80) {
-		p[0] = c;
-		return 1;
-	}
-	if (c < 0x800) {
-		p[0] = 0xC0 | c >> 6;
-		p[1] = 0x80 | (c & 0x3F);
-		return 2;
-	}
-	if (c < 0x10000) {
-		p[0] = 0xE0 | c >> 12;
-		p[1] = 0x80 | (c >> 6 & 0x3F);
-		p[2] = 0x80 | (c & 0x3F);
-		return 3;
-	}
-	p[0] = 0xF0 | c >> 18;
-	p[1] = 0x80 | (c >> 12 & 0x3F);
-	p[2] = 0x80 | (c >> 6 & 0x3F);
-	p[3] = 0x80 | (c & 0x3F);
-	return 4;
-}
-
 static uint32_t rand_cp(uint64_t *s)
 {
 	uint32_t c;
@@ -122,12 +98,6 @@ static uint32_t rand_cp(uint64_t *s)
 		return c;
 	default: return 0x10000 + urnd(s, 0x100000);
 	}
-}
-
-static void put16(unsigned char *p, uint16_t u, int be)
-{
-	p[be ? 0 : 1] = u >> 8;
-	p[be ? 1 : 0] = u & 0xFF;
 }
 
 /*
@@ -154,7 +124,7 @@ static size_t gen_input(uint64_t *s, unsigned int dir, unsigned char *buf,
 		} else {
 			if (dir == TEST_DIR_UTF16_TO_UTF8)
 				be = urnd(s, 2);
-			put16(buf, 0xFEFF, be);
+			ref_put_utf16(buf, 0xFEFF, be);
 			len = 2;
 		}
 	}
@@ -163,24 +133,16 @@ static size_t gen_input(uint64_t *s, unsigned int dir, unsigned char *buf,
 
 		if (kind >= 5 && urnd(s, 64) == 0) {	/* corrupt */
 			if (utf16) {
-				put16(buf + len, 0xD800 + urnd(s, 0x800), be);
+				ref_put_utf16(buf + len, 0xD800 + urnd(s, 0x800),
+					      be);
 				len += 2;
 			} else {
 				buf[len++] = 0x80 + urnd(s, 0x80);
 			}
 			continue;
 		}
-		if (!utf16) {
-			len += put_utf8(buf + len, c);
-		} else if (c >= 0x10000) {
-			c -= 0x10000;
-			put16(buf + len, 0xD800 | c >> 10, be);
-			put16(buf + len + 2, 0xDC00 | (c & 0x3FF), be);
-			len += 4;
-		} else {
-			put16(buf + len, c, be);
-			len += 2;
-		}
+		len += utf16 ? ref_put_utf16(buf + len, c, be) :
+			       ref_put_utf8(buf + len, c);
 	}
 	if (kind == 6 && len)	/* cut in the middle of a character */
 		len -= 1 + urnd(s, len < 3 ? len : 3);
