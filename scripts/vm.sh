@@ -37,7 +37,7 @@
 #
 #   slice  device suite    stress  fuzz  opens  KUnit sweep_stride  timeout
 #   full   all             60 s    200k  2000   17                  3600 s
-#   check  no stress_test  20 s    20k   1000   251                 1200 s
+#   check  no stress_test  20 s    20k   1000   251                 2400 s
 #
 # (The check slice leaves out the device suite's utfconv_stress_test, 64
 # MiB per direction, as root and as a user: vm-test runs it on Debian's
@@ -96,7 +96,7 @@ full)
 	DEBUG_TIMEOUT=3600 ;;
 check)
 	DEBUG_ENV="HARDENING_STRESS_SECONDS=20 HARDENING_FUZZ_COUNT=20000 HARDENING_OPENS=1000 KUNIT_SWEEP_STRIDE=251 TESTS='utfconv_api_test utfconv_vectors_test utfconv_block_test'"
-	DEBUG_TIMEOUT=1200 ;;
+	DEBUG_TIMEOUT=2400 ;;
 *) die "VM_DEBUG_SLICE=$VM_DEBUG_SLICE: want full or check" ;;
 esac
 OUT=$SRC/build/vm
