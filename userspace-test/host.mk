@@ -13,7 +13,8 @@
 #   make -C userspace-test fuzz         libFuzzer target for FUZZ_SECONDS
 #   make -C userspace-test fuzz-long    the same for FUZZ_LONG_SECONDS (600)
 #
-# kmod/utfconv_codec.c is compiled in place through compat/, never copied.
+# The codec's sources (codec.mk) are compiled in place through compat/,
+# never copied.
 
 HOST_CC ?= gcc
 FUZZ_CC ?= clang
@@ -25,12 +26,10 @@ GUARD_LONG_CASES ?= 2000000
 
 HOST_SRC := $(CURDIR)/host
 HOST_BUILD := $(BUILD)/host
-HOST_CODEC := $(TOPDIR)/kmod/utfconv_codec.c
-HOST_INC := -I$(CURDIR)/compat -I$(TOPDIR)/include -I$(TOPDIR)/kunit
-HOST_DEPS := $(HOST_CODEC) $(wildcard $(TOPDIR)/kunit/*.h) \
-	$(wildcard $(TOPDIR)/kmod/*.h) $(TOPDIR)/kmod/utfconv_simd_x86.c \
-	$(wildcard $(CURDIR)/compat/*/*.h) $(TOPDIR)/include/linux/utfconv.h \
-	$(TOPDIR)/include/uapi/linux/utfconv.h
+include $(CURDIR)/codec.mk
+HOST_CODEC := $(call codec_srcs,$(HOST_CC))
+HOST_INC := $(CODEC_INC) -I$(TOPDIR)/kunit
+HOST_DEPS := $(CODEC_DEPS) $(wildcard $(TOPDIR)/kunit/*.h)
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-sign-compare \
 	-Wno-unused-parameter -Wno-missing-field-initializers \
 	-fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -55,7 +54,7 @@ $(HOST_BUILD)/guard_test: $(HOST_SRC)/guard_test.c $(HOST_DEPS)
 
 $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_CODEC)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(call codec_srcs,$(FUZZ_CC))
 
 # Once per codec path: the scalar paths only (simd=0), then the SIMD paths
 # whatever the size (simd=2, with SSSE3 where the CPU has it; on a machine
@@ -92,7 +91,7 @@ $(HOST_BUILD)/host_test-s390x: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
 	$(BE_CC) -std=gnu11 -O2 -static -Wall -Wextra -Wno-sign-compare \
 		-Wno-unused-parameter -Wno-missing-field-initializers \
-		$(HOST_INC) -o $@ $< $(HOST_CODEC)
+		$(HOST_INC) -o $@ $< $(call codec_srcs,$(BE_CC))
 
 host-be: $(HOST_BUILD)/host_test-s390x
 	@for p in $(BE_PARTS); do \

@@ -1425,7 +1425,7 @@ TEST_F(dev, reset_during_blocked_flush)
  */
 TEST_F(dev, open_max_streams)
 {
-	static const char param[] = "/sys/module/utfconv/parameters/max_streams";
+	static const char param[] = "/sys/module/utfconv_dev/parameters/max_streams";
 	char old[32] = "";
 	int pfd, fd2, fd3;
 	ssize_t n;

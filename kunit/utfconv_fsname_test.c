@@ -21,6 +21,8 @@
 #include <linux/unaligned.h>
 #include <linux/utfconv.h>
 
+#include "utfconv_paths.h"
+
 /**
  * DOC: utfconv_fsname wrappers
  *
@@ -432,12 +434,8 @@ static struct kunit_case utfconv_fsname_cases[] = {
 	{}
 };
 
-static struct kunit_suite utfconv_fsname_suite = {
-	.name = "utfconv_fsname",
-	.test_cases = utfconv_fsname_cases,
-};
+UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, scalar, utfconv_fsname_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, simd, utfconv_fsname_cases, NULL);
 
-kunit_test_suite(utfconv_fsname_suite);
+kunit_test_suites(&utfconv_fsname_scalar_suite, &utfconv_fsname_simd_suite);
 
-MODULE_DESCRIPTION("KUnit tests: utfconv as a filesystem name translator, next to fs/nls");
-MODULE_LICENSE("GPL");
