@@ -1255,7 +1255,10 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 }
 EXPORT_SYMBOL_GPL(utfconv_buf);
 
-/* The paths are chosen once, here. */
+/*
+ * The paths are chosen once, here; the rest of the module (the
+ * filesystem name functions of utfconv_fsname.c) needs no set-up.
+ */
 static int __init utfconv_codec_init(void)
 {
 	utfconv_simd_init();
@@ -1268,7 +1271,7 @@ static void __exit utfconv_codec_exit(void)
 }
 module_exit(utfconv_codec_exit);
 
-MODULE_DESCRIPTION("UTF-8 <-> UTF-16 conversion library (streaming codec)");
+MODULE_DESCRIPTION("UTF-8 <-> UTF-16 conversion library (streaming codec, file name conversion)");
 MODULE_AUTHOR("utfconv developers");
 MODULE_LICENSE("GPL");
 MODULE_VERSION("1.0");
