@@ -460,23 +460,7 @@ static inline u64 utfconv_simd(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 #endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/**
- * utfconv_force_path() - pin the codec paths that every later call takes
- * @path: %UTFCONV_PATH_AUTO (what users get), %UTFCONV_PATH_SCALAR, or
- *	%UTFCONV_PATH_SIMD, %UTFCONV_PATH_SSE2, %UTFCONV_PATH_SSSE3: the SIMD
- *	paths whatever the size of the buffers, with at most the instruction
- *	sets named (SIMD: all the CPU has; SSSE3: no AVX2)
- *
- * For KUnit only: the tests call it between suites, so that one boot runs
- * every suite on every path. It narrows what the module decided when it
- * loaded: on a CPU without SSSE3, or with ``simd=0``, the paths named
- * are not taken.
- *
- * Context: Any context; changes the paths of all the codec's callers.
- * Return: the UTFCONV_LEVEL_* of the instruction sets a large call from
- * this context now uses, 0 for the scalar paths only (also where the
- * architecture has no SIMD paths); -EINVAL for an unknown @path.
- */
+/* For KUnit only (kernel-doc in utfconv_simd.h): pins the paths. */
 VISIBLE_IF_KUNIT int utfconv_force_path(enum utfconv_path path)
 {
 	if (path > UTFCONV_PATH_SSSE3)
