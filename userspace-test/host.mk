@@ -56,14 +56,16 @@ $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(call codec_srcs,$(FUZZ_CC))
 
-# Once per codec path: the scalar paths only (simd=0), then the SIMD paths
-# whatever the size (simd=2, with SSSE3 where the CPU has it; on a machine
-# without SIMD paths this run repeats the scalar one), then the parts with
-# long inputs again with SSE2 only (simd=3) and without AVX2 (simd=4). The SIMD runs leave out the
+# Once per codec path, which host_test -s (host_cli: UTFCONV_SIMD) pins
+# with the library's utfconv_force_path() (enum utfconv_path): the scalar
+# paths only (0), then the SIMD paths whatever the size (2, with SSSE3
+# and AVX2 where the CPU has them; on a machine without SIMD paths this
+# run repeats the scalar one), then the parts with long inputs again with
+# SSE2 only (3) and without AVX2 (4). The SIMD runs leave out the
 # exhaustive sweeps: their inputs (one character or pair, at most 8 bytes)
-# are below the SIMD paths' minimum of 72 bytes, so every run would execute
-# the same code. Then the guard-page test, which runs every case under
-# every codec path (simd=0..4) itself.
+# are below the SIMD paths' minimum of 72 bytes, so every run would
+# execute the same code. Then the guard-page test, which runs every case
+# on every codec path (0..4) itself.
 host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
 		$(HOST_BUILD)/guard_test host-be
 	$(HOST_BUILD)/host_test -q -s 0 $(SHARED) \
@@ -71,7 +73,7 @@ host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
 	$(HOST_BUILD)/host_test -q -s 2 -X sweep $(SHARED) \
 		"UTFCONV_SIMD=2 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
 	@for s in 3 4; do for p in runs random iconv; do \
-		echo "host-check: part $$p, SIMD paths $$([ $$s = 3 ] && echo 'SSE2 only' || echo 'without AVX2') (simd=$$s)"; \
+		echo "host-check: part $$p, SIMD paths $$([ $$s = 3 ] && echo 'SSE2 only' || echo 'without AVX2') (-s $$s)"; \
 		$(HOST_BUILD)/host_test -q -s $$s -x $$p $(SHARED) || exit 1; \
 	done; done
 	$(HOST_BUILD)/guard_test -n $(GUARD_CASES)

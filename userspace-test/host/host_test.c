@@ -893,6 +893,7 @@ static void test_python(const char *cmd)
 int main(int argc, char **argv)
 {
 	unsigned int path = UTFCONV_PATH_AUTO;
+	int level;
 	const char *shared, *py = NULL, *only = NULL, *skip = NULL;
 	int i = 1;
 
@@ -913,7 +914,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [-q] [-f] [-s MODE] [-x PART] [-X PART] SHARED_DIR [PYDIFF_COMMAND]\n", argv[0]);
 		return 2;
 	}
-	if (utfconv_force_path(path) < 0) {
+	level = utfconv_force_path(path);
+	if (level < 0) {
 		fprintf(stderr, "%s: -s %u: no such codec path\n", argv[0], path);
 		return 2;
 	}
@@ -938,7 +940,7 @@ int main(int argc, char **argv)
 		test_sweep_utf16();
 		test_sweep_utf8();
 	}
-	printf("host_test: codec paths: %s\n",
+	printf("host_test: codec paths: SIMD level %d, %s\n", level,
 	       path == UTFCONV_PATH_SCALAR ? "scalar only (-s 0)" :
 	       !UTFCONV_HAVE_SIMD ? "scalar only (no SIMD on this machine)" :
 	       path == UTFCONV_PATH_SIMD ? "SIMD whatever the size (-s 2)" :
