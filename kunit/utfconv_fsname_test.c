@@ -217,14 +217,7 @@ static const struct utfconv_fsname_bad utfconv_fsname_bad_names[] = {
 	{ "truncated at the end", "caf\xc3", -EINVAL, 3 },
 };
 
-static void utfconv_fsname_bad_desc(const struct utfconv_fsname_bad *t,
-				    char *desc)
-{
-	strscpy(desc, t->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(utfconv_fsname_bad, utfconv_fsname_bad_names,
-		  utfconv_fsname_bad_desc);
+KUNIT_ARRAY_PARAM_DESC(utfconv_fsname_bad, utfconv_fsname_bad_names, desc);
 
 static void utfconv_fsname_bad_utf8_test(struct kunit *test)
 {
@@ -343,14 +336,7 @@ static const struct utfconv_fsname_len_case utfconv_fsname_len_cases[] = {
 	{ "surrogate wtf8", "x\xed\xa0\x80", UTFCONV_POLICY_WTF8, 2, ~0ULL },
 };
 
-static void utfconv_fsname_len_desc(const struct utfconv_fsname_len_case *t,
-				    char *desc)
-{
-	strscpy(desc, t->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(utfconv_fsname_len, utfconv_fsname_len_cases,
-		  utfconv_fsname_len_desc);
+KUNIT_ARRAY_PARAM_DESC(utfconv_fsname_len, utfconv_fsname_len_cases, desc);
 
 static void utfconv_fsname_utf16_len_test(struct kunit *test)
 {
