@@ -9,10 +9,15 @@
  * take the same arguments and never truncate or drop anything.
  */
 
+#include <asm/byteorder.h>
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/nls.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
@@ -41,11 +46,56 @@
  * * input that ends inside a character (UTF-8 cut short; under the strict
  *   policy, a lead surrogate as the last unit): -EINVAL, with its offset.
  *
- * The output never holds part of a character. U+0000 is converted like any
- * other character (fs/nls stops there); the VFS never passes one in a name.
- * The replace and skip policies are refused (-EINVAL): they would map
- * different names to one.
+ * The output never holds part of a character. The _off forms convert
+ * U+0000 like any other character; the drop-in
+ * utfconv_fsname_utf16s_to_utf8s() stops at the first U+0000 unit, as
+ * fs/nls does, since vfat and exFAT hand it whole name buffers,
+ * NUL-terminated and padded. The replace and skip policies are refused
+ * (-EINVAL): they would map different names to one.
+ *
+ * The drop-in forms, which have no policy argument, take the module
+ * parameter ``fsname_policy`` of utfconv.ko: ``wtf8`` (the default) or
+ * ``strict``; root may change it at run time in
+ * /sys/module/utfconv/parameters/fsname_policy, each call reads it once.
  */
+
+/* The drop-in forms' policy: what fsname_policy= says. */
+static u32 utfconv_fsname_policy = UTFCONV_POLICY_WTF8;
+
+/* For KUnit and the module parameter (kernel-doc in <linux/utfconv.h>). */
+VISIBLE_IF_KUNIT int utfconv_fsname_set_policy(u32 policy)
+{
+	if (policy != UTFCONV_POLICY_STRICT && policy != UTFCONV_POLICY_WTF8)
+		return -EINVAL;
+	WRITE_ONCE(utfconv_fsname_policy, policy);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(utfconv_fsname_set_policy);
+
+static int utfconv_fsname_policy_set(const char *val,
+				     const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "wtf8"))
+		return utfconv_fsname_set_policy(UTFCONV_POLICY_WTF8);
+	if (sysfs_streq(val, "strict"))
+		return utfconv_fsname_set_policy(UTFCONV_POLICY_STRICT);
+	return -EINVAL;
+}
+
+static int utfconv_fsname_policy_get(char *buf, const struct kernel_param *kp)
+{
+	bool strict = READ_ONCE(utfconv_fsname_policy) == UTFCONV_POLICY_STRICT;
+
+	return sysfs_emit(buf, "%s\n", strict ? "strict" : "wtf8");
+}
+
+static const struct kernel_param_ops utfconv_fsname_policy_ops = {
+	.set = utfconv_fsname_policy_set,
+	.get = utfconv_fsname_policy_get,
+};
+module_param_cb(fsname_policy, &utfconv_fsname_policy_ops, NULL, 0644);
+MODULE_PARM_DESC(fsname_policy,
+		 "Policy of the fs/nls drop-ins: wtf8 (default; unpaired surrogates in their three-byte form) or strict (-EILSEQ)");
 
 /* The utfconv direction for UTF-16 in byte order @endian. */
 static u32 utfconv_fsname_dir(enum utf16_endian endian, bool to_utf16)
@@ -109,25 +159,35 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s_off);
 
 /**
  * utfconv_fsname_utf8s_to_utf16s() - drop-in for utf8s_to_utf16s()
- * @s: the name in UTF-8 (WTF-8: unpaired surrogates in three-byte form)
+ * @s: the name in UTF-8 (WTF-8 policy: unpaired surrogates in their
+ *	three-byte form)
  * @inlen: length of @s in bytes
  * @endian: byte order of the units written to @pwcs
  * @pwcs: output buffer of UTF-16 code units
  * @maxout: capacity of @pwcs in code units
  *
- * utfconv_fsname_utf8s_to_utf16s_off() with the WTF-8 policy, without the
- * error offset.
+ * utfconv_fsname_utf8s_to_utf16s_off() with the policy of
+ * ``fsname_policy``, without the error offset, and with fs/nls's errno for
+ * ill-formed input: a filesystem returns it to userspace as it did.
  *
  * Context: Any context. Does not sleep.
- * Return: as utfconv_fsname_utf8s_to_utf16s_off().
+ * Return:
+ * * >= 0 - code units written to @pwcs
+ * * -ENAMETOOLONG - the name needs more than @maxout units
+ * * -EINVAL - @s is ill-formed (Unicode Table 3-7; strict policy: also the
+ *   three-byte form of a surrogate) or ends inside a character, or @inlen
+ *   or @maxout is negative
  */
 int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
 				   enum utf16_endian endian, wchar_t *pwcs,
 				   int maxout)
 {
-	return utfconv_fsname_utf8s_to_utf16s_off(s, inlen, endian, pwcs,
-						  maxout, UTFCONV_POLICY_WTF8,
-						  NULL);
+	int ret = utfconv_fsname_utf8s_to_utf16s_off(s, inlen, endian, pwcs,
+						     maxout,
+						     READ_ONCE(utfconv_fsname_policy),
+						     NULL);
+
+	return ret == -EILSEQ ? -EINVAL : ret;
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s);
 
@@ -178,27 +238,41 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s_off);
 /**
  * utfconv_fsname_utf16s_to_utf8s() - drop-in for utf16s_to_utf8s()
  * @pwcs: the name on disk, UTF-16 code units in byte order @endian
- * @inlen: length of @pwcs in code units
+ * @inlen: length of @pwcs in code units, at most; the name ends at the
+ *	first U+0000 unit before that
  * @endian: byte order of @pwcs
- * @s: output buffer for UTF-8 (WTF-8 for unpaired surrogates)
+ * @s: output buffer for UTF-8 (WTF-8 policy: unpaired surrogates in their
+ *	three-byte form)
  * @maxout: capacity of @s in bytes
  *
- * utfconv_fsname_utf16s_to_utf8s_off() with the WTF-8 policy: every
- * sequence of code units has a WTF-8 form, so this only fails when the
- * output does not fit.
+ * utfconv_fsname_utf16s_to_utf8s_off() with the policy of
+ * ``fsname_policy`` on the units before the first U+0000, as fs/nls
+ * reads them (vfat and exFAT pass name buffers NUL-terminated and padded
+ * with 0xFFFF). Under the WTF-8 policy every sequence of code units has a
+ * UTF-8 form, so that only a full buffer makes it fail.
  *
  * Context: Any context. Does not sleep.
  * Return:
  * * >= 0 - bytes written to @s
- * * -E2BIG - the UTF-8 form needs more than @maxout bytes
+ * * -E2BIG - the UTF-8 form needs more than @maxout bytes; the first whole
+ *   characters that fit are in @s
+ * * -EILSEQ - strict policy: an unpaired surrogate (Unicode D91), also a
+ *   lead surrogate as the last unit (the name is whole)
  * * -EINVAL - @inlen or @maxout is negative
  */
 int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
 				   enum utf16_endian endian, u8 *s, int maxout)
 {
-	return utfconv_fsname_utf16s_to_utf8s_off(pwcs, inlen, endian, s,
-						  maxout, UTFCONV_POLICY_WTF8,
-						  NULL);
+	int n, ret;
+
+	if (inlen < 0 || maxout < 0)
+		return -EINVAL;
+	for (n = 0; n < inlen && pwcs[n]; n++)
+		;
+	ret = utfconv_fsname_utf16s_to_utf8s_off(pwcs, n, endian, s, maxout,
+						 READ_ONCE(utfconv_fsname_policy),
+						 NULL);
+	return ret == -EINVAL ? -EILSEQ : ret;
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s);
 
@@ -235,3 +309,73 @@ int utfconv_fsname_utf16_len(const u8 *s, int inlen, u32 policy,
 	return ret < 0 ? ret : ret / sizeof(wchar_t);
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf16_len);
+
+/* Bytes of the UTF-8 sequence that @lead starts (Table 3-7), 0 if none. */
+static int utfconv_fsname_seq_bytes(u8 lead)
+{
+	if (lead < 0x80)
+		return 1;
+	if (lead < 0xC2)
+		return 0;
+	if (lead < 0xE0)
+		return 2;
+	if (lead < 0xF0)
+		return 3;
+	return lead < 0xF5 ? 4 : 0;
+}
+
+/**
+ * utfconv_fsname_utf8_to_utf32() - drop-in for utf8_to_utf32()
+ * @s: UTF-8, the first character of which is decoded (WTF-8 policy: an
+ *	unpaired surrogate in its three-byte form too)
+ * @inlen: bytes readable at @s
+ * @pu: out: the code point (WTF-8 policy: or a surrogate code point);
+ *	not written on error
+ *
+ * One character, for a filesystem that hashes and compares names a
+ * character at a time (exFAT's d_hash and d_compare): the contract of
+ * utf8_to_utf32(), with errnos where fs/nls returns -1, and the policy of
+ * ``fsname_policy``, so that a name utfconv_fsname_utf8s_to_utf16s()
+ * takes is decoded too. The forms accepted are those of Unicode Table 3-7
+ * (RFC 3629): no overlong form, nothing above U+10FFFF. Under the WTF-8
+ * policy ED A0 80..ED BF BF decode to U+D800..U+DFFF, except a lead
+ * surrogate's form followed by a trail surrogate's: a surrogate pair is
+ * written as one four-byte character, as utfconv_fsname_utf8s_to_utf16s()
+ * wants it.
+ *
+ * Context: Any context. Does not sleep.
+ * Return:
+ * * 1..4 - bytes of the character decoded
+ * * -EILSEQ - @s does not start with a well-formed character (strict
+ *   policy: also a surrogate's three-byte form)
+ * * -EINVAL - @inlen is not positive, or @s ends inside a character
+ */
+int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu)
+{
+	u32 policy = READ_ONCE(utfconv_fsname_policy);
+	__le16 u[2];
+	ssize_t ret;
+	int n;
+
+	if (inlen <= 0)
+		return -EINVAL;
+	n = utfconv_fsname_seq_bytes(s[0]);
+	if (!n)
+		return -EILSEQ;
+	ret = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, policy, 0, s,
+			  min(n, inlen), u, sizeof(u), NULL);
+	if (ret < 0)
+		return ret;
+	if (ret == sizeof(u)) {
+		*pu = 0x10000 + ((le16_to_cpu(u[0]) - 0xD800) << 10) +
+		      (le16_to_cpu(u[1]) - 0xDC00);
+		return n;
+	}
+	/* WTF-8: a lead surrogate's form next to a trail's is ill-formed. */
+	if ((le16_to_cpu(u[0]) & 0xFC00) == 0xD800 && inlen >= n + 2 &&
+	    s[n] == 0xED && s[n + 1] >= 0xB0)
+		return -EILSEQ;
+	*pu = le16_to_cpu(u[0]);
+	return n;
+}
+EXPORT_SYMBOL_GPL(utfconv_fsname_utf8_to_utf32);

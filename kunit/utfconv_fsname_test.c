@@ -237,6 +237,9 @@ static void utfconv_fsname_bad_utf8_test(struct kunit *test)
 						 UTFCONV_POLICY_WTF8, &off);
 	KUNIT_EXPECT_EQ(test, ret, t->ret);
 	KUNIT_EXPECT_EQ(test, off, t->offset);
+	/* the drop-in: fs/nls's errno, whatever the fault */
+	ret = utfconv_fsname_utf8s_to_utf16s(name, len, le, disk, NAME_MAX);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 }
 
 /*
@@ -415,6 +418,159 @@ static void utfconv_fsname_same_as_nls_test(struct kunit *test)
 }
 #endif /* IS_ENABLED(CONFIG_NLS) */
 
+/*
+ * vfat and exFAT pass whole name buffers, NUL-terminated and padded with
+ * 0xFFFF: the drop-in stops at the first U+0000 as fs/nls does; the _off
+ * form converts U+0000 like any other character.
+ */
+static void utfconv_fsname_nul_stop_test(struct kunit *test)
+{
+	static const u16 padded[] = { 'a', 0xD800, 'b', 0, 0xFFFF, 0xFFFF };
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	wchar_t disk[ARRAY_SIZE(padded)];
+	u8 out[16];
+	int ret;
+
+	utfconv_fsname_put_le(disk, padded, ARRAY_SIZE(padded));
+	memset(out, 0xA5, sizeof(out));
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, ARRAY_SIZE(padded), le,
+					     out, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ret, 5);
+	KUNIT_EXPECT_MEMEQ(test, out, "a\xed\xa0\x80\x62", 5);
+	KUNIT_EXPECT_EQ(test, out[5], 0xA5);
+	/* a name of U+0000 only, and one without any */
+	ret = utfconv_fsname_utf16s_to_utf8s(&disk[3], 3, le, out, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ret, 5);
+	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 4, le, out, sizeof(out),
+						 UTFCONV_POLICY_WTF8, NULL);
+	KUNIT_EXPECT_EQ(test, ret, 6);
+	KUNIT_EXPECT_MEMEQ(test, out, "a\xed\xa0\x80\x62\0", 6);
+#if IS_ENABLED(CONFIG_NLS)
+	/* fs/nls stops there too (and drops the surrogate) */
+	ret = utf16s_to_utf8s(disk, ARRAY_SIZE(padded), le, out, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ret, 2);
+#endif
+}
+
+/* utfconv_fsname_utf8_to_utf32() on one input, under both policies. */
+struct utfconv_fsname_u32 {
+	const char *desc;
+	const char *s;
+	int inlen;
+	int wtf8;		/* return under wtf8 */
+	int strict;		/* return under strict */
+	unicode_t cp;		/* *pu when the return is positive */
+};
+
+static const struct utfconv_fsname_u32 utfconv_fsname_u32_cases[] = {
+	{ "ASCII", "A", 1, 1, 1, 0x41 },
+	{ "two bytes", "\xc3\xa9", 2, 2, 2, 0xE9 },
+	{ "three bytes", "\xe2\x82\xac", 3, 3, 3, 0x20AC },
+	{ "first character only", "\xe2\x82\xac\x41", 4, 3, 3, 0x20AC },
+	{ "U+D7FF", "\xed\x9f\xbf", 3, 3, 3, 0xD7FF },
+	{ "U+E000", "\xee\x80\x80", 3, 3, 3, 0xE000 },
+	{ "four bytes", "\xf0\x9f\x98\x80", 4, 4, 4, 0x1F600 },
+	{ "U+10FFFF", "\xf4\x8f\xbf\xbf", 4, 4, 4, 0x10FFFF },
+	{ "lead surrogate ED A0 80", "\xed\xa0\x80", 3, 3, -EILSEQ, 0xD800 },
+	{ "lead surrogate, then A", "\xed\xaf\xbf\x41", 4, 3, -EILSEQ, 0xDBFF },
+	{ "trail surrogate ED BF BF", "\xed\xbf\xbf", 3, 3, -EILSEQ, 0xDFFF },
+	{ "CESU-8 pair", "\xed\xa0\xbd\xed\xb8\x80", 6, -EILSEQ, -EILSEQ, 0 },
+	{ "overlong 2", "\xc0\xaf", 2, -EILSEQ, -EILSEQ, 0 },
+	{ "overlong 3", "\xe0\x80\xaf", 3, -EILSEQ, -EILSEQ, 0 },
+	{ "overlong 4", "\xf0\x80\x80\xaf", 4, -EILSEQ, -EILSEQ, 0 },
+	{ "above U+10FFFF", "\xf4\x90\x80\x80", 4, -EILSEQ, -EILSEQ, 0 },
+	{ "lead byte F5", "\xf5\x80\x80\x80", 4, -EILSEQ, -EILSEQ, 0 },
+	{ "continuation byte", "\x80", 1, -EILSEQ, -EILSEQ, 0 },
+	{ "lead without trail", "\xc3\x28", 2, -EILSEQ, -EILSEQ, 0 },
+	{ "cut short", "\xe2\x82", 2, -EINVAL, -EINVAL, 0 },
+	{ "surrogate cut short", "\xed\xa0", 2, -EINVAL, -EILSEQ, 0 },
+	{ "empty", "", 0, -EINVAL, -EINVAL, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(utfconv_fsname_u32, utfconv_fsname_u32_cases, desc);
+
+static void utfconv_fsname_utf8_to_utf32_one(struct kunit *test,
+					     const struct utfconv_fsname_u32 *t,
+					     u32 policy, int want)
+{
+	unicode_t cp = 0xA5A5A5A5;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(policy), 0);
+	ret = utfconv_fsname_utf8_to_utf32((const u8 *)t->s, t->inlen, &cp);
+	KUNIT_EXPECT_EQ_MSG(test, ret, want, "policy %u", policy);
+	KUNIT_EXPECT_EQ_MSG(test, cp, want > 0 ? t->cp : 0xA5A5A5A5,
+			    "policy %u", policy);
+}
+
+static void utfconv_fsname_utf8_to_utf32_test(struct kunit *test)
+{
+	const struct utfconv_fsname_u32 *t = test->param_value;
+
+	utfconv_fsname_utf8_to_utf32_one(test, t, UTFCONV_POLICY_STRICT,
+					 t->strict);
+	utfconv_fsname_utf8_to_utf32_one(test, t, UTFCONV_POLICY_WTF8, t->wtf8);
+#if IS_ENABLED(CONFIG_NLS)
+	/* fs/nls: the same on scalar values, -1 where utfconv has an errno */
+	if (t->inlen > 0) {
+		unicode_t cp = 0;
+		int ret = utf8_to_utf32((const u8 *)t->s, t->inlen, &cp);
+
+		KUNIT_EXPECT_EQ(test, ret, t->strict > 0 ? t->strict : -1);
+		if (ret > 0)
+			KUNIT_EXPECT_EQ(test, cp, t->cp);
+	}
+#endif
+}
+
+/*
+ * fsname_policy: the drop-ins follow it from the next call on; the _off
+ * forms take their policy as an argument and do not; a policy other than
+ * the two is refused and changes nothing.
+ */
+static void utfconv_fsname_policy_test(struct kunit *test)
+{
+	static const u16 lone[] = { 'a', 0xD800, 'b' };
+	static const u16 lead_last[] = { 'a', 0xD800 };
+	static const u8 wtf8[] = "a\xed\xa0\x80\x62";
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	wchar_t disk[3], units[4];
+	u8 out[8];
+	int ret;
+
+	utfconv_fsname_put_le(disk, lone, 3);
+	KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(UTFCONV_POLICY_STRICT), 0);
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
+	ret = utfconv_fsname_utf8s_to_utf16s(wtf8, 5, le, units, 4);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
+						 UTFCONV_POLICY_WTF8, NULL);
+	KUNIT_EXPECT_EQ(test, ret, 5);
+	utfconv_fsname_put_le(units, lead_last, 2);
+	ret = utfconv_fsname_utf16s_to_utf8s(units, 2, le, out, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
+
+	KUNIT_EXPECT_EQ(test, utfconv_fsname_set_policy(UTFCONV_POLICY_REPLACE),
+			-EINVAL);
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
+
+	KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(UTFCONV_POLICY_WTF8), 0);
+	memset(out, 0, sizeof(out));
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ret, 5);
+	KUNIT_EXPECT_MEMEQ(test, out, wtf8, 5);
+	ret = utfconv_fsname_utf8s_to_utf16s(wtf8, 5, le, units, 4);
+	KUNIT_EXPECT_EQ(test, ret, 3);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le16(&units[1]), 0xD800);
+	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
+						 UTFCONV_POLICY_STRICT, NULL);
+	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
+}
+
 static struct kunit_case utfconv_fsname_cases[] = {
 	KUNIT_CASE(utfconv_fsname_name_max_test),
 	KUNIT_CASE(utfconv_fsname_lone_surrogate_test),
@@ -425,6 +581,10 @@ static struct kunit_case utfconv_fsname_cases[] = {
 	KUNIT_CASE(utfconv_fsname_bad_arguments_test),
 	KUNIT_CASE_PARAM(utfconv_fsname_utf16_len_test,
 			 utfconv_fsname_len_gen_params),
+	KUNIT_CASE(utfconv_fsname_nul_stop_test),
+	KUNIT_CASE_PARAM(utfconv_fsname_utf8_to_utf32_test,
+			 utfconv_fsname_u32_gen_params),
+	KUNIT_CASE(utfconv_fsname_policy_test),
 #if IS_ENABLED(CONFIG_NLS)
 	KUNIT_CASE_PARAM(utfconv_fsname_same_as_nls_test,
 			 utfconv_fsname_good_gen_params),

@@ -131,5 +131,20 @@ int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
 				   enum utf16_endian endian, u8 *s, int maxout);
 int utfconv_fsname_utf16_len(const u8 *s, int inlen, u32 policy,
 			     u64 *error_offset);
+int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * utfconv_fsname_set_policy() - set what ``fsname_policy`` says
+ * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8
+ *
+ * For KUnit only (the module parameter's setter calls it too): the
+ * policy of the drop-in forms, for every caller from now on.
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL for any other @policy (nothing changes).
+ */
+int utfconv_fsname_set_policy(u32 policy);
+#endif
 
 #endif /* _LINUX_UTFCONV_H */
