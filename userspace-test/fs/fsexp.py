@@ -596,6 +596,11 @@ def report(outdir, log, fsimg, depends):
     for r in [head] + rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)) + "  " + r[6])
     print()
+    # What the guest itself found wrong (insmod, rmmod, fsname_policy).
+    for line in open(log, errors="replace"):
+        if line.startswith("FSX: ERROR"):
+            print("fs-experiments: guest: " + line.strip())
+            failed += 1
     for line in lines:
         print(line)
     print("fs-experiments: %d passed, %d failed" % (passed, failed))

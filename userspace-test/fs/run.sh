@@ -28,8 +28,12 @@ load() {
 	for ko in $(cat "modules/$1/order"); do
 		insmod "modules/$1/$ko" || say "ERROR insmod $1/$ko"
 	done
-	# utfconv's policy for file names (the utfconv-* drivers).
+	# utfconv's policy for file names (the utfconv-* drivers); its
+	# setter takes wtf8 and strict only.
 	if [ -f "modules/$1/policy" ]; then
+		if echo bogus >/sys/module/utfconv/parameters/fsname_policy 2>/dev/null; then
+			say "ERROR fsname_policy took bogus"
+		fi
 		cat "modules/$1/policy" >/sys/module/utfconv/parameters/fsname_policy ||
 			say "ERROR fsname_policy $(cat "modules/$1/policy")"
 		say "$1: utfconv fsname_policy $(cat /sys/module/utfconv/parameters/fsname_policy)"
