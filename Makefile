@@ -15,7 +15,7 @@
 #   make fresh-check  make demo and make check in a new debootstrap chroot
 #   make vm-debug   the debug-kernel VM run in full (make check: a slice)
 #   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)
-#   make fs-experiments  file names of vfat and Joliet images, stock drivers
+#   make fs-experiments  file names of vfat, exFAT and Joliet images, stock and utfconv drivers
 #
 # Every target but clean first installs missing Debian packages
 # (scripts/deps.sh, needs root or sudo). Caches: ~/.cache/utfconv.

@@ -7,7 +7,9 @@
 # (make install and DKMS into scratch trees), vm-test (Debian 6.1 and
 # 6.12 in QEMU; then scripts/vm.sh run compared with iconv), vm-debug (the debug kernel in QEMU: device suite,
 # hardening slice, KUnit, kmemleak; VM_DEBUG_SLICE=check, the shorter
-# slice; `make vm-debug` runs it in full).
+# slice; `make vm-debug` runs it in full), fs-experiments (FS_SLICE=check:
+# vfat and Joliet images under the stock and utfconv-wtf8 drivers, one
+# boot; `make fs-experiments` runs every filesystem and driver).
 # A failing step does not stop the later ones; any failure fails the run.
 # CHECK_STEPS="kunit style" runs a subset.
 
@@ -15,7 +17,7 @@
 
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 export SHARED
-STEPS=${CHECK_STEPS:-host-check kunit style docs install-test vm-test vm-debug}
+STEPS=${CHECK_STEPS:-host-check kunit style docs install-test vm-test vm-debug fs-experiments}
 cd "$SRC"
 
 passed=0 failed=0 report= tests_passed=0 tests_failed=0
@@ -34,6 +36,8 @@ for step in $STEPS; do
 		"$1/scripts/vm-run-test.sh" || r=1; exit $r' _ "$UTFCONV_ROOT") ;;
 	vm-debug) cmd=(env VM_DEBUG_SLICE="${VM_DEBUG_SLICE:-check}"
 		"$UTFCONV_ROOT/scripts/vm.sh" test debug) ;;
+	fs-experiments) cmd=(env FS_SLICE=check
+		"$UTFCONV_ROOT/scripts/fs-experiments.sh") ;;
 	*) die "unknown step $step" ;;
 	esac
 	slog=$SRC/build/check/$step.log

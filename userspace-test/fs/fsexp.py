@@ -296,6 +296,9 @@ def images(outdir, fsimg, corpus):
              ("isofs", "isofs-names", cases("isofs", corpus), make_joliet),
              ("exfat", "exfat-names", cases("exfat", corpus), None),
              ("exfat", "exfat-zero", zero_cases(), None)]
+    # FSEXP_FS (scripts/fs-experiments.sh): the filesystems of this run.
+    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat").split()
+    specs = [sp for sp in specs if sp[0] in wanted]
     first, prepare, disk = 1, [], 0
     for fs, name, case_list, maker in specs:
         ents = entries_of(case_list, first)
@@ -313,7 +316,7 @@ def images(outdir, fsimg, corpus):
     with open(os.path.join(outdir, "plan.txt"), "w") as f:
         f.write("\n".join(plan) + "\n")
     with open(os.path.join(outdir, "prepare.txt"), "w") as f:
-        f.write("\n".join(prepare) + "\n")
+        f.write("".join(line + "\n" for line in prepare))
     with open(os.path.join(outdir, "cases.json"), "w") as f:
         json.dump(meta, f)
 

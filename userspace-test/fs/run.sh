@@ -9,9 +9,9 @@
 # do it on the scratch disk named there (a QEMU virtio disk the host reads
 # back afterwards). The host (fsexp.py report) judges the output.
 #
-# With images/prepare.txt, only make the files of images that no tool of
-# the host can fill (exFAT): for each "put DEV FS HEX TEXT" line, create
-# the file HEX on the scratch disk DEV with the stock driver.
+# With a non-empty images/prepare.txt, only make the files of images that
+# no tool of the host can fill (exFAT): for each "put DEV FS HEX TEXT"
+# line, create the file HEX on the scratch disk DEV with the stock driver.
 
 cd /utfconv/fs || exit 1
 say() { echo "FSX: $*"; }
@@ -102,7 +102,7 @@ prepare() {
 }
 
 load base
-if [ -f images/prepare.txt ]; then
+if [ -s images/prepare.txt ]; then
 	echo "FSX-BEGIN stock prepare mount=0"
 	prepare
 	echo "FSX-END stock prepare"
