@@ -334,7 +334,7 @@ static int utfconv_fsname_seq_bytes(u8 lead)
  *
  * One character, for a filesystem that hashes and compares names a
  * character at a time (exFAT's d_hash and d_compare): the contract of
- * utf8_to_utf32(), with errnos where fs/nls returns -1, and the policy of
+ * utf8_to_utf32(), its errnos included, and the policy of
  * ``fsname_policy``, so that a name utfconv_fsname_utf8s_to_utf16s()
  * takes is decoded too. The forms accepted are those of Unicode Table 3-7
  * (RFC 3629): no overlong form, nothing above U+10FFFF. Under the WTF-8
@@ -348,7 +348,9 @@ static int utfconv_fsname_seq_bytes(u8 lead)
  * * 1..4 - bytes of the character decoded
  * * -EILSEQ - @s does not start with a well-formed character (strict
  *   policy: also a surrogate's three-byte form)
- * * -EINVAL - @inlen is not positive, or @s ends inside a character
+ * * -EOVERFLOW - @s ends inside a character (its first @inlen bytes are
+ *   a well-formed beginning of one), as from utf8_to_utf32()
+ * * -EINVAL - @inlen is not positive
  */
 int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu)
 {
@@ -364,6 +366,9 @@ int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu)
 		return -EILSEQ;
 	ret = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, policy, 0, s,
 			  min(n, inlen), u, sizeof(u), NULL);
+	/* the arguments are good: -EINVAL is input that ends too soon */
+	if (ret == -EINVAL)
+		return -EOVERFLOW;
 	if (ret < 0)
 		return ret;
 	if (ret == sizeof(u)) {

@@ -461,32 +461,41 @@ struct utfconv_fsname_u32 {
 	int inlen;
 	int wtf8;		/* return under wtf8 */
 	int strict;		/* return under strict */
+	int nls;		/* return of fs/nls's utf8_to_utf32() */
 	unicode_t cp;		/* *pu when the return is positive */
 };
 
 static const struct utfconv_fsname_u32 utfconv_fsname_u32_cases[] = {
-	{ "ASCII", "A", 1, 1, 1, 0x41 },
-	{ "two bytes", "\xc3\xa9", 2, 2, 2, 0xE9 },
-	{ "three bytes", "\xe2\x82\xac", 3, 3, 3, 0x20AC },
-	{ "first character only", "\xe2\x82\xac\x41", 4, 3, 3, 0x20AC },
-	{ "U+D7FF", "\xed\x9f\xbf", 3, 3, 3, 0xD7FF },
-	{ "U+E000", "\xee\x80\x80", 3, 3, 3, 0xE000 },
-	{ "four bytes", "\xf0\x9f\x98\x80", 4, 4, 4, 0x1F600 },
-	{ "U+10FFFF", "\xf4\x8f\xbf\xbf", 4, 4, 4, 0x10FFFF },
-	{ "lead surrogate ED A0 80", "\xed\xa0\x80", 3, 3, -EILSEQ, 0xD800 },
-	{ "lead surrogate, then A", "\xed\xaf\xbf\x41", 4, 3, -EILSEQ, 0xDBFF },
-	{ "trail surrogate ED BF BF", "\xed\xbf\xbf", 3, 3, -EILSEQ, 0xDFFF },
-	{ "CESU-8 pair", "\xed\xa0\xbd\xed\xb8\x80", 6, -EILSEQ, -EILSEQ, 0 },
-	{ "overlong 2", "\xc0\xaf", 2, -EILSEQ, -EILSEQ, 0 },
-	{ "overlong 3", "\xe0\x80\xaf", 3, -EILSEQ, -EILSEQ, 0 },
-	{ "overlong 4", "\xf0\x80\x80\xaf", 4, -EILSEQ, -EILSEQ, 0 },
-	{ "above U+10FFFF", "\xf4\x90\x80\x80", 4, -EILSEQ, -EILSEQ, 0 },
-	{ "lead byte F5", "\xf5\x80\x80\x80", 4, -EILSEQ, -EILSEQ, 0 },
-	{ "continuation byte", "\x80", 1, -EILSEQ, -EILSEQ, 0 },
-	{ "lead without trail", "\xc3\x28", 2, -EILSEQ, -EILSEQ, 0 },
-	{ "cut short", "\xe2\x82", 2, -EINVAL, -EINVAL, 0 },
-	{ "surrogate cut short", "\xed\xa0", 2, -EINVAL, -EILSEQ, 0 },
-	{ "empty", "", 0, -EINVAL, -EINVAL, 0 },
+	{ "ASCII", "A", 1, 1, 1, 1, 0x41 },
+	{ "two bytes", "\xc3\xa9", 2, 2, 2, 2, 0xE9 },
+	{ "three bytes", "\xe2\x82\xac", 3, 3, 3, 3, 0x20AC },
+	{ "first character only", "\xe2\x82\xac\x41", 4, 3, 3, 3, 0x20AC },
+	{ "U+D7FF", "\xed\x9f\xbf", 3, 3, 3, 3, 0xD7FF },
+	{ "U+E000", "\xee\x80\x80", 3, 3, 3, 3, 0xE000 },
+	{ "four bytes", "\xf0\x9f\x98\x80", 4, 4, 4, 4, 0x1F600 },
+	{ "U+10FFFF", "\xf4\x8f\xbf\xbf", 4, 4, 4, 4, 0x10FFFF },
+	{ "lead surrogate ED A0 80", "\xed\xa0\x80", 3, 3, -EILSEQ, -EILSEQ,
+	  0xD800 },
+	{ "lead surrogate, then A", "\xed\xaf\xbf\x41", 4, 3, -EILSEQ, -EILSEQ,
+	  0xDBFF },
+	{ "trail surrogate ED BF BF", "\xed\xbf\xbf", 3, 3, -EILSEQ, -EILSEQ,
+	  0xDFFF },
+	{ "CESU-8 pair", "\xed\xa0\xbd\xed\xb8\x80", 6, -EILSEQ, -EILSEQ,
+	  -EILSEQ, 0 },
+	{ "overlong 2", "\xc0\xaf", 2, -EILSEQ, -EILSEQ, -EILSEQ, 0 },
+	{ "overlong 3", "\xe0\x80\xaf", 3, -EILSEQ, -EILSEQ, -EILSEQ, 0 },
+	{ "overlong 4", "\xf0\x80\x80\xaf", 4, -EILSEQ, -EILSEQ, -EILSEQ, 0 },
+	{ "above U+10FFFF", "\xf4\x90\x80\x80", 4, -EILSEQ, -EILSEQ, -EILSEQ,
+	  0 },
+	{ "lead byte F5", "\xf5\x80\x80\x80", 4, -EILSEQ, -EILSEQ, -EILSEQ, 0 },
+	/* fs/nls wants a second byte before it looks at the first */
+	{ "continuation byte", "\x80", 1, -EILSEQ, -EILSEQ, -EOVERFLOW, 0 },
+	{ "lead without trail", "\xc3\x28", 2, -EILSEQ, -EILSEQ, -EILSEQ, 0 },
+	{ "cut short", "\xe2\x82", 2, -EOVERFLOW, -EOVERFLOW, -EOVERFLOW, 0 },
+	/* strict: ED A0 begins no scalar value (Table 3-7) */
+	{ "surrogate cut short", "\xed\xa0", 2, -EOVERFLOW, -EILSEQ,
+	  -EOVERFLOW, 0 },
+	{ "empty", "", 0, -EINVAL, -EINVAL, 0, 0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(utfconv_fsname_u32, utfconv_fsname_u32_cases, desc);
@@ -513,12 +522,12 @@ static void utfconv_fsname_utf8_to_utf32_test(struct kunit *test)
 					 t->strict);
 	utfconv_fsname_utf8_to_utf32_one(test, t, UTFCONV_POLICY_WTF8, t->wtf8);
 #if IS_ENABLED(CONFIG_NLS)
-	/* fs/nls: the same on scalar values, -1 where utfconv has an errno */
+	/* fs/nls: the same as strict on scalar values */
 	if (t->inlen > 0) {
 		unicode_t cp = 0;
 		int ret = utf8_to_utf32((const u8 *)t->s, t->inlen, &cp);
 
-		KUNIT_EXPECT_EQ(test, ret, t->strict > 0 ? t->strict : -1);
+		KUNIT_EXPECT_EQ(test, ret, t->nls);
 		if (ret > 0)
 			KUNIT_EXPECT_EQ(test, cp, t->cp);
 	}
