@@ -33,8 +33,8 @@
 ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		    const void *src, size_t src_bytes, void *dst,
 		    size_t dst_bytes, uint64_t *error_offset);
-/* From kmod/utfconv_simd.h: the module parameter simd. */
-extern int utfconv_simd_mode;
+/* From kmod/utfconv_simd.h: pins the codec's paths (0 scalar, 1 default). */
+int utfconv_force_path(unsigned int path);
 
 enum { IMPL_SCALAR, IMPL_SIMD, IMPL_ICONV, IMPL_ICU, NIMPL };
 static const char *const impl_name[NIMPL] = { "scalar", "SIMD", "iconv",
@@ -72,9 +72,10 @@ static long run(int impl, int dir, const void *src, size_t n, void *dst,
 	case IMPL_SIMD: {
 		ssize_t r;
 
-		utfconv_simd_mode = impl == IMPL_SIMD;
-		/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
-		r = utfconv_buf(dir == D_8TO16 ? 1 : 3,
+		utfconv_force_path(impl == IMPL_SIMD);
+		r = utfconv_buf(dir == D_8TO16 ?
+					UTFCONV_DIR_UTF8_TO_UTF16LE :
+					UTFCONV_DIR_UTF16LE_TO_UTF8,
 					UTFCONV_POLICY_STRICT, 0, src, n, dst,
 					cap, NULL);
 		return r < 0 ? -1 : r;
