@@ -96,9 +96,9 @@ check: deps
 	SHARED=$(SHARED) scripts/check.sh
 
 # File names of real vfat, exFAT and Joliet images under the stock and the
-# converted drivers in QEMU
-# on Debian's 6.12 kernel: the table and "fs-experiments: N passed, N
-# failed" (scripts/fs-experiments.sh, Documentation/fsname.rst).
+# converted drivers in QEMU on Debian's 6.12 kernel: the table and
+# "fs-experiments: N passed, N failed" (scripts/fs-experiments.sh,
+# Documentation/fsname.rst).
 fs-experiments: deps
 	SHARED=$(SHARED) scripts/fs-experiments.sh
 
