@@ -7,6 +7,7 @@
 #ifndef _UTFCONV_BLOCK_H
 #define _UTFCONV_BLOCK_H
 
+#include <linux/bitops.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 
@@ -111,7 +112,7 @@ static inline u64 utfconv_nonzero16x4(u64 w)
 /* How many lanes lead before the first with bit 15 set in @bad. */
 static inline unsigned int utfconv_lanes16x4(u64 bad)
 {
-	return bad ? __builtin_ctzll(bad) >> 4 : 4;
+	return bad ? (unsigned int)__ffs64(bad) >> 4 : 4;
 }
 
 /*
@@ -217,7 +218,7 @@ static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 				top = w & 0x8080808080808080ULL;
 			}
 			/* the ASCII bytes before the first other one */
-			n = top ? __builtin_ctzll(top) >> 3 : 8;
+			n = top ? (unsigned int)__ffs64(top) >> 3 : 8;
 			s += n;
 			d += 2 * n;
 			ncp += n;
@@ -313,7 +314,7 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 				ncp += 4;
 			}
 			/* the ASCII units before the first other one */
-			n = top ? __builtin_ctzll(top) >> 4 : 4;
+			n = top ? (unsigned int)__ffs64(top) >> 4 : 4;
 			s += 2 * n;
 			d += n;
 			ncp += n;
