@@ -80,9 +80,6 @@
 #define UTFCONV_REPLACEMENT	0xFFFD
 #define UTFCONV_BOM		0xFEFF
 
-/* A UTF-8 decoding outcome that is not a character: input ran out. */
-#define UTFCONV_NEED_MORE	0
-
 struct utfconv_cursor {
 	const u8 *start;	/* input of this call */
 	const u8 *s;		/* next input byte */
@@ -156,140 +153,270 @@ static int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
 }
 
 /*
- * Decode the UTF-8 sequence at @s (@n > 0 bytes available) per Table 3-7.
- * Returns its length with *@cp set, or -(length of its maximal subpart)
- * if it is ill-formed, or UTFCONV_NEED_MORE if all @n bytes are a proper
- * prefix of a well-formed sequence. With @wtf8, ED A0..BF 80..BF decodes
- * to the surrogate it stands for.
+ * What the UTF-8 bytes at the input start with, per Table 3-7 and D93b.
+ * Each ill-formed sequence is one maximal subpart, so that REPLACE
+ * writes one U+FFFD per subpart and the next one starts where it ends.
  */
-static int utfconv_decode_utf8(const u8 *s, size_t n, u32 *cp, bool wtf8)
-{
-	u8 lead = s[0], lo = 0x80, hi = 0xBF;
-	int len, i;
-	u32 v;
+enum utfconv_utf8_kind {
+	UTFCONV_UTF8_SCALAR,		/* a scalar value */
+	UTFCONV_UTF8_SURROGATE,		/* WTF-8 form of a surrogate code point */
+	UTFCONV_UTF8_ILLFORMED,		/* a maximal subpart */
+	UTFCONV_UTF8_INCOMPLETE,	/* a proper prefix of a sequence */
+};
 
-	if (lead < 0x80) {
-		*cp = lead;
-		return 1;
-	}
-	if (lead < 0xC2) {
-		return -1;
-	} else if (lead < 0xE0) {
-		len = 2;
-		v = lead & 0x1F;
-	} else if (lead < 0xF0) {
-		len = 3;
-		v = lead & 0x0F;
-		if (lead == 0xE0)
-			lo = 0xA0;
-		else if (lead == 0xED && !wtf8)
-			hi = 0x9F;
-	} else if (lead < 0xF5) {
-		len = 4;
-		v = lead & 0x07;
-		if (lead == 0xF0)
-			lo = 0x90;
-		else if (lead == 0xF4)
-			hi = 0x8F;
-	} else {
-		return -1;
-	}
-	if (n < 2)
-		return UTFCONV_NEED_MORE;
-	if (s[1] < lo || s[1] > hi)
-		return -1;
-	v = v << 6 | (s[1] & 0x3F);
-	for (i = 2; i < len; i++) {
-		if (n <= i)
-			return UTFCONV_NEED_MORE;
-		if ((s[i] & 0xC0) != 0x80)
-			return -i;
-		v = v << 6 | (s[i] & 0x3F);
-	}
-	*cp = v;
-	return len;
+/**
+ * struct utfconv_utf8_seq - one decoded UTF-8 sequence
+ * @kind: what it is
+ * @len: its length in bytes: of the character, of the maximal subpart, or
+ *	(incomplete) of all the bytes there were
+ * @cp: the code point of a scalar value or a surrogate form
+ */
+struct utfconv_utf8_seq {
+	enum utfconv_utf8_kind kind;
+	unsigned int len;
+	u32 cp;
+};
+
+static __always_inline struct utfconv_utf8_seq
+utfconv_utf8_seq(enum utfconv_utf8_kind kind, unsigned int len, u32 cp)
+{
+	struct utfconv_utf8_seq seq = { .kind = kind, .len = len, .cp = cp };
+
+	return seq;
 }
 
 /*
- * Convert one item of UTF-8 input: a character, one maximal subpart, or
- * an incomplete tail, starting with any pending bytes. All the checks the
- * fast path leaves out live here. Returns 0 (item done, or the input is
- * used up), -E2BIG with nothing changed, or the halting errno.
+ * The trail bytes of a @len-byte sequence whose lead byte carries the bits
+ * @v, with @n bytes at @s: Table 3-7 narrows only the second byte, to
+ * @lo..@hi, which is what keeps out overlong forms, surrogates and values
+ * above U+10FFFF; the others are 80..BF.
  */
-static int utfconv_utf8_slow(struct utfconv_state *st,
+static __always_inline struct utfconv_utf8_seq
+utfconv_utf8_trail(const u8 *s, size_t n, unsigned int len, u32 v, u8 lo,
+		   u8 hi)
+{
+	unsigned int i;
+
+	if (n < 2)
+		return utfconv_utf8_seq(UTFCONV_UTF8_INCOMPLETE, n, 0);
+	if (s[1] < lo || s[1] > hi)
+		return utfconv_utf8_seq(UTFCONV_UTF8_ILLFORMED, 1, 0);
+	v = v << 6 | (s[1] & 0x3F);
+	for (i = 2; i < len; i++) {
+		if (n <= i)
+			return utfconv_utf8_seq(UTFCONV_UTF8_INCOMPLETE, n, 0);
+		if ((s[i] & 0xC0) != 0x80)
+			return utfconv_utf8_seq(UTFCONV_UTF8_ILLFORMED, i, 0);
+		v = v << 6 | (s[i] & 0x3F);
+	}
+	return utfconv_utf8_seq(UTFCONV_UTF8_SCALAR, len, v);
+}
+
+/* 00..7F: the code point is the byte. */
+static __always_inline struct utfconv_utf8_seq utfconv_utf8_ascii(u8 lead)
+{
+	return utfconv_utf8_seq(UTFCONV_UTF8_SCALAR, 1, lead);
+}
+
+/*
+ * 80..BF (a trail byte without a lead), C0, C1 (only ever overlong) and
+ * F5..FF (above U+10FFFF, or no UTF-8 at all): a maximal subpart alone.
+ */
+static __always_inline struct utfconv_utf8_seq utfconv_utf8_invalid_lead(void)
+{
+	return utfconv_utf8_seq(UTFCONV_UTF8_ILLFORMED, 1, 0);
+}
+
+/* C2..DF: any trail byte; the overlong forms started with C0 or C1. */
+static __always_inline struct utfconv_utf8_seq
+utfconv_utf8_two(const u8 *s, size_t n)
+{
+	return utfconv_utf8_trail(s, n, 2, s[0] & 0x1F, 0x80, 0xBF);
+}
+
+/*
+ * E0..EF: after E0 a second byte below A0 would be overlong; after ED one
+ * above 9F would be a surrogate, which only WTF-8 reads (as a surrogate
+ * form: the caller pairs or rejects it, not the decoder).
+ */
+static __always_inline struct utfconv_utf8_seq
+utfconv_utf8_three(const u8 *s, size_t n, bool wtf8)
+{
+	u8 lo = s[0] == 0xE0 ? 0xA0 : 0x80;
+	u8 hi = s[0] == 0xED && !wtf8 ? 0x9F : 0xBF;
+	struct utfconv_utf8_seq seq = utfconv_utf8_trail(s, n, 3, s[0] & 0x0F,
+							 lo, hi);
+
+	if (wtf8 && seq.kind == UTFCONV_UTF8_SCALAR &&
+	    (seq.cp & 0xF800) == 0xD800)
+		seq.kind = UTFCONV_UTF8_SURROGATE;
+	return seq;
+}
+
+/*
+ * F0..F4: after F0 a second byte below 90 would be overlong; after F4 one
+ * above 8F would be above U+10FFFF.
+ */
+static __always_inline struct utfconv_utf8_seq
+utfconv_utf8_four(const u8 *s, size_t n)
+{
+	u8 lo = s[0] == 0xF0 ? 0x90 : 0x80;
+	u8 hi = s[0] == 0xF4 ? 0x8F : 0xBF;
+
+	return utfconv_utf8_trail(s, n, 4, s[0] & 0x07, lo, hi);
+}
+
+/*
+ * Decode the UTF-8 sequence at @s, @n > 0 bytes available, by the class of
+ * its lead byte. With @wtf8, ED A0..BF 80..BF is a surrogate form.
+ */
+static __always_inline struct utfconv_utf8_seq
+utfconv_utf8_decode(const u8 *s, size_t n, bool wtf8)
+{
+	u8 lead = s[0];
+
+	if (lead < 0x80)
+		return utfconv_utf8_ascii(lead);
+	if (lead < 0xC2)
+		return utfconv_utf8_invalid_lead();
+	if (lead < 0xE0)
+		return utfconv_utf8_two(s, n);
+	if (lead < 0xF0)
+		return utfconv_utf8_three(s, n, wtf8);
+	if (lead < 0xF5)
+		return utfconv_utf8_four(s, n);
+	return utfconv_utf8_invalid_lead();
+}
+
+/* Bytes of UTF-16 that the scalar value @cp takes. */
+static __always_inline unsigned int utfconv_utf16_bytes(u32 cp)
+{
+	return cp < 0x10000 ? 2 : 4;
+}
+
+/*
+ * Nothing pending, the first character seen, no WTF-8 lead surrogate form
+ * just before: the next character needs none of the stream's state.
+ */
+static inline bool utfconv_utf8_plain(const struct utfconv_state *st)
+{
+	return !st->npend &&
+	       (st->bits & (UTFCONV_BIT_STARTED | UTFCONV_BIT_LEAD_FORM)) ==
+	       UTFCONV_BIT_STARTED;
+}
+
+/*
+ * An incomplete sequence used up the input (not its end): keep its @n
+ * bytes at @p, the pending ones among them, for the next call.
+ */
+static void utfconv_utf8_keep(struct utfconv_state *st,
+			      struct utfconv_cursor *c, const u8 *p, size_t n)
+{
+	memcpy(st->pend, p, n);
+	c->s += n - st->npend;
+	st->npend = n;
+}
+
+/*
+ * A WTF-8 surrogate form @cp at @off, written as the code unit it stands
+ * for. A trail form right after a lead form is CESU-8's way to write a
+ * supplementary character, which WTF-8 forbids: the pair would read back
+ * as a different string.
+ */
+static int utfconv_utf8_surrogate(struct utfconv_state *st,
+				  struct utfconv_cursor *c, u32 cp, u64 off)
+{
+	if (cp >= 0xDC00 && (st->bits & UTFCONV_BIT_LEAD_FORM))
+		return utfconv_halt(st, UTFCONV_ERR_ILLFORMED, off);
+	if (c->de - c->d < 2)
+		return -E2BIG;
+	utfconv_put16(c->d, cp, st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE);
+	c->d += 2;
+	if (cp < 0xDC00)
+		st->bits |= UTFCONV_BIT_LEAD_FORM;
+	else
+		st->bits &= ~UTFCONV_BIT_LEAD_FORM;
+	st->code_points++;
+	return 0;
+}
+
+/*
+ * A character of UTF-8 input at @off on the careful path: a leading BOM
+ * the caller asked to strip, a surrogate form, or a scalar value. Returns
+ * 0 when the caller may consume it, -E2BIG with nothing written, or the
+ * halting errno.
+ */
+static int utfconv_utf8_char(struct utfconv_state *st,
+			     struct utfconv_cursor *c,
+			     const struct utfconv_utf8_seq *seq, u64 off)
+{
+	if (!(st->bits & UTFCONV_BIT_STARTED)) {
+		st->bits |= UTFCONV_BIT_STARTED;
+		if (seq->cp == UTFCONV_BOM &&
+		    (st->flags & UTFCONV_FLAG_STRIP_BOM))
+			return 0;
+	}
+	if (seq->kind == UTFCONV_UTF8_SURROGATE)
+		return utfconv_utf8_surrogate(st, c, seq->cp, off);
+	if (c->de - c->d < utfconv_utf16_bytes(seq->cp))
+		return -E2BIG;
+	c->d += utfconv_put_utf16(c->d, seq->cp,
+				  st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE);
+	st->bits &= ~UTFCONV_BIT_LEAD_FORM;
+	st->code_points++;
+	return 0;
+}
+
+/*
+ * The careful path of UTF-8 input: one item, i.e. a character, one
+ * maximal subpart or an incomplete tail, starting with any pending bytes,
+ * under the stream's policy. Everything the fast path leaves out is
+ * checked here. Returns 0 (item done, or the input is used up), -E2BIG
+ * with nothing consumed, or the halting errno.
+ */
+static int utfconv_utf8_item(struct utfconv_state *st,
 			     struct utfconv_cursor *c, bool end)
 {
-	bool be = st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
-	bool wtf8 = st->policy == UTFCONV_POLICY_WTF8;
-	unsigned int np = st->npend, avail, take;
-	u8 tmp[4];
-	const u8 *p;
-	u64 off;
-	u32 cp = 0;
-	int r, ret;
+	unsigned int np = st->npend;
+	u64 off = utfconv_pos(c) - np;
+	size_t n = c->se - c->s;
+	struct utfconv_utf8_seq seq;
+	const u8 *p = c->s;
+	u8 joined[4];
+	int ret;
 
-	avail = min_t(size_t, c->se - c->s, 4 - np);
 	if (np) {
-		memcpy(tmp, st->pend, np);
-		memcpy(tmp + np, c->s, avail);
-		p = tmp;
-	} else {
-		p = c->s;
+		/* no sequence is longer than 4 bytes */
+		n = min_t(size_t, n, sizeof(joined) - np);
+		memcpy(joined, st->pend, np);
+		memcpy(joined + np, c->s, n);
+		n += np;
+		p = joined;
 	}
-	if (np + avail == 0)
+	if (!n)
 		return 0;
-	off = utfconv_pos(c) - np;
-
-	r = utfconv_decode_utf8(p, np + avail, &cp, wtf8);
-	if (r == UTFCONV_NEED_MORE) {
+	seq = utfconv_utf8_decode(p, n, st->policy == UTFCONV_POLICY_WTF8);
+	switch (seq.kind) {
+	case UTFCONV_UTF8_INCOMPLETE:
 		if (!end) {
-			/* a valid prefix used up the input: keep it */
-			memcpy(st->pend, p, np + avail);
-			st->npend = np + avail;
-			c->s += avail;
+			utfconv_utf8_keep(st, c, p, n);
 			return 0;
 		}
 		st->bits |= UTFCONV_BIT_STARTED;
 		ret = utfconv_bad(st, c, UTFCONV_ERR_INCOMPLETE, off);
-		take = np + avail;
-	} else if (r < 0) {
+		break;
+	case UTFCONV_UTF8_ILLFORMED:
 		st->bits |= UTFCONV_BIT_STARTED;
 		ret = utfconv_bad(st, c, UTFCONV_ERR_ILLFORMED, off);
-		take = -r;
-	} else {
-		take = r;
-		if (!(st->bits & UTFCONV_BIT_STARTED)) {
-			st->bits |= UTFCONV_BIT_STARTED;
-			if (cp == UTFCONV_BOM &&
-			    (st->flags & UTFCONV_FLAG_STRIP_BOM))
-				goto consume;
-		}
-		if (cp >= 0xD800 && cp <= 0xDFFF) {
-			/* WTF-8 surrogate form; a CESU-8 pair is ill-formed */
-			if (cp >= 0xDC00 && (st->bits & UTFCONV_BIT_LEAD_FORM))
-				return utfconv_halt(st, UTFCONV_ERR_ILLFORMED, off);
-			if (c->de - c->d < 2)
-				return -E2BIG;
-			utfconv_put16(c->d, cp, be);
-			c->d += 2;
-			if (cp < 0xDC00)
-				st->bits |= UTFCONV_BIT_LEAD_FORM;
-			else
-				st->bits &= ~UTFCONV_BIT_LEAD_FORM;
-		} else {
-			if (c->de - c->d < (cp < 0x10000 ? 2 : 4))
-				return -E2BIG;
-			c->d += utfconv_put_utf16(c->d, cp, be);
-			st->bits &= ~UTFCONV_BIT_LEAD_FORM;
-		}
-		st->code_points++;
-		ret = 0;
+		break;
+	default:
+		ret = utfconv_utf8_char(st, c, &seq, off);
+		break;
 	}
 	if (ret)
 		return ret;
-consume:
 	/* a maximal subpart or character always covers the pending bytes */
-	c->s += take - np;
+	c->s += seq.len - np;
 	st->npend = 0;
 	return 0;
 }
@@ -430,119 +557,124 @@ static inline u64 utfconv_simd(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 }
 #endif
 
+/* Room for eight ASCII bytes in and their eight code units out. */
+static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
+						     const u8 *d, const u8 *de)
+{
+	return se - s >= 8 && de - d >= 16;
+}
+
+/*
+ * The fast path of UTF-8 input: whole blocks while there is room for one,
+ * then eight ASCII bytes at a time while there is room for those, since
+ * the end of a buffer of mostly ASCII text is seldom a whole block.
+ */
+static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
+					     u8 **dp, u8 *de, bool be)
+{
+	u64 ncp = utfconv_utf8_block(sp, se, dp, de, be);
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	while (utfconv_utf8_ascii8_room(s, se, d, de) && *s < 0x80) {
+		u64 w = get_unaligned_le64(s);
+
+		if (w & 0x8080808080808080ULL)
+			break;
+		utfconv_put_ascii8(d, w, be);
+		s += 8;
+		d += 16;
+		ncp += 8;
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/* Where the careful path's common case hands over. */
+enum utfconv_next {
+	UTFCONV_NEXT_FAST,	/* back to the fast path */
+	UTFCONV_NEXT_ITEM,	/* an item for utfconv_*_item(), or the end */
+	UTFCONV_NEXT_FULL,	/* the next character does not fit: -E2BIG */
+};
+
+/*
+ * The careful path's common case, kept out of utfconv_utf8_item() so that
+ * it needs no cursor in memory: on a stream with no state to mind
+ * (utfconv_utf8_plain()), scalar values that fit, one at a time, until
+ * the fast path can take over again at an ASCII byte, or until the next
+ * item is something else: the end of the input, no room for it, or one
+ * for utfconv_utf8_item(). Adds the code points converted to *@ncp.
+ */
+static __always_inline enum utfconv_next
+utfconv_utf8_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be,
+		     u64 *ncp)
+{
+	enum utfconv_next next = UTFCONV_NEXT_ITEM;
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	while (s < se) {
+		struct utfconv_utf8_seq seq = utfconv_utf8_decode(s, se - s,
+								  false);
+
+		if (seq.kind != UTFCONV_UTF8_SCALAR)
+			break;
+		if (de - d < utfconv_utf16_bytes(seq.cp)) {
+			next = UTFCONV_NEXT_FULL;
+			break;
+		}
+		d += utfconv_put_utf16(d, seq.cp, be);
+		s += seq.len;
+		(*ncp)++;
+		if (s < se && *s < 0x80 &&
+		    utfconv_utf8_ascii8_room(s, se, d, de)) {
+			next = UTFCONV_NEXT_FAST;
+			break;
+		}
+	}
+	*sp = s;
+	*dp = d;
+	return next;
+}
+
 static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 					     struct utfconv_cursor *c,
 					     bool end, bool be)
 {
 	const u8 *s = c->s, *se = c->se;
 	u8 *d = c->d, *de = c->de;
-	bool slow = st->npend || !(st->bits & UTFCONV_BIT_STARTED) ||
-		    (st->bits & UTFCONV_BIT_LEAD_FORM);
+	bool plain = utfconv_utf8_plain(st);
 	unsigned int simd = utfconv_simd_usable(se - s, de - d);
+	enum utfconv_next next;
 	u64 ncp = 0;
 	int ret = 0;
 
 	for (;;) {
-		u32 cp;
-		u8 b;
-
-		if (unlikely(slow)) {
-			if (s == se && !(end && st->npend))
-				break;
-			c->s = s;
-			c->d = d;
-			ret = utfconv_utf8_slow(st, c, end);
-			s = c->s;
-			d = c->d;
-			if (ret)
-				break;
-			slow = st->npend || (st->bits & UTFCONV_BIT_LEAD_FORM);
-			continue;
+		next = UTFCONV_NEXT_ITEM;
+		if (likely(plain)) {
+			if (simd)
+				ncp += utfconv_simd(&s, se, &d, de, true, be,
+						    simd);
+			ncp += utfconv_utf8_fast(&s, se, &d, de, be);
+			next = utfconv_utf8_scalars(&s, se, &d, de, be, &ncp);
 		}
-		if (simd)
-			ncp += utfconv_simd(&s, se, &d, de, true, be, simd);
-		ncp += utfconv_utf8_block(&s, se, &d, de, be);
-		if (s >= se)
+		if (next == UTFCONV_NEXT_FAST)
+			continue;
+		if (next == UTFCONV_NEXT_FULL) {
+			ret = -E2BIG;
 			break;
-		b = *s;
-		if (b < 0x80) {
-			while (se - s >= 8 && de - d >= 16) {
-				u64 w = get_unaligned_le64(s);
-
-				if (w & 0x8080808080808080ULL)
-					break;
-				utfconv_put_ascii8(d, w, be);
-				s += 8;
-				d += 16;
-				ncp += 8;
-			}
-			if (s < se && *s < 0x80) {
-				if (de - d < 2) {
-					ret = -E2BIG;
-					break;
-				}
-				utfconv_put16(d, *s, be);
-				s++;
-				d += 2;
-				ncp++;
-			}
-			continue;
 		}
-		if (b < 0xE0) {
-			if (b < 0xC2 || se - s < 2 || (s[1] & 0xC0) != 0x80) {
-				slow = true;
-				continue;
-			}
-			if (de - d < 2) {
-				ret = -E2BIG;
-				break;
-			}
-			utfconv_put16(d, (b & 0x1F) << 6 | (s[1] & 0x3F), be);
-			s += 2;
-			d += 2;
-			ncp++;
-			continue;
-		}
-		if (b < 0xF0) {
-			if (se - s < 3 || (s[1] & 0xC0) != 0x80 ||
-			    (s[2] & 0xC0) != 0x80) {
-				slow = true;
-				continue;
-			}
-			cp = (b & 0x0F) << 12 | (s[1] & 0x3F) << 6 |
-			     (s[2] & 0x3F);
-			/* overlong or surrogate */
-			if (cp < 0x800 || (cp & 0xF800) == 0xD800) {
-				slow = true;
-				continue;
-			}
-			if (de - d < 2) {
-				ret = -E2BIG;
-				break;
-			}
-			utfconv_put16(d, cp, be);
-			s += 3;
-			d += 2;
-			ncp++;
-			continue;
-		}
-		if (b < 0xF5 && se - s >= 4 && (s[1] & 0xC0) == 0x80 &&
-		    (s[2] & 0xC0) == 0x80 && (s[3] & 0xC0) == 0x80) {
-			cp = (b & 0x07) << 18 | (s[1] & 0x3F) << 12 |
-			     (s[2] & 0x3F) << 6 | (s[3] & 0x3F);
-			if (cp >= 0x10000 && cp <= 0x10FFFF) {
-				if (de - d < 4) {
-					ret = -E2BIG;
-					break;
-				}
-				utfconv_put_utf16(d, cp, be);
-				s += 4;
-				d += 4;
-				ncp++;
-				continue;
-			}
-		}
-		slow = true;
+		if (s == se && !(end && st->npend))
+			break;
+		c->s = s;
+		c->d = d;
+		ret = utfconv_utf8_item(st, c, end);
+		s = c->s;
+		d = c->d;
+		if (ret)
+			break;
+		plain = utfconv_utf8_plain(st);
 	}
 	c->s = s;
 	c->d = d;
