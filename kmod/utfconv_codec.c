@@ -723,213 +723,322 @@ static int utfconv_utf16_tail(struct utfconv_state *st,
 }
 
 /*
- * Convert one item of UTF-16 input: a code unit, a surrogate pair, a
- * byte order mark or an unpaired surrogate, with any pending odd byte or
- * lead surrogate. Returns 0 (item done, or the input is used up), -E2BIG
- * with nothing changed, or the halting errno.
+ * Keep an odd byte: less than a code unit is left. At the end of the
+ * stream, what is pending is resolved instead.
  */
-static int utfconv_utf16_slow(struct utfconv_state *st,
+static int utfconv_utf16_odd(struct utfconv_state *st,
+			     struct utfconv_cursor *c, bool end)
+{
+	if (c->s < c->se) {
+		st->pend[0] = *c->s;
+		st->npend = 1;
+		c->s++;
+	}
+	if (end && (st->npend || (st->bits & UTFCONV_BIT_LEAD)))
+		return utfconv_utf16_tail(st, c);
+	return 0;
+}
+
+/*
+ * The first code unit, @unit, of a stream: whether it is a BOM to drop.
+ * UTFCONV_DIR_UTF16_TO_UTF8 reads big-endian until a BOM says otherwise
+ * (RFC 2781 section 4.3) and always drops it; the other directions know
+ * their byte order and drop a BOM only when asked to.
+ */
+static bool utfconv_utf16_bom(struct utfconv_state *st, u16 unit)
+{
+	st->bits |= UTFCONV_BIT_STARTED;
+	if (st->direction != UTFCONV_DIR_UTF16_TO_UTF8)
+		return unit == UTFCONV_BOM &&
+		       (st->flags & UTFCONV_FLAG_STRIP_BOM);
+	if (unit == 0xFFFE)
+		st->bits |= UTFCONV_BIT_LE_IN;
+	return unit == UTFCONV_BOM || unit == 0xFFFE;
+}
+
+/* A BMP code unit that is no surrogate: the code point it is. */
+static int utfconv_utf16_put_bmp(struct utfconv_state *st,
+				 struct utfconv_cursor *c, u16 unit)
+{
+	if (c->de - c->d < utfconv_utf8_len(unit))
+		return -E2BIG;
+	c->d += utfconv_put_utf8(c->d, unit);
+	st->code_points++;
+	return 0;
+}
+
+/*
+ * A trail surrogate @unit at @off: with the pending lead surrogate, the
+ * pair's scalar value; without one, unpaired.
+ */
+static int utfconv_utf16_put_trail(struct utfconv_state *st,
+				   struct utfconv_cursor *c, u16 unit, u64 off)
+{
+	if (!(st->bits & UTFCONV_BIT_LEAD))
+		return utfconv_lone_surrogate(st, c, unit, off);
+	if (c->de - c->d < 4)
+		return -E2BIG;
+	c->d += utfconv_put_utf8(c->d, utfconv_pair(st->lead, unit));
+	st->code_points++;
+	st->bits &= ~UTFCONV_BIT_LEAD;
+	return 0;
+}
+
+static inline bool utfconv_utf16_is_trail(u16 unit)
+{
+	return (unit & 0xFC00) == 0xDC00;
+}
+
+/* A lead surrogate: it waits in the state for the trail after it. */
+static void utfconv_utf16_keep_lead(struct utfconv_state *st, u16 unit)
+{
+	st->lead = unit;
+	st->bits |= UTFCONV_BIT_LEAD;
+}
+
+/*
+ * The careful path of UTF-16 input: one item, i.e. a code unit (with a
+ * pending odd byte before it), the trail surrogate of a pending lead, a
+ * BOM or an unpaired surrogate, or the end of the stream, under the
+ * stream's policy. A lead surrogate waits in the state for its trail.
+ * Returns 0 (item done, or the input is used up), -E2BIG with nothing
+ * consumed, or the halting errno.
+ */
+static int utfconv_utf16_item(struct utfconv_state *st,
 			      struct utfconv_cursor *c, bool end)
 {
 	bool le = st->bits & UTFCONV_BIT_LE_IN;
-	size_t avail = c->se - c->s;
-	unsigned int take, n;
+	unsigned int take = 2 - st->npend;
 	u8 b[2];
 	u16 unit;
-	u64 off;
-	u32 cp;
-	int ret;
+	int ret = 0;
 
-	if (st->npend + avail < 2) {
-		if (avail) {
-			st->pend[0] = *c->s;
-			st->npend = 1;
-			c->s++;
-		}
-		if (end && (st->npend || (st->bits & UTFCONV_BIT_LEAD)))
-			return utfconv_utf16_tail(st, c);
-		return 0;
-	}
-	if (st->npend) {
-		b[0] = st->pend[0];
-		b[1] = c->s[0];
-		take = 1;
-	} else {
-		b[0] = c->s[0];
-		b[1] = c->s[1];
-		take = 2;
-	}
+	if (c->se - c->s < take)
+		return utfconv_utf16_odd(st, c, end);
+	b[0] = st->npend ? st->pend[0] : c->s[0];
+	b[1] = c->s[take - 1];
 	unit = utfconv_get16(b, le);
-	off = utfconv_pos(c) - st->npend;
-
-	if (!(st->bits & UTFCONV_BIT_STARTED)) {
-		st->bits |= UTFCONV_BIT_STARTED;
-		if (st->direction == UTFCONV_DIR_UTF16_TO_UTF8) {
-			if (unit == 0xFFFE)
-				st->bits |= UTFCONV_BIT_LE_IN;
-			if (unit == 0xFEFF || unit == 0xFFFE)
-				goto consume;
-		} else if (unit == UTFCONV_BOM &&
-			   (st->flags & UTFCONV_FLAG_STRIP_BOM)) {
-			goto consume;
-		}
-	}
-
-	if (st->bits & UTFCONV_BIT_LEAD) {
-		if (unit >= 0xDC00 && unit <= 0xDFFF) {
-			if (c->de - c->d < 4)
-				return -E2BIG;
-			cp = utfconv_pair(st->lead, unit);
-			c->d += utfconv_put_utf8(c->d, cp);
-			st->code_points++;
-			st->bits &= ~UTFCONV_BIT_LEAD;
-			goto consume;
-		}
+	if ((st->bits & UTFCONV_BIT_LEAD) && !utfconv_utf16_is_trail(unit)) {
 		/* the lead is unpaired; @unit comes next on its own */
-		ret = utfconv_lone_surrogate(st, c, st->lead, off - 2);
+		ret = utfconv_lone_surrogate(st, c, st->lead,
+					     utfconv_pos(c) - st->npend - 2);
 		if (!ret)
 			st->bits &= ~UTFCONV_BIT_LEAD;
 		return ret;
 	}
-	if (unit >= 0xD800 && unit <= 0xDBFF) {
-		st->lead = unit;
-		st->bits |= UTFCONV_BIT_LEAD;
-		goto consume;
-	}
-	if (unit >= 0xDC00 && unit <= 0xDFFF) {
-		ret = utfconv_lone_surrogate(st, c, unit, off);
-		if (ret)
-			return ret;
-		goto consume;
-	}
-	n = utfconv_utf8_len(unit);
-	if (c->de - c->d < n)
-		return -E2BIG;
-	utfconv_put_utf8(c->d, unit);
-	c->d += n;
-	st->code_points++;
-consume:
+	if (!(st->bits & UTFCONV_BIT_STARTED) && utfconv_utf16_bom(st, unit))
+		ret = 0;
+	else if ((unit & 0xF800) != 0xD800)
+		ret = utfconv_utf16_put_bmp(st, c, unit);
+	else if (utfconv_utf16_is_trail(unit))
+		ret = utfconv_utf16_put_trail(st, c, unit,
+					      utfconv_pos(c) - st->npend);
+	else
+		utfconv_utf16_keep_lead(st, unit);
+	if (ret)
+		return ret;
 	c->s += take;
 	st->npend = 0;
 	return 0;
 }
 
+/*
+ * What the UTF-16 code units at the input start with, by the class of
+ * the first (D91): a BMP code unit that is no surrogate, a lead
+ * surrogate, a trail surrogate.
+ */
+enum utfconv_utf16_kind {
+	UTFCONV_UTF16_SCALAR,	/* a BMP scalar value or a surrogate pair */
+	UTFCONV_UTF16_LEAD,	/* a lead surrogate, no trail after it yet */
+	UTFCONV_UTF16_TRAIL,	/* a trail surrogate, no lead before it */
+};
+
+/**
+ * struct utfconv_utf16_seq - one decoded UTF-16 sequence
+ * @kind: what it is
+ * @len: its length in bytes (2 or 4)
+ * @cp: the code point of a scalar value
+ */
+struct utfconv_utf16_seq {
+	enum utfconv_utf16_kind kind;
+	unsigned int len;
+	u32 cp;
+};
+
+static __always_inline struct utfconv_utf16_seq
+utfconv_utf16_seq(enum utfconv_utf16_kind kind, unsigned int len, u32 cp)
+{
+	struct utfconv_utf16_seq seq = { .kind = kind, .len = len, .cp = cp };
+
+	return seq;
+}
+
+/*
+ * A lead surrogate @unit at @s, @n bytes there: a scalar value only with
+ * a trail surrogate right after it. Whether it has one further on, or is
+ * unpaired, is the careful path's question.
+ */
+static __always_inline struct utfconv_utf16_seq
+utfconv_utf16_lead(const u8 *s, size_t n, bool le, u16 unit)
+{
+	u16 trail;
+
+	if (n < 4)
+		return utfconv_utf16_seq(UTFCONV_UTF16_LEAD, 2, unit);
+	trail = utfconv_get16(s + 2, le);
+	if (!utfconv_utf16_is_trail(trail))
+		return utfconv_utf16_seq(UTFCONV_UTF16_LEAD, 2, unit);
+	return utfconv_utf16_seq(UTFCONV_UTF16_SCALAR, 4,
+				 utfconv_pair(unit, trail));
+}
+
+/* Decode the UTF-16 at @s, @n >= 2 bytes, by the class of its first unit. */
+static __always_inline struct utfconv_utf16_seq
+utfconv_utf16_decode(const u8 *s, size_t n, bool le)
+{
+	u16 unit = utfconv_get16(s, le);
+
+	if ((unit & 0xF800) != 0xD800)
+		return utfconv_utf16_seq(UTFCONV_UTF16_SCALAR, 2, unit);
+	if (!utfconv_utf16_is_trail(unit))
+		return utfconv_utf16_lead(s, n, le, unit);
+	return utfconv_utf16_seq(UTFCONV_UTF16_TRAIL, 2, unit);
+}
+
+/*
+ * Nothing pending, the first code unit seen: the next one needs none of
+ * the stream's state.
+ */
+static inline bool utfconv_utf16_plain(const struct utfconv_state *st)
+{
+	return !st->npend &&
+	       (st->bits & (UTFCONV_BIT_LEAD | UTFCONV_BIT_STARTED)) ==
+	       UTFCONV_BIT_STARTED;
+}
+
+/* Room for eight ASCII code units in and their eight bytes out. */
+static __always_inline bool utfconv_utf16_ascii8_room(const u8 *s,
+						      const u8 *se,
+						      const u8 *d,
+						      const u8 *de)
+{
+	return se - s >= 16 && de - d >= 8;
+}
+
+/*
+ * The fast path of UTF-16 input: whole blocks while there is room for
+ * one, then eight ASCII code units at a time while there is room for
+ * those; as utfconv_utf8_fast().
+ */
+static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de, bool le)
+{
+	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
+	u64 ncp = utfconv_utf16_block(sp, se, dp, de, le);
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	while (utfconv_utf16_ascii8_room(s, se, d, de)) {
+		u64 w0 = get_unaligned_le64(s);
+		u64 w1 = get_unaligned_le64(s + 8);
+
+		if ((w0 | w1) & nonascii)
+			break;
+		if (!le) {
+			w0 >>= 8;
+			w1 >>= 8;
+		}
+		put_unaligned_le32(utfconv_gather4(w0), d);
+		put_unaligned_le32(utfconv_gather4(w1), d + 4);
+		s += 16;
+		d += 8;
+		ncp += 8;
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/*
+ * The careful path's common case for UTF-16 input, as
+ * utfconv_utf8_scalars(): scalar values that fit, on a stream with no
+ * state to mind (utfconv_utf16_plain()).
+ */
+static __always_inline enum utfconv_next
+utfconv_utf16_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le,
+		      u64 *ncp)
+{
+	enum utfconv_next next = UTFCONV_NEXT_ITEM;
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	while (se - s >= 2) {
+		struct utfconv_utf16_seq seq = utfconv_utf16_decode(s, se - s,
+								    le);
+
+		if (seq.kind != UTFCONV_UTF16_SCALAR)
+			break;
+		if (de - d < utfconv_utf8_len(seq.cp)) {
+			next = UTFCONV_NEXT_FULL;
+			break;
+		}
+		d += utfconv_put_utf8(d, seq.cp);
+		s += seq.len;
+		(*ncp)++;
+		if (se - s >= 2 && utfconv_get16(s, le) < 0x80 &&
+		    utfconv_utf16_ascii8_room(s, se, d, de)) {
+			next = UTFCONV_NEXT_FAST;
+			break;
+		}
+	}
+	*sp = s;
+	*dp = d;
+	return next;
+}
+
+/*
+ * Returns 0 also, before the end of the input, when a BOM has just set
+ * the byte order to the other one than @le: utfconv_run() goes on with
+ * the converter built for it.
+ */
 static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 					      struct utfconv_cursor *c,
 					      bool end, bool le)
 {
-	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 	const u8 *s = c->s, *se = c->se;
 	u8 *d = c->d, *de = c->de;
-	bool slow = st->npend ||
-		    (st->bits & (UTFCONV_BIT_LEAD | UTFCONV_BIT_STARTED)) !=
-		    UTFCONV_BIT_STARTED;
+	bool plain = utfconv_utf16_plain(st);
 	unsigned int simd = utfconv_simd_usable(se - s, de - d);
+	enum utfconv_next next;
 	u64 ncp = 0;
 	int ret = 0;
 
 	for (;;) {
-		u16 unit, trail;
-
-		if (unlikely(slow)) {
-			if (s == se && !(end && (st->npend ||
-						 (st->bits & UTFCONV_BIT_LEAD))))
-				break;
-			c->s = s;
-			c->d = d;
-			ret = utfconv_utf16_slow(st, c, end);
-			s = c->s;
-			d = c->d;
-			if (ret)
-				break;
-			if (le != !!(st->bits & UTFCONV_BIT_LE_IN)) {
-				ret = 1;	/* byte order found: redispatch */
-				break;
-			}
-			slow = st->npend || (st->bits & UTFCONV_BIT_LEAD);
+		next = UTFCONV_NEXT_ITEM;
+		if (likely(plain)) {
+			if (simd)
+				ncp += utfconv_simd(&s, se, &d, de, false, le,
+						    simd);
+			ncp += utfconv_utf16_fast(&s, se, &d, de, le);
+			next = utfconv_utf16_scalars(&s, se, &d, de, le, &ncp);
+		}
+		if (next == UTFCONV_NEXT_FAST)
 			continue;
+		if (next == UTFCONV_NEXT_FULL) {
+			ret = -E2BIG;
+			break;
 		}
-		if (simd)
-			ncp += utfconv_simd(&s, se, &d, de, false, le, simd);
-		ncp += utfconv_utf16_block(&s, se, &d, de, le);
-		if (se - s < 2) {
-			if (s == se)
-				break;
-			slow = true;
-			continue;
-		}
-		unit = utfconv_get16(s, le);
-		if (unit < 0x80) {
-			while (se - s >= 16 && de - d >= 8) {
-				u64 w0 = get_unaligned_le64(s);
-				u64 w1 = get_unaligned_le64(s + 8);
-
-				if ((w0 | w1) & nonascii)
-					break;
-				if (!le) {
-					w0 >>= 8;
-					w1 >>= 8;
-				}
-				put_unaligned_le32(utfconv_gather4(w0), d);
-				put_unaligned_le32(utfconv_gather4(w1), d + 4);
-				s += 16;
-				d += 8;
-				ncp += 8;
-			}
-			if (se - s >= 2) {
-				unit = utfconv_get16(s, le);
-				if (unit < 0x80) {
-					if (d == de) {
-						ret = -E2BIG;
-						break;
-					}
-					*d++ = unit;
-					s += 2;
-					ncp++;
-				}
-			}
-			continue;
-		}
-		if (unit < 0x800) {
-			if (de - d < 2) {
-				ret = -E2BIG;
-				break;
-			}
-			d[0] = 0xC0 | (unit >> 6);
-			d[1] = 0x80 | (unit & 0x3F);
-			s += 2;
-			d += 2;
-			ncp++;
-			continue;
-		}
-		if ((unit & 0xF800) != 0xD800) {
-			if (de - d < 3) {
-				ret = -E2BIG;
-				break;
-			}
-			d[0] = 0xE0 | (unit >> 12);
-			d[1] = 0x80 | ((unit >> 6) & 0x3F);
-			d[2] = 0x80 | (unit & 0x3F);
-			s += 2;
-			d += 3;
-			ncp++;
-			continue;
-		}
-		if (unit < 0xDC00 && se - s >= 4) {
-			trail = utfconv_get16(s + 2, le);
-			if (trail >= 0xDC00 && trail <= 0xDFFF) {
-				if (de - d < 4) {
-					ret = -E2BIG;
-					break;
-				}
-				utfconv_put_utf8(d, utfconv_pair(unit, trail));
-				s += 4;
-				d += 4;
-				ncp++;
-				continue;
-			}
-		}
-		slow = true;
+		if (s == se && !(end && (st->npend ||
+					 (st->bits & UTFCONV_BIT_LEAD))))
+			break;
+		c->s = s;
+		c->d = d;
+		ret = utfconv_utf16_item(st, c, end);
+		s = c->s;
+		d = c->d;
+		if (ret || le != !!(st->bits & UTFCONV_BIT_LE_IN))
+			break;
+		plain = utfconv_utf16_plain(st);
 	}
 	c->s = s;
 	c->d = d;
@@ -959,6 +1068,32 @@ static noinline int utfconv_be_to_utf8(struct utfconv_state *st,
 				       struct utfconv_cursor *c, bool end)
 {
 	return utfconv_from_utf16(st, c, end, false);
+}
+
+/*
+ * Convert with the converter built for the stream's direction. UTF-16
+ * input of either byte order starts as big-endian and may learn from its
+ * BOM that it is little-endian: the converter built for that order takes
+ * over where the other stopped.
+ */
+static int utfconv_run(struct utfconv_state *st, struct utfconv_cursor *c,
+		       bool end)
+{
+	bool le;
+	int ret;
+
+	if (st->direction == UTFCONV_DIR_UTF8_TO_UTF16LE)
+		return utfconv_utf8_to_le(st, c, end);
+	if (st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE)
+		return utfconv_utf8_to_be(st, c, end);
+	do {
+		le = st->bits & UTFCONV_BIT_LE_IN;
+		if (le)
+			ret = utfconv_le_to_utf8(st, c, end);
+		else
+			ret = utfconv_be_to_utf8(st, c, end);
+	} while (!ret && le != !!(st->bits & UTFCONV_BIT_LE_IN));
+	return ret;
 }
 
 static int utfconv_emit_bom(struct utfconv_state *st, struct utfconv_cursor *c)
@@ -1106,25 +1241,8 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 
 	if (!(st->bits & UTFCONV_BIT_BOM_DONE))
 		ret = utfconv_emit_bom(st, &c);
-	while (!ret) {
-		switch (st->direction) {
-		case UTFCONV_DIR_UTF8_TO_UTF16LE:
-			ret = utfconv_utf8_to_le(st, &c, end);
-			break;
-		case UTFCONV_DIR_UTF8_TO_UTF16BE:
-			ret = utfconv_utf8_to_be(st, &c, end);
-			break;
-		default:
-			if (st->bits & UTFCONV_BIT_LE_IN)
-				ret = utfconv_le_to_utf8(st, &c, end);
-			else
-				ret = utfconv_be_to_utf8(st, &c, end);
-			break;
-		}
-		if (ret != 1)
-			break;
-		ret = 0;	/* UTF-16 byte order just found */
-	}
+	if (!ret)
+		ret = utfconv_run(st, &c, end);
 
 	*dst_used = c.d - (u8 *)dst;
 	st->bytes_out += *dst_used;
