@@ -69,6 +69,25 @@
  * ED A0..BF 80..BF and reads that form back.
  */
 
+/**
+ * DOC: Fast and careful paths
+ *
+ * Each direction has two paths. The fast path (utfconv_utf8_fast(),
+ * utfconv_utf16_fast()) is the block path of utfconv_block.h, after the
+ * SIMD paths where they may run, then ASCII eight bytes or code units at
+ * a time: well-formed input only, and only while the buffers leave room
+ * for its worst case, so that it needs no bounds checks. Everything else
+ * is the careful path's, one character or one ill-formed or incomplete
+ * sequence at a time: pending bytes, the first character and its BOM,
+ * WTF-8 surrogate forms, the policies, the end of the stream, and the
+ * last characters before the end of either buffer. Its common case, a
+ * scalar value on a stream with no state to mind, is decoded by the
+ * class of its lead byte or first code unit and written on the spot; the
+ * rest goes one item at a time through utfconv_utf8_item() and
+ * utfconv_utf16_item(), which keep all the stream's state in &struct
+ * utfconv_state.
+ */
+
 /* utfconv_state.bits */
 #define UTFCONV_BIT_STARTED	BIT(0)	/* first input item processed */
 #define UTFCONV_BIT_BOM_DONE	BIT(1)	/* output BOM written */
@@ -288,12 +307,6 @@ utfconv_utf8_decode(const u8 *s, size_t n, bool wtf8)
 	return utfconv_utf8_invalid_lead();
 }
 
-/* Bytes of UTF-16 that the scalar value @cp takes. */
-static __always_inline unsigned int utfconv_utf16_bytes(u32 cp)
-{
-	return cp < 0x10000 ? 2 : 4;
-}
-
 /*
  * Nothing pending, the first character seen, no WTF-8 lead surrogate form
  * just before: the next character needs none of the stream's state.
@@ -358,7 +371,7 @@ static int utfconv_utf8_char(struct utfconv_state *st,
 	}
 	if (seq->kind == UTFCONV_UTF8_SURROGATE)
 		return utfconv_utf8_surrogate(st, c, seq->cp, off);
-	if (c->de - c->d < utfconv_utf16_bytes(seq->cp))
+	if (c->de - c->d < utfconv_utf16_len(seq->cp))
 		return -E2BIG;
 	c->d += utfconv_put_utf16(c->d, seq->cp,
 				  st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE);
@@ -620,7 +633,7 @@ utfconv_utf8_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be,
 
 		if (seq.kind != UTFCONV_UTF8_SCALAR)
 			break;
-		if (de - d < utfconv_utf16_bytes(seq.cp)) {
+		if (de - d < utfconv_utf16_len(seq.cp)) {
 			next = UTFCONV_NEXT_FULL;
 			break;
 		}
