@@ -172,34 +172,37 @@ static int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
 }
 
 /*
- * What the UTF-8 bytes at the input start with, per Table 3-7 and D93b.
- * Each ill-formed sequence is one maximal subpart, so that REPLACE
- * writes one U+FFFD per subpart and the next one starts where it ends.
+ * What the UTF-8 bytes or UTF-16 code units at the input start with: per
+ * Table 3-7 and D93b for UTF-8, where each ill-formed sequence is one
+ * maximal subpart, so that REPLACE writes one U+FFFD per subpart and the
+ * next one starts where it ends; per D91 for UTF-16. A surrogate is, in
+ * UTF-8, its WTF-8 form; in UTF-16, a lead surrogate without a trail
+ * after it, or a trail surrogate: the careful path pairs or rejects it.
  */
-enum utfconv_utf8_kind {
-	UTFCONV_UTF8_SCALAR,		/* a scalar value */
-	UTFCONV_UTF8_SURROGATE,		/* WTF-8 form of a surrogate code point */
-	UTFCONV_UTF8_ILLFORMED,		/* a maximal subpart */
-	UTFCONV_UTF8_INCOMPLETE,	/* a proper prefix of a sequence */
+enum utfconv_seq_kind {
+	UTFCONV_SEQ_SCALAR,	/* a scalar value */
+	UTFCONV_SEQ_SURROGATE,	/* a surrogate code point */
+	UTFCONV_SEQ_ILLFORMED,	/* UTF-8: a maximal subpart */
+	UTFCONV_SEQ_INCOMPLETE,	/* UTF-8: a proper prefix of a sequence */
 };
 
 /**
- * struct utfconv_utf8_seq - one decoded UTF-8 sequence
+ * struct utfconv_seq - one decoded UTF-8 or UTF-16 sequence
  * @kind: what it is
  * @len: its length in bytes: of the character, of the maximal subpart, or
  *	(incomplete) of all the bytes there were
- * @cp: the code point of a scalar value or a surrogate form
+ * @cp: the code point of a scalar value or a surrogate
  */
-struct utfconv_utf8_seq {
-	enum utfconv_utf8_kind kind;
+struct utfconv_seq {
+	enum utfconv_seq_kind kind;
 	unsigned int len;
 	u32 cp;
 };
 
-static __always_inline struct utfconv_utf8_seq
-utfconv_utf8_seq(enum utfconv_utf8_kind kind, unsigned int len, u32 cp)
+static __always_inline struct utfconv_seq
+utfconv_seq(enum utfconv_seq_kind kind, unsigned int len, u32 cp)
 {
-	struct utfconv_utf8_seq seq = { .kind = kind, .len = len, .cp = cp };
+	struct utfconv_seq seq = { .kind = kind, .len = len, .cp = cp };
 
 	return seq;
 }
@@ -210,44 +213,44 @@ utfconv_utf8_seq(enum utfconv_utf8_kind kind, unsigned int len, u32 cp)
  * @lo..@hi, which is what keeps out overlong forms, surrogates and values
  * above U+10FFFF; the others are 80..BF.
  */
-static __always_inline struct utfconv_utf8_seq
+static __always_inline struct utfconv_seq
 utfconv_utf8_trail(const u8 *s, size_t n, unsigned int len, u32 v, u8 lo,
 		   u8 hi)
 {
 	unsigned int i;
 
 	if (n < 2)
-		return utfconv_utf8_seq(UTFCONV_UTF8_INCOMPLETE, n, 0);
+		return utfconv_seq(UTFCONV_SEQ_INCOMPLETE, n, 0);
 	if (s[1] < lo || s[1] > hi)
-		return utfconv_utf8_seq(UTFCONV_UTF8_ILLFORMED, 1, 0);
+		return utfconv_seq(UTFCONV_SEQ_ILLFORMED, 1, 0);
 	v = v << 6 | (s[1] & 0x3F);
 	for (i = 2; i < len; i++) {
 		if (n <= i)
-			return utfconv_utf8_seq(UTFCONV_UTF8_INCOMPLETE, n, 0);
+			return utfconv_seq(UTFCONV_SEQ_INCOMPLETE, n, 0);
 		if ((s[i] & 0xC0) != 0x80)
-			return utfconv_utf8_seq(UTFCONV_UTF8_ILLFORMED, i, 0);
+			return utfconv_seq(UTFCONV_SEQ_ILLFORMED, i, 0);
 		v = v << 6 | (s[i] & 0x3F);
 	}
-	return utfconv_utf8_seq(UTFCONV_UTF8_SCALAR, len, v);
+	return utfconv_seq(UTFCONV_SEQ_SCALAR, len, v);
 }
 
 /* 00..7F: the code point is the byte. */
-static __always_inline struct utfconv_utf8_seq utfconv_utf8_ascii(u8 lead)
+static __always_inline struct utfconv_seq utfconv_utf8_ascii(u8 lead)
 {
-	return utfconv_utf8_seq(UTFCONV_UTF8_SCALAR, 1, lead);
+	return utfconv_seq(UTFCONV_SEQ_SCALAR, 1, lead);
 }
 
 /*
  * 80..BF (a trail byte without a lead), C0, C1 (only ever overlong) and
  * F5..FF (above U+10FFFF, or no UTF-8 at all): a maximal subpart alone.
  */
-static __always_inline struct utfconv_utf8_seq utfconv_utf8_invalid_lead(void)
+static __always_inline struct utfconv_seq utfconv_utf8_invalid_lead(void)
 {
-	return utfconv_utf8_seq(UTFCONV_UTF8_ILLFORMED, 1, 0);
+	return utfconv_seq(UTFCONV_SEQ_ILLFORMED, 1, 0);
 }
 
 /* C2..DF: any trail byte; the overlong forms started with C0 or C1. */
-static __always_inline struct utfconv_utf8_seq
+static __always_inline struct utfconv_seq
 utfconv_utf8_two(const u8 *s, size_t n)
 {
 	return utfconv_utf8_trail(s, n, 2, s[0] & 0x1F, 0x80, 0xBF);
@@ -258,17 +261,17 @@ utfconv_utf8_two(const u8 *s, size_t n)
  * above 9F would be a surrogate, which only WTF-8 reads (as a surrogate
  * form: the caller pairs or rejects it, not the decoder).
  */
-static __always_inline struct utfconv_utf8_seq
+static __always_inline struct utfconv_seq
 utfconv_utf8_three(const u8 *s, size_t n, bool wtf8)
 {
 	u8 lo = s[0] == 0xE0 ? 0xA0 : 0x80;
 	u8 hi = s[0] == 0xED && !wtf8 ? 0x9F : 0xBF;
-	struct utfconv_utf8_seq seq = utfconv_utf8_trail(s, n, 3, s[0] & 0x0F,
-							 lo, hi);
+	struct utfconv_seq seq = utfconv_utf8_trail(s, n, 3, s[0] & 0x0F, lo,
+						    hi);
 
-	if (wtf8 && seq.kind == UTFCONV_UTF8_SCALAR &&
+	if (wtf8 && seq.kind == UTFCONV_SEQ_SCALAR &&
 	    (seq.cp & 0xF800) == 0xD800)
-		seq.kind = UTFCONV_UTF8_SURROGATE;
+		seq.kind = UTFCONV_SEQ_SURROGATE;
 	return seq;
 }
 
@@ -276,7 +279,7 @@ utfconv_utf8_three(const u8 *s, size_t n, bool wtf8)
  * F0..F4: after F0 a second byte below 90 would be overlong; after F4 one
  * above 8F would be above U+10FFFF.
  */
-static __always_inline struct utfconv_utf8_seq
+static __always_inline struct utfconv_seq
 utfconv_utf8_four(const u8 *s, size_t n)
 {
 	u8 lo = s[0] == 0xF0 ? 0x90 : 0x80;
@@ -289,7 +292,7 @@ utfconv_utf8_four(const u8 *s, size_t n)
  * Decode the UTF-8 sequence at @s, @n > 0 bytes available, by the class of
  * its lead byte. With @wtf8, ED A0..BF 80..BF is a surrogate form.
  */
-static __always_inline struct utfconv_utf8_seq
+static __always_inline struct utfconv_seq
 utfconv_utf8_decode(const u8 *s, size_t n, bool wtf8)
 {
 	u8 lead = s[0];
@@ -361,7 +364,7 @@ static int utfconv_utf8_surrogate(struct utfconv_state *st,
  */
 static int utfconv_utf8_char(struct utfconv_state *st,
 			     struct utfconv_cursor *c,
-			     const struct utfconv_utf8_seq *seq, u64 off)
+			     const struct utfconv_seq *seq, u64 off)
 {
 	if (!(st->bits & UTFCONV_BIT_STARTED)) {
 		st->bits |= UTFCONV_BIT_STARTED;
@@ -369,7 +372,7 @@ static int utfconv_utf8_char(struct utfconv_state *st,
 		    (st->flags & UTFCONV_FLAG_STRIP_BOM))
 			return 0;
 	}
-	if (seq->kind == UTFCONV_UTF8_SURROGATE)
+	if (seq->kind == UTFCONV_SEQ_SURROGATE)
 		return utfconv_utf8_surrogate(st, c, seq->cp, off);
 	if (c->de - c->d < utfconv_utf16_len(seq->cp))
 		return -E2BIG;
@@ -393,7 +396,7 @@ static int utfconv_utf8_item(struct utfconv_state *st,
 	unsigned int np = st->npend;
 	u64 off = utfconv_pos(c) - np;
 	size_t n = c->se - c->s;
-	struct utfconv_utf8_seq seq;
+	struct utfconv_seq seq;
 	const u8 *p = c->s;
 	u8 joined[4];
 	int ret;
@@ -410,7 +413,7 @@ static int utfconv_utf8_item(struct utfconv_state *st,
 		return 0;
 	seq = utfconv_utf8_decode(p, n, st->policy == UTFCONV_POLICY_WTF8);
 	switch (seq.kind) {
-	case UTFCONV_UTF8_INCOMPLETE:
+	case UTFCONV_SEQ_INCOMPLETE:
 		if (!end) {
 			utfconv_utf8_keep(st, c, p, n);
 			return 0;
@@ -418,7 +421,7 @@ static int utfconv_utf8_item(struct utfconv_state *st,
 		st->bits |= UTFCONV_BIT_STARTED;
 		ret = utfconv_bad(st, c, UTFCONV_ERR_INCOMPLETE, off);
 		break;
-	case UTFCONV_UTF8_ILLFORMED:
+	case UTFCONV_SEQ_ILLFORMED:
 		st->bits |= UTFCONV_BIT_STARTED;
 		ret = utfconv_bad(st, c, UTFCONV_ERR_ILLFORMED, off);
 		break;
@@ -628,10 +631,9 @@ utfconv_utf8_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be,
 	u8 *d = *dp;
 
 	while (s < se) {
-		struct utfconv_utf8_seq seq = utfconv_utf8_decode(s, se - s,
-								  false);
+		struct utfconv_seq seq = utfconv_utf8_decode(s, se - s, false);
 
-		if (seq.kind != UTFCONV_UTF8_SCALAR)
+		if (seq.kind != UTFCONV_SEQ_SCALAR)
 			break;
 		if (de - d < utfconv_utf16_len(seq.cp)) {
 			next = UTFCONV_NEXT_FULL;
@@ -856,66 +858,34 @@ static int utfconv_utf16_item(struct utfconv_state *st,
 }
 
 /*
- * What the UTF-16 code units at the input start with, by the class of
- * the first (D91): a BMP code unit that is no surrogate, a lead
- * surrogate, a trail surrogate.
- */
-enum utfconv_utf16_kind {
-	UTFCONV_UTF16_SCALAR,	/* a BMP scalar value or a surrogate pair */
-	UTFCONV_UTF16_LEAD,	/* a lead surrogate, no trail after it yet */
-	UTFCONV_UTF16_TRAIL,	/* a trail surrogate, no lead before it */
-};
-
-/**
- * struct utfconv_utf16_seq - one decoded UTF-16 sequence
- * @kind: what it is
- * @len: its length in bytes (2 or 4)
- * @cp: the code point of a scalar value
- */
-struct utfconv_utf16_seq {
-	enum utfconv_utf16_kind kind;
-	unsigned int len;
-	u32 cp;
-};
-
-static __always_inline struct utfconv_utf16_seq
-utfconv_utf16_seq(enum utfconv_utf16_kind kind, unsigned int len, u32 cp)
-{
-	struct utfconv_utf16_seq seq = { .kind = kind, .len = len, .cp = cp };
-
-	return seq;
-}
-
-/*
  * A lead surrogate @unit at @s, @n bytes there: a scalar value only with
  * a trail surrogate right after it. Whether it has one further on, or is
  * unpaired, is the careful path's question.
  */
-static __always_inline struct utfconv_utf16_seq
+static __always_inline struct utfconv_seq
 utfconv_utf16_lead(const u8 *s, size_t n, bool le, u16 unit)
 {
 	u16 trail;
 
 	if (n < 4)
-		return utfconv_utf16_seq(UTFCONV_UTF16_LEAD, 2, unit);
+		return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
 	trail = utfconv_get16(s + 2, le);
 	if (!utfconv_utf16_is_trail(trail))
-		return utfconv_utf16_seq(UTFCONV_UTF16_LEAD, 2, unit);
-	return utfconv_utf16_seq(UTFCONV_UTF16_SCALAR, 4,
-				 utfconv_pair(unit, trail));
+		return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
+	return utfconv_seq(UTFCONV_SEQ_SCALAR, 4, utfconv_pair(unit, trail));
 }
 
 /* Decode the UTF-16 at @s, @n >= 2 bytes, by the class of its first unit. */
-static __always_inline struct utfconv_utf16_seq
+static __always_inline struct utfconv_seq
 utfconv_utf16_decode(const u8 *s, size_t n, bool le)
 {
 	u16 unit = utfconv_get16(s, le);
 
 	if ((unit & 0xF800) != 0xD800)
-		return utfconv_utf16_seq(UTFCONV_UTF16_SCALAR, 2, unit);
+		return utfconv_seq(UTFCONV_SEQ_SCALAR, 2, unit);
 	if (!utfconv_utf16_is_trail(unit))
 		return utfconv_utf16_lead(s, n, le, unit);
-	return utfconv_utf16_seq(UTFCONV_UTF16_TRAIL, 2, unit);
+	return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
 }
 
 /*
@@ -986,10 +956,9 @@ utfconv_utf16_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le,
 	u8 *d = *dp;
 
 	while (se - s >= 2) {
-		struct utfconv_utf16_seq seq = utfconv_utf16_decode(s, se - s,
-								    le);
+		struct utfconv_seq seq = utfconv_utf16_decode(s, se - s, le);
 
-		if (seq.kind != UTFCONV_UTF16_SCALAR)
+		if (seq.kind != UTFCONV_SEQ_SCALAR)
 			break;
 		if (de - d < utfconv_utf8_len(seq.cp)) {
 			next = UTFCONV_NEXT_FULL;
