@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <unicode/ustring.h>
 #include <unicode/utypes.h>
-#include <linux/utfconv.h>	/* the uapi header: directions, policies */
+#include <linux/utfconv.h>	/* the uapi header: policies */
 
 /* From include/linux/utfconv.h (kernel types there). */
 ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
@@ -73,9 +73,8 @@ static long run(int impl, int dir, const void *src, size_t n, void *dst,
 		ssize_t r;
 
 		utfconv_simd_mode = impl == IMPL_SIMD;
-		r = utfconv_buf(dir == D_8TO16 ?
-					UTFCONV_DIR_UTF8_TO_UTF16LE :
-					UTFCONV_DIR_UTF16LE_TO_UTF8,
+		/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
+		r = utfconv_buf(dir == D_8TO16 ? 1 : 3,
 					UTFCONV_POLICY_STRICT, 0, src, n, dst,
 					cap, NULL);
 		return r < 0 ? -1 : r;
