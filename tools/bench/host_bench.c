@@ -33,8 +33,8 @@
 ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		    const void *src, size_t src_bytes, void *dst,
 		    size_t dst_bytes, uint64_t *error_offset);
-/* From kmod/utfconv_simd.h: the module parameter simd. */
-extern int utfconv_simd_mode;
+/* From kmod/utfconv_simd.h: pins the codec's paths (0 scalar, 1 default). */
+int utfconv_force_path(unsigned int path);
 
 enum { IMPL_SCALAR, IMPL_SIMD, IMPL_ICONV, IMPL_ICU, NIMPL };
 static const char *const impl_name[NIMPL] = { "scalar", "SIMD", "iconv",
@@ -72,7 +72,7 @@ static long run(int impl, int dir, const void *src, size_t n, void *dst,
 	case IMPL_SIMD: {
 		ssize_t r;
 
-		utfconv_simd_mode = impl == IMPL_SIMD;
+		utfconv_force_path(impl == IMPL_SIMD);
 		/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
 		r = utfconv_buf(dir == D_8TO16 ? 1 : 3,
 					UTFCONV_POLICY_STRICT, 0, src, n, dst,

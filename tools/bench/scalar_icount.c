@@ -24,8 +24,8 @@
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
-/* From kmod/utfconv_simd.h: the module parameter simd. */
-extern int utfconv_simd_mode;
+/* From kmod/utfconv_simd.h: pins the codec's paths (0: scalar only). */
+int utfconv_force_path(unsigned int path);
 
 static u8 in8[1 << 21], in16[1 << 22], out[1 << 22];
 
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 	mode = atoi(argv[2]);
 	n = fread(in8, 1, sizeof(in8), f);
 	fclose(f);
-	utfconv_simd_mode = 0;
+	utfconv_force_path(0);
 	m = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_POLICY_STRICT, 0,
 			in8, n, in16, sizeof(in16), NULL);
 	if (m < 0 || mode < 0 || mode > 5) {
