@@ -475,7 +475,10 @@ for k in $KERNELS; do
 			GUEST_EXTRA=/utfconv/hardening/run.sh
 			GUEST_ENV=$DEBUG_ENV
 			# The KUnit suites as a module too (kunit/Kbuild), in the
-			# same build as the library they call.
+			# same build as the library they call; the generated
+			# vector table (never checked in) first.
+			python3 "$SRC/scripts/gen_vectors.py" --kunit \
+				"$SRC/kunit/utfconv_vectors_gen.h"
 			kunit_mod=1
 		fi
 		log "vm: debug slice $VM_DEBUG_SLICE: $GUEST_ENV, timeout ${timeout}s"
@@ -494,9 +497,6 @@ for k in $KERNELS; do
 	kopt=()
 	if [ -n "$kunit_mod" ]; then
 		mkdir -p "$bdir/kunit"
-		# the generated vector table (never checked in) first
-		python3 "$SRC/scripts/gen_vectors.py" --kunit \
-			"$SRC/kunit/utfconv_vectors_gen.h"
 		rsync --checksum "$SRC"/kunit/*.[ch] "$SRC/kunit/Kbuild" "$bdir/kunit/"
 		kopt=(CONFIG_UTFCONV_KUNIT_TEST=m)
 		ktest=$bdir/kunit/utfconv_kunit.ko

@@ -1026,10 +1026,11 @@ int main(int argc, char **argv)
 		msg("cannot open %s: %s", dev_path, strerror(e));
 		if (e == ENOENT || e == ENXIO || e == ENODEV)
 			fprintf(stderr,
-				"The utfconv kernel module is not loaded. Load it with\n"
-				"  sudo insmod kmod/utfconv.ko    (from a build tree)\n"
+				"The utfconv device module is not loaded. Load it with\n"
+				"  sudo insmod kmod/utfconv.ko && sudo insmod kmod/utfconv_dev.ko\n"
+				"                                 (from a build tree)\n"
 				"or\n"
-				"  sudo modprobe utfconv          (when installed)\n");
+				"  sudo modprobe utfconv_dev      (when installed)\n");
 		return EXIT_NODEV;
 	}
 

@@ -50,7 +50,7 @@ summarise() {
 
 # utfconv_block_test stalls a read's copy_to_user() with userfaultfd,
 # which an unprivileged process may do for kernel faults only with this
-# sysctl. A kernel without CONFIG_USERFAULTFD (the debug kernel) has no
+# sysctl. A kernel without CONFIG_USERFAULTFD has no
 # such sysctl: that one test is left out there, and says so.
 UFFD_ARGS=
 if [ -e /proc/sys/vm/unprivileged_userfaultfd ]; then
