@@ -114,6 +114,7 @@ static inline int utfconv_error(const struct utfconv_state *st)
 {
 	return st->halt;
 }
+
 /* File names (kmod/utfconv_fsname.c): drop-ins for fs/nls that never truncate */
 int utfconv_fsname_utf8s_to_utf16s_off(const u8 *s, int inlen,
 				       enum utf16_endian endian,
