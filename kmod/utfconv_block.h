@@ -7,6 +7,7 @@
 #ifndef _UTFCONV_BLOCK_H
 #define _UTFCONV_BLOCK_H
 
+#include <linux/bitops.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 
@@ -52,6 +53,12 @@ static inline unsigned int utfconv_put_utf8(u8 *d, u32 cp)
 static inline unsigned int utfconv_utf8_len(u32 cp)
 {
 	return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+/* Bytes of UTF-16 for @cp: one code unit or a surrogate pair. */
+static inline unsigned int utfconv_utf16_len(u32 cp)
+{
+	return cp < 0x10000 ? 2 : 4;
 }
 
 /* The scalar value of the surrogate pair @lead, @trail. */
@@ -111,7 +118,7 @@ static inline u64 utfconv_nonzero16x4(u64 w)
 /* How many lanes lead before the first with bit 15 set in @bad. */
 static inline unsigned int utfconv_lanes16x4(u64 bad)
 {
-	return bad ? __builtin_ctzll(bad) >> 4 : 4;
+	return bad ? (unsigned int)__ffs64(bad) >> 4 : 4;
 }
 
 /*
@@ -186,6 +193,110 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
 }
 
 /*
+ * The block paths' steps each convert what their kind of input allows at
+ * *@sp, advance *@sp and *@dp, and return the code points converted: 0
+ * where the block must stop for the careful path.
+ */
+
+/*
+ * A run of ASCII bytes, eight at a time, up to the first other byte or
+ * the last eight-byte step that starts before @bend.
+ */
+static __always_inline unsigned int
+utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be)
+{
+	const u8 *start = *sp, *s = start;
+	u8 *d = *dp;
+	u64 w = get_unaligned_le64(s);
+	u64 top = w & 0x8080808080808080ULL;
+	unsigned int n;
+
+	for (;;) {
+		utfconv_put_ascii8(d, w, be);
+		if (top || s + 8 >= bend)
+			break;
+		s += 8;
+		d += 16;
+		w = get_unaligned_le64(s);
+		top = w & 0x8080808080808080ULL;
+	}
+	/* the ASCII bytes before the first other one */
+	n = top ? (unsigned int)__ffs64(top) >> 3 : 8;
+	*sp = s + n;
+	*dp = d + 2 * n;
+	/* one code point per byte: no count to keep in the loop */
+	return *sp - start;
+}
+
+/* Up to four two-byte sequences in one step. */
+static __always_inline unsigned int utfconv_utf8_block_twos(const u8 **sp,
+							    u8 **dp, bool be)
+{
+	u64 w = get_unaligned_le64(*sp);
+	unsigned int n = utfconv_utf8_twos(w);
+
+	if (!n)
+		return 0;
+	w = utfconv_utf8_decode_twos(w);
+	put_unaligned_le64(be ? utfconv_swab16x4(w) : w, *dp);
+	*sp += 2 * n;
+	*dp += 2 * n;
+	return n;
+}
+
+/* One two-byte sequence: C2..DF 80..BF. */
+static __always_inline unsigned int utfconv_utf8_block_two(const u8 **sp,
+							   u8 **dp, bool be)
+{
+	const u8 *s = *sp;
+
+	if (s[0] < 0xC2 || (s[1] & 0xC0) != 0x80)
+		return 0;
+	utfconv_put16(*dp, (s[0] & 0x1F) << 6 | (s[1] & 0x3F), be);
+	*sp += 2;
+	*dp += 2;
+	return 1;
+}
+
+/* One three-byte sequence, not overlong, not a surrogate form. */
+static __always_inline unsigned int
+utfconv_utf8_block_three(const u8 **sp, u8 **dp, bool be)
+{
+	const u8 *s = *sp;
+	u32 cp;
+
+	if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+		return 0;
+	cp = (s[0] & 0x0F) << 12 | (s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+	if (cp < 0x800 || (cp & 0xF800) == 0xD800)
+		return 0;
+	utfconv_put16(*dp, cp, be);
+	*sp += 3;
+	*dp += 2;
+	return 1;
+}
+
+/* One four-byte sequence, not overlong, not above U+10FFFF. */
+static __always_inline unsigned int
+utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
+{
+	const u8 *s = *sp;
+	u32 cp;
+
+	if (s[0] > 0xF4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
+	    (s[3] & 0xC0) != 0x80)
+		return 0;
+	cp = (s[0] & 0x07) << 18 | (s[1] & 0x3F) << 12 | (s[2] & 0x3F) << 6 |
+	     (s[3] & 0x3F);
+	if (cp < 0x10000 || cp > 0x10FFFF)
+		return 0;
+	utfconv_put_utf16(*dp, cp, be);
+	*sp += 4;
+	*dp += 4;
+	return 1;
+}
+
+/*
  * One block of UTF-8 input: the caller has checked utfconv_utf8_room().
  * Returns the code points converted; *@sp before the end of the block
  * means it stopped at something for the careful path.
@@ -193,85 +304,33 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
 static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 							u8 **dp, bool be)
 {
+	/* copies the steps can keep in registers: *@sp may be in memory */
 	const u8 *s = *sp, *bend = s + UTFCONV_UTF8_BLOCK;
 	u8 *d = *dp;
-	unsigned int ncp = 0;
+	unsigned int ncp = 0, n;
 
 	do {
-		u32 cp;
-		u8 b = s[0];
-
-		if (b < 0x80) {
-			u64 w = get_unaligned_le64(s);
-			u64 top = w & 0x8080808080808080ULL;
-			unsigned int n;
-
-			for (;;) {
-				utfconv_put_ascii8(d, w, be);
-				if (top || s + 8 >= bend)
-					break;
-				s += 8;
-				d += 16;
-				ncp += 8;
-				w = get_unaligned_le64(s);
-				top = w & 0x8080808080808080ULL;
-			}
-			/* the ASCII bytes before the first other one */
-			n = top ? __builtin_ctzll(top) >> 3 : 8;
-			s += n;
-			d += 2 * n;
+		if (s[0] < 0x80) {
+			ncp += utfconv_utf8_block_ascii(&s, &d, bend, be);
+			continue;
+		}
+		if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
+			n = utfconv_utf8_block_twos(&s, &d, be);
+			if (!n)
+				break;
 			ncp += n;
 			continue;
 		}
-		if (b < 0xE0) {
-			if ((s[2] & 0xE0) == 0xC0) {
-				/* up to four two-byte sequences in one step */
-				u64 w = get_unaligned_le64(s);
-				unsigned int n = utfconv_utf8_twos(w);
-
-				if (!n)
-					goto out;
-				w = utfconv_utf8_decode_twos(w);
-				put_unaligned_le64(be ? utfconv_swab16x4(w) : w,
-						   d);
-				s += 2 * n;
-				d += 2 * n;
-				ncp += n;
-				continue;
-			}
-			if (b < 0xC2 || (s[1] & 0xC0) != 0x80)
-				goto out;
-			utfconv_put16(d, (b & 0x1F) << 6 | (s[1] & 0x3F),
-				      be);
-			s += 2;
-			d += 2;
-		} else if (b < 0xF0) {
-			if ((s[1] & 0xC0) != 0x80 ||
-			    (s[2] & 0xC0) != 0x80)
-				goto out;
-			cp = (b & 0x0F) << 12 | (s[1] & 0x3F) << 6 |
-			     (s[2] & 0x3F);
-			if (cp < 0x800 || (cp & 0xF800) == 0xD800)
-				goto out;
-			utfconv_put16(d, cp, be);
-			s += 3;
-			d += 2;
-		} else {
-			if (b > 0xF4 || (s[1] & 0xC0) != 0x80 ||
-			    (s[2] & 0xC0) != 0x80 ||
-			    (s[3] & 0xC0) != 0x80)
-				goto out;
-			cp = (b & 0x07) << 18 | (s[1] & 0x3F) << 12 |
-			     (s[2] & 0x3F) << 6 | (s[3] & 0x3F);
-			if (cp < 0x10000 || cp > 0x10FFFF)
-				goto out;
-			utfconv_put_utf16(d, cp, be);
-			s += 4;
-			d += 4;
-		}
+		if (s[0] < 0xE0)
+			n = utfconv_utf8_block_two(&s, &d, be);
+		else if (s[0] < 0xF0)
+			n = utfconv_utf8_block_three(&s, &d, be);
+		else
+			n = utfconv_utf8_block_four(&s, &d, be);
+		if (!n)
+			break;
 		ncp++;
 	} while (s < bend);
-out:
 	*sp = s;
 	*dp = d;
 	return ncp;
@@ -313,7 +372,7 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 				ncp += 4;
 			}
 			/* the ASCII units before the first other one */
-			n = top ? __builtin_ctzll(top) >> 4 : 4;
+			n = top ? (unsigned int)__ffs64(top) >> 4 : 4;
 			s += 2 * n;
 			d += n;
 			ncp += n;

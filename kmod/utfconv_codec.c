@@ -74,6 +74,25 @@
  * ED A0..BF 80..BF and reads that form back.
  */
 
+/**
+ * DOC: Fast and careful paths
+ *
+ * Each direction has two paths. The fast path (utfconv_utf8_fast(),
+ * utfconv_utf16_fast()) is the block path of utfconv_block.h, after the
+ * SIMD paths where they may run, then ASCII eight bytes or code units at
+ * a time: well-formed input only, and only while the buffers leave room
+ * for its worst case, so that it needs no bounds checks. Everything else
+ * is the careful path's, one character or one ill-formed or incomplete
+ * sequence at a time: pending bytes, the first character and its BOM,
+ * WTF-8 surrogate forms, the policies, the end of the stream, and the
+ * last characters before the end of either buffer. Its common case, a
+ * scalar value on a stream with no state to mind, is decoded by the
+ * class of its lead byte or first code unit and written on the spot; the
+ * rest goes one item at a time through utfconv_utf8_item() and
+ * utfconv_utf16_item(), which keep all the stream's state in &struct
+ * utfconv_state.
+ */
+
 /* utfconv_state.bits */
 #define UTFCONV_BIT_STARTED	BIT(0)	/* first input item processed */
 #define UTFCONV_BIT_BOM_DONE	BIT(1)	/* output BOM written */
@@ -84,9 +103,6 @@
 
 #define UTFCONV_REPLACEMENT	0xFFFD
 #define UTFCONV_BOM		0xFEFF
-
-/* A UTF-8 decoding outcome that is not a character: input ran out. */
-#define UTFCONV_NEED_MORE	0
 
 struct utfconv_cursor {
 	const u8 *start;	/* input of this call */
@@ -161,140 +177,267 @@ static int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
 }
 
 /*
- * Decode the UTF-8 sequence at @s (@n > 0 bytes available) per Table 3-7.
- * Returns its length with *@cp set, or -(length of its maximal subpart)
- * if it is ill-formed, or UTFCONV_NEED_MORE if all @n bytes are a proper
- * prefix of a well-formed sequence. With @wtf8, ED A0..BF 80..BF decodes
- * to the surrogate it stands for.
+ * What the UTF-8 bytes or UTF-16 code units at the input start with: per
+ * Table 3-7 and D93b for UTF-8, where each ill-formed sequence is one
+ * maximal subpart, so that REPLACE writes one U+FFFD per subpart and the
+ * next one starts where it ends; per D91 for UTF-16. A surrogate is, in
+ * UTF-8, its WTF-8 form; in UTF-16, a lead surrogate without a trail
+ * after it, or a trail surrogate: the careful path pairs or rejects it.
  */
-static int utfconv_decode_utf8(const u8 *s, size_t n, u32 *cp, bool wtf8)
-{
-	u8 lead = s[0], lo = 0x80, hi = 0xBF;
-	int len, i;
-	u32 v;
+enum utfconv_seq_kind {
+	UTFCONV_SEQ_SCALAR,	/* a scalar value */
+	UTFCONV_SEQ_SURROGATE,	/* a surrogate code point */
+	UTFCONV_SEQ_ILLFORMED,	/* UTF-8: a maximal subpart */
+	UTFCONV_SEQ_INCOMPLETE,	/* UTF-8: a proper prefix of a sequence */
+};
 
-	if (lead < 0x80) {
-		*cp = lead;
-		return 1;
-	}
-	if (lead < 0xC2) {
-		return -1;
-	} else if (lead < 0xE0) {
-		len = 2;
-		v = lead & 0x1F;
-	} else if (lead < 0xF0) {
-		len = 3;
-		v = lead & 0x0F;
-		if (lead == 0xE0)
-			lo = 0xA0;
-		else if (lead == 0xED && !wtf8)
-			hi = 0x9F;
-	} else if (lead < 0xF5) {
-		len = 4;
-		v = lead & 0x07;
-		if (lead == 0xF0)
-			lo = 0x90;
-		else if (lead == 0xF4)
-			hi = 0x8F;
-	} else {
-		return -1;
-	}
-	if (n < 2)
-		return UTFCONV_NEED_MORE;
-	if (s[1] < lo || s[1] > hi)
-		return -1;
-	v = v << 6 | (s[1] & 0x3F);
-	for (i = 2; i < len; i++) {
-		if (n <= i)
-			return UTFCONV_NEED_MORE;
-		if ((s[i] & 0xC0) != 0x80)
-			return -i;
-		v = v << 6 | (s[i] & 0x3F);
-	}
-	*cp = v;
-	return len;
+/**
+ * struct utfconv_seq - one decoded UTF-8 or UTF-16 sequence
+ * @kind: what it is
+ * @len: its length in bytes: of the character, of the maximal subpart, or
+ *	(incomplete) of all the bytes there were
+ * @cp: the code point of a scalar value or a surrogate
+ */
+struct utfconv_seq {
+	enum utfconv_seq_kind kind;
+	unsigned int len;
+	u32 cp;
+};
+
+static __always_inline struct utfconv_seq
+utfconv_seq(enum utfconv_seq_kind kind, unsigned int len, u32 cp)
+{
+	struct utfconv_seq seq = { .kind = kind, .len = len, .cp = cp };
+
+	return seq;
 }
 
 /*
- * Convert one item of UTF-8 input: a character, one maximal subpart, or
- * an incomplete tail, starting with any pending bytes. All the checks the
- * fast path leaves out live here. Returns 0 (item done, or the input is
- * used up), -E2BIG with nothing changed, or the halting errno.
+ * The trail bytes of a @len-byte sequence whose lead byte carries the bits
+ * @v, with @n bytes at @s: Table 3-7 narrows only the second byte, to
+ * @lo..@hi, which is what keeps out overlong forms, surrogates and values
+ * above U+10FFFF; the others are 80..BF.
  */
-static int utfconv_utf8_slow(struct utfconv_state *st,
+static __always_inline struct utfconv_seq
+utfconv_utf8_trail(const u8 *s, size_t n, unsigned int len, u32 v, u8 lo,
+		   u8 hi)
+{
+	unsigned int i;
+
+	if (n < 2)
+		return utfconv_seq(UTFCONV_SEQ_INCOMPLETE, n, 0);
+	if (s[1] < lo || s[1] > hi)
+		return utfconv_seq(UTFCONV_SEQ_ILLFORMED, 1, 0);
+	v = v << 6 | (s[1] & 0x3F);
+	for (i = 2; i < len; i++) {
+		if (n <= i)
+			return utfconv_seq(UTFCONV_SEQ_INCOMPLETE, n, 0);
+		if ((s[i] & 0xC0) != 0x80)
+			return utfconv_seq(UTFCONV_SEQ_ILLFORMED, i, 0);
+		v = v << 6 | (s[i] & 0x3F);
+	}
+	return utfconv_seq(UTFCONV_SEQ_SCALAR, len, v);
+}
+
+/* 00..7F: the code point is the byte. */
+static __always_inline struct utfconv_seq utfconv_utf8_ascii(u8 lead)
+{
+	return utfconv_seq(UTFCONV_SEQ_SCALAR, 1, lead);
+}
+
+/*
+ * 80..BF (a trail byte without a lead), C0, C1 (only ever overlong) and
+ * F5..FF (above U+10FFFF, or no UTF-8 at all): a maximal subpart alone.
+ */
+static __always_inline struct utfconv_seq utfconv_utf8_invalid_lead(void)
+{
+	return utfconv_seq(UTFCONV_SEQ_ILLFORMED, 1, 0);
+}
+
+/* C2..DF: any trail byte; the overlong forms started with C0 or C1. */
+static __always_inline struct utfconv_seq
+utfconv_utf8_two(const u8 *s, size_t n)
+{
+	return utfconv_utf8_trail(s, n, 2, s[0] & 0x1F, 0x80, 0xBF);
+}
+
+/*
+ * E0..EF: after E0 a second byte below A0 would be overlong; after ED one
+ * above 9F would be a surrogate, which only WTF-8 reads (as a surrogate
+ * form: the caller pairs or rejects it, not the decoder).
+ */
+static __always_inline struct utfconv_seq
+utfconv_utf8_three(const u8 *s, size_t n, bool wtf8)
+{
+	u8 lo = s[0] == 0xE0 ? 0xA0 : 0x80;
+	u8 hi = s[0] == 0xED && !wtf8 ? 0x9F : 0xBF;
+	struct utfconv_seq seq = utfconv_utf8_trail(s, n, 3, s[0] & 0x0F, lo,
+						    hi);
+
+	if (wtf8 && seq.kind == UTFCONV_SEQ_SCALAR &&
+	    (seq.cp & 0xF800) == 0xD800)
+		seq.kind = UTFCONV_SEQ_SURROGATE;
+	return seq;
+}
+
+/*
+ * F0..F4: after F0 a second byte below 90 would be overlong; after F4 one
+ * above 8F would be above U+10FFFF.
+ */
+static __always_inline struct utfconv_seq
+utfconv_utf8_four(const u8 *s, size_t n)
+{
+	u8 lo = s[0] == 0xF0 ? 0x90 : 0x80;
+	u8 hi = s[0] == 0xF4 ? 0x8F : 0xBF;
+
+	return utfconv_utf8_trail(s, n, 4, s[0] & 0x07, lo, hi);
+}
+
+/*
+ * Decode the UTF-8 sequence at @s, @n > 0 bytes available, by the class of
+ * its lead byte. With @wtf8, ED A0..BF 80..BF is a surrogate form.
+ */
+static __always_inline struct utfconv_seq
+utfconv_utf8_decode(const u8 *s, size_t n, bool wtf8)
+{
+	u8 lead = s[0];
+
+	if (lead < 0x80)
+		return utfconv_utf8_ascii(lead);
+	if (lead < 0xC2)
+		return utfconv_utf8_invalid_lead();
+	if (lead < 0xE0)
+		return utfconv_utf8_two(s, n);
+	if (lead < 0xF0)
+		return utfconv_utf8_three(s, n, wtf8);
+	if (lead < 0xF5)
+		return utfconv_utf8_four(s, n);
+	return utfconv_utf8_invalid_lead();
+}
+
+/*
+ * Nothing pending, the first character seen, no WTF-8 lead surrogate form
+ * just before: the next character needs none of the stream's state.
+ */
+static inline bool utfconv_utf8_plain(const struct utfconv_state *st)
+{
+	return !st->npend &&
+	       (st->bits & (UTFCONV_BIT_STARTED | UTFCONV_BIT_LEAD_FORM)) ==
+	       UTFCONV_BIT_STARTED;
+}
+
+/*
+ * An incomplete sequence used up the input (not its end): keep its @n
+ * bytes at @p, the pending ones among them, for the next call.
+ */
+static void utfconv_utf8_keep(struct utfconv_state *st,
+			      struct utfconv_cursor *c, const u8 *p, size_t n)
+{
+	memcpy(st->pend, p, n);
+	c->s += n - st->npend;
+	st->npend = n;
+}
+
+/*
+ * A WTF-8 surrogate form @cp at @off, written as the code unit it stands
+ * for. A trail form right after a lead form is CESU-8's way to write a
+ * supplementary character, which WTF-8 forbids: the pair would read back
+ * as a different string.
+ */
+static int utfconv_utf8_surrogate(struct utfconv_state *st,
+				  struct utfconv_cursor *c, u32 cp, u64 off)
+{
+	if (cp >= 0xDC00 && (st->bits & UTFCONV_BIT_LEAD_FORM))
+		return utfconv_halt(st, UTFCONV_ERR_ILLFORMED, off);
+	if (c->de - c->d < 2)
+		return -E2BIG;
+	utfconv_put16(c->d, cp, st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE);
+	c->d += 2;
+	if (cp < 0xDC00)
+		st->bits |= UTFCONV_BIT_LEAD_FORM;
+	else
+		st->bits &= ~UTFCONV_BIT_LEAD_FORM;
+	st->code_points++;
+	return 0;
+}
+
+/*
+ * A character of UTF-8 input at @off on the careful path: a leading BOM
+ * the caller asked to strip, a surrogate form, or a scalar value. Returns
+ * 0 when the caller may consume it, -E2BIG with nothing written, or the
+ * halting errno.
+ */
+static int utfconv_utf8_char(struct utfconv_state *st,
+			     struct utfconv_cursor *c,
+			     const struct utfconv_seq *seq, u64 off)
+{
+	if (!(st->bits & UTFCONV_BIT_STARTED)) {
+		st->bits |= UTFCONV_BIT_STARTED;
+		if (seq->cp == UTFCONV_BOM &&
+		    (st->flags & UTFCONV_FLAG_STRIP_BOM))
+			return 0;
+	}
+	if (seq->kind == UTFCONV_SEQ_SURROGATE)
+		return utfconv_utf8_surrogate(st, c, seq->cp, off);
+	if (c->de - c->d < utfconv_utf16_len(seq->cp))
+		return -E2BIG;
+	c->d += utfconv_put_utf16(c->d, seq->cp,
+				  st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE);
+	st->bits &= ~UTFCONV_BIT_LEAD_FORM;
+	st->code_points++;
+	return 0;
+}
+
+/*
+ * The careful path of UTF-8 input: one item, i.e. a character, one
+ * maximal subpart or an incomplete tail, starting with any pending bytes,
+ * under the stream's policy. Everything the fast path leaves out is
+ * checked here. Returns 0 (item done, or the input is used up), -E2BIG
+ * with nothing consumed, or the halting errno.
+ */
+static int utfconv_utf8_item(struct utfconv_state *st,
 			     struct utfconv_cursor *c, bool end)
 {
-	bool be = st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
-	bool wtf8 = st->policy == UTFCONV_POLICY_WTF8;
-	unsigned int np = st->npend, avail, take;
-	u8 tmp[4];
-	const u8 *p;
-	u64 off;
-	u32 cp = 0;
-	int r, ret;
+	unsigned int np = st->npend;
+	u64 off = utfconv_pos(c) - np;
+	size_t n = c->se - c->s;
+	struct utfconv_seq seq;
+	const u8 *p = c->s;
+	u8 joined[4];
+	int ret;
 
-	avail = min_t(size_t, c->se - c->s, 4 - np);
 	if (np) {
-		memcpy(tmp, st->pend, np);
-		memcpy(tmp + np, c->s, avail);
-		p = tmp;
-	} else {
-		p = c->s;
+		/* no sequence is longer than 4 bytes */
+		n = min_t(size_t, n, sizeof(joined) - np);
+		memcpy(joined, st->pend, np);
+		memcpy(joined + np, c->s, n);
+		n += np;
+		p = joined;
 	}
-	if (np + avail == 0)
+	if (!n)
 		return 0;
-	off = utfconv_pos(c) - np;
-
-	r = utfconv_decode_utf8(p, np + avail, &cp, wtf8);
-	if (r == UTFCONV_NEED_MORE) {
+	seq = utfconv_utf8_decode(p, n, st->policy == UTFCONV_POLICY_WTF8);
+	switch (seq.kind) {
+	case UTFCONV_SEQ_INCOMPLETE:
 		if (!end) {
-			/* a valid prefix used up the input: keep it */
-			memcpy(st->pend, p, np + avail);
-			st->npend = np + avail;
-			c->s += avail;
+			utfconv_utf8_keep(st, c, p, n);
 			return 0;
 		}
 		st->bits |= UTFCONV_BIT_STARTED;
 		ret = utfconv_bad(st, c, UTFCONV_ERR_INCOMPLETE, off);
-		take = np + avail;
-	} else if (r < 0) {
+		break;
+	case UTFCONV_SEQ_ILLFORMED:
 		st->bits |= UTFCONV_BIT_STARTED;
 		ret = utfconv_bad(st, c, UTFCONV_ERR_ILLFORMED, off);
-		take = -r;
-	} else {
-		take = r;
-		if (!(st->bits & UTFCONV_BIT_STARTED)) {
-			st->bits |= UTFCONV_BIT_STARTED;
-			if (cp == UTFCONV_BOM &&
-			    (st->flags & UTFCONV_FLAG_STRIP_BOM))
-				goto consume;
-		}
-		if (cp >= 0xD800 && cp <= 0xDFFF) {
-			/* WTF-8 surrogate form; a CESU-8 pair is ill-formed */
-			if (cp >= 0xDC00 && (st->bits & UTFCONV_BIT_LEAD_FORM))
-				return utfconv_halt(st, UTFCONV_ERR_ILLFORMED, off);
-			if (c->de - c->d < 2)
-				return -E2BIG;
-			utfconv_put16(c->d, cp, be);
-			c->d += 2;
-			if (cp < 0xDC00)
-				st->bits |= UTFCONV_BIT_LEAD_FORM;
-			else
-				st->bits &= ~UTFCONV_BIT_LEAD_FORM;
-		} else {
-			if (c->de - c->d < (cp < 0x10000 ? 2 : 4))
-				return -E2BIG;
-			c->d += utfconv_put_utf16(c->d, cp, be);
-			st->bits &= ~UTFCONV_BIT_LEAD_FORM;
-		}
-		st->code_points++;
-		ret = 0;
+		break;
+	default:
+		ret = utfconv_utf8_char(st, c, &seq, off);
+		break;
 	}
 	if (ret)
 		return ret;
-consume:
 	/* a maximal subpart or character always covers the pending bytes */
-	c->s += take - np;
+	c->s += seq.len - np;
 	st->npend = 0;
 	return 0;
 }
@@ -472,119 +615,123 @@ EXPORT_SYMBOL_IF_KUNIT(utfconv_force_path);
 
 #endif
 
+/* Room for eight ASCII bytes in and their eight code units out. */
+static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
+						     const u8 *d, const u8 *de)
+{
+	return se - s >= 8 && de - d >= 16;
+}
+
+/*
+ * The fast path of UTF-8 input: whole blocks while there is room for one,
+ * then eight ASCII bytes at a time while there is room for those, since
+ * the end of a buffer of mostly ASCII text is seldom a whole block.
+ */
+static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
+					     u8 **dp, u8 *de, bool be)
+{
+	u64 ncp = utfconv_utf8_block(sp, se, dp, de, be);
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	while (utfconv_utf8_ascii8_room(s, se, d, de) && *s < 0x80) {
+		u64 w = get_unaligned_le64(s);
+
+		if (w & 0x8080808080808080ULL)
+			break;
+		utfconv_put_ascii8(d, w, be);
+		s += 8;
+		d += 16;
+		ncp += 8;
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/* Where the careful path's common case hands over. */
+enum utfconv_next {
+	UTFCONV_NEXT_FAST,	/* back to the fast path */
+	UTFCONV_NEXT_ITEM,	/* an item for utfconv_*_item(), or the end */
+	UTFCONV_NEXT_FULL,	/* the next character does not fit: -E2BIG */
+};
+
+/*
+ * The careful path's common case, kept out of utfconv_utf8_item() so that
+ * it needs no cursor in memory: on a stream with no state to mind
+ * (utfconv_utf8_plain()), scalar values that fit, one at a time, until
+ * the fast path can take over again at an ASCII byte, or until the next
+ * item is something else: the end of the input, no room for it, or one
+ * for utfconv_utf8_item(). Adds the code points converted to *@ncp.
+ */
+static __always_inline enum utfconv_next
+utfconv_utf8_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be,
+		     u64 *ncp)
+{
+	enum utfconv_next next = UTFCONV_NEXT_ITEM;
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	while (s < se) {
+		struct utfconv_seq seq = utfconv_utf8_decode(s, se - s, false);
+
+		if (seq.kind != UTFCONV_SEQ_SCALAR)
+			break;
+		if (de - d < utfconv_utf16_len(seq.cp)) {
+			next = UTFCONV_NEXT_FULL;
+			break;
+		}
+		d += utfconv_put_utf16(d, seq.cp, be);
+		s += seq.len;
+		(*ncp)++;
+		if (s < se && *s < 0x80 &&
+		    utfconv_utf8_ascii8_room(s, se, d, de)) {
+			next = UTFCONV_NEXT_FAST;
+			break;
+		}
+	}
+	*sp = s;
+	*dp = d;
+	return next;
+}
+
 static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 					     struct utfconv_cursor *c,
 					     bool end, bool be)
 {
 	const u8 *s = c->s, *se = c->se;
 	u8 *d = c->d, *de = c->de;
-	bool slow = st->npend || !(st->bits & UTFCONV_BIT_STARTED) ||
-		    (st->bits & UTFCONV_BIT_LEAD_FORM);
+	bool plain = utfconv_utf8_plain(st);
 	unsigned int simd = utfconv_simd_usable(se - s, de - d);
+	enum utfconv_next next;
 	u64 ncp = 0;
 	int ret = 0;
 
 	for (;;) {
-		u32 cp;
-		u8 b;
-
-		if (unlikely(slow)) {
-			if (s == se && !(end && st->npend))
-				break;
-			c->s = s;
-			c->d = d;
-			ret = utfconv_utf8_slow(st, c, end);
-			s = c->s;
-			d = c->d;
-			if (ret)
-				break;
-			slow = st->npend || (st->bits & UTFCONV_BIT_LEAD_FORM);
-			continue;
+		next = UTFCONV_NEXT_ITEM;
+		if (likely(plain)) {
+			if (simd)
+				ncp += utfconv_simd(&s, se, &d, de, true, be,
+						    simd);
+			ncp += utfconv_utf8_fast(&s, se, &d, de, be);
+			next = utfconv_utf8_scalars(&s, se, &d, de, be, &ncp);
 		}
-		if (simd)
-			ncp += utfconv_simd(&s, se, &d, de, true, be, simd);
-		ncp += utfconv_utf8_block(&s, se, &d, de, be);
-		if (s >= se)
+		if (next == UTFCONV_NEXT_FAST)
+			continue;
+		if (next == UTFCONV_NEXT_FULL) {
+			ret = -E2BIG;
 			break;
-		b = *s;
-		if (b < 0x80) {
-			while (se - s >= 8 && de - d >= 16) {
-				u64 w = get_unaligned_le64(s);
-
-				if (w & 0x8080808080808080ULL)
-					break;
-				utfconv_put_ascii8(d, w, be);
-				s += 8;
-				d += 16;
-				ncp += 8;
-			}
-			if (s < se && *s < 0x80) {
-				if (de - d < 2) {
-					ret = -E2BIG;
-					break;
-				}
-				utfconv_put16(d, *s, be);
-				s++;
-				d += 2;
-				ncp++;
-			}
-			continue;
 		}
-		if (b < 0xE0) {
-			if (b < 0xC2 || se - s < 2 || (s[1] & 0xC0) != 0x80) {
-				slow = true;
-				continue;
-			}
-			if (de - d < 2) {
-				ret = -E2BIG;
-				break;
-			}
-			utfconv_put16(d, (b & 0x1F) << 6 | (s[1] & 0x3F), be);
-			s += 2;
-			d += 2;
-			ncp++;
-			continue;
-		}
-		if (b < 0xF0) {
-			if (se - s < 3 || (s[1] & 0xC0) != 0x80 ||
-			    (s[2] & 0xC0) != 0x80) {
-				slow = true;
-				continue;
-			}
-			cp = (b & 0x0F) << 12 | (s[1] & 0x3F) << 6 |
-			     (s[2] & 0x3F);
-			/* overlong or surrogate */
-			if (cp < 0x800 || (cp & 0xF800) == 0xD800) {
-				slow = true;
-				continue;
-			}
-			if (de - d < 2) {
-				ret = -E2BIG;
-				break;
-			}
-			utfconv_put16(d, cp, be);
-			s += 3;
-			d += 2;
-			ncp++;
-			continue;
-		}
-		if (b < 0xF5 && se - s >= 4 && (s[1] & 0xC0) == 0x80 &&
-		    (s[2] & 0xC0) == 0x80 && (s[3] & 0xC0) == 0x80) {
-			cp = (b & 0x07) << 18 | (s[1] & 0x3F) << 12 |
-			     (s[2] & 0x3F) << 6 | (s[3] & 0x3F);
-			if (cp >= 0x10000 && cp <= 0x10FFFF) {
-				if (de - d < 4) {
-					ret = -E2BIG;
-					break;
-				}
-				utfconv_put_utf16(d, cp, be);
-				s += 4;
-				d += 4;
-				ncp++;
-				continue;
-			}
-		}
-		slow = true;
+		if (s == se && !(end && st->npend))
+			break;
+		c->s = s;
+		c->d = d;
+		ret = utfconv_utf8_item(st, c, end);
+		s = c->s;
+		d = c->d;
+		if (ret)
+			break;
+		plain = utfconv_utf8_plain(st);
 	}
 	c->s = s;
 	c->d = d;
@@ -633,213 +780,289 @@ static int utfconv_utf16_tail(struct utfconv_state *st,
 }
 
 /*
- * Convert one item of UTF-16 input: a code unit, a surrogate pair, a
- * byte order mark or an unpaired surrogate, with any pending odd byte or
- * lead surrogate. Returns 0 (item done, or the input is used up), -E2BIG
- * with nothing changed, or the halting errno.
+ * Keep an odd byte: less than a code unit is left. At the end of the
+ * stream, what is pending is resolved instead.
  */
-static int utfconv_utf16_slow(struct utfconv_state *st,
+static int utfconv_utf16_odd(struct utfconv_state *st,
+			     struct utfconv_cursor *c, bool end)
+{
+	if (c->s < c->se) {
+		st->pend[0] = *c->s;
+		st->npend = 1;
+		c->s++;
+	}
+	if (end && (st->npend || (st->bits & UTFCONV_BIT_LEAD)))
+		return utfconv_utf16_tail(st, c);
+	return 0;
+}
+
+/*
+ * The first code unit, @unit, of a stream: whether it is a BOM to drop.
+ * UTFCONV_DIR_UTF16_TO_UTF8 reads big-endian until a BOM says otherwise
+ * (RFC 2781 section 4.3) and always drops it; the other directions know
+ * their byte order and drop a BOM only when asked to.
+ */
+static bool utfconv_utf16_bom(struct utfconv_state *st, u16 unit)
+{
+	st->bits |= UTFCONV_BIT_STARTED;
+	if (st->direction != UTFCONV_DIR_UTF16_TO_UTF8)
+		return unit == UTFCONV_BOM &&
+		       (st->flags & UTFCONV_FLAG_STRIP_BOM);
+	if (unit == 0xFFFE)
+		st->bits |= UTFCONV_BIT_LE_IN;
+	return unit == UTFCONV_BOM || unit == 0xFFFE;
+}
+
+/* A BMP code unit that is no surrogate: the code point it is. */
+static int utfconv_utf16_put_bmp(struct utfconv_state *st,
+				 struct utfconv_cursor *c, u16 unit)
+{
+	if (c->de - c->d < utfconv_utf8_len(unit))
+		return -E2BIG;
+	c->d += utfconv_put_utf8(c->d, unit);
+	st->code_points++;
+	return 0;
+}
+
+/*
+ * A trail surrogate @unit at @off: with the pending lead surrogate, the
+ * pair's scalar value; without one, unpaired.
+ */
+static int utfconv_utf16_put_trail(struct utfconv_state *st,
+				   struct utfconv_cursor *c, u16 unit, u64 off)
+{
+	if (!(st->bits & UTFCONV_BIT_LEAD))
+		return utfconv_lone_surrogate(st, c, unit, off);
+	if (c->de - c->d < 4)
+		return -E2BIG;
+	c->d += utfconv_put_utf8(c->d, utfconv_pair(st->lead, unit));
+	st->code_points++;
+	st->bits &= ~UTFCONV_BIT_LEAD;
+	return 0;
+}
+
+static inline bool utfconv_utf16_is_trail(u16 unit)
+{
+	return (unit & 0xFC00) == 0xDC00;
+}
+
+/* A lead surrogate: it waits in the state for the trail after it. */
+static void utfconv_utf16_keep_lead(struct utfconv_state *st, u16 unit)
+{
+	st->lead = unit;
+	st->bits |= UTFCONV_BIT_LEAD;
+}
+
+/*
+ * The careful path of UTF-16 input: one item, i.e. a code unit (with a
+ * pending odd byte before it), the trail surrogate of a pending lead, a
+ * BOM or an unpaired surrogate, or the end of the stream, under the
+ * stream's policy. A lead surrogate waits in the state for its trail.
+ * Returns 0 (item done, or the input is used up), -E2BIG with nothing
+ * consumed, or the halting errno.
+ */
+static int utfconv_utf16_item(struct utfconv_state *st,
 			      struct utfconv_cursor *c, bool end)
 {
 	bool le = st->bits & UTFCONV_BIT_LE_IN;
-	size_t avail = c->se - c->s;
-	unsigned int take, n;
+	unsigned int take = 2 - st->npend;
 	u8 b[2];
 	u16 unit;
-	u64 off;
-	u32 cp;
-	int ret;
+	int ret = 0;
 
-	if (st->npend + avail < 2) {
-		if (avail) {
-			st->pend[0] = *c->s;
-			st->npend = 1;
-			c->s++;
-		}
-		if (end && (st->npend || (st->bits & UTFCONV_BIT_LEAD)))
-			return utfconv_utf16_tail(st, c);
-		return 0;
-	}
-	if (st->npend) {
-		b[0] = st->pend[0];
-		b[1] = c->s[0];
-		take = 1;
-	} else {
-		b[0] = c->s[0];
-		b[1] = c->s[1];
-		take = 2;
-	}
+	if (c->se - c->s < take)
+		return utfconv_utf16_odd(st, c, end);
+	b[0] = st->npend ? st->pend[0] : c->s[0];
+	b[1] = c->s[take - 1];
 	unit = utfconv_get16(b, le);
-	off = utfconv_pos(c) - st->npend;
-
-	if (!(st->bits & UTFCONV_BIT_STARTED)) {
-		st->bits |= UTFCONV_BIT_STARTED;
-		if (st->direction == UTFCONV_DIR_UTF16_TO_UTF8) {
-			if (unit == 0xFFFE)
-				st->bits |= UTFCONV_BIT_LE_IN;
-			if (unit == 0xFEFF || unit == 0xFFFE)
-				goto consume;
-		} else if (unit == UTFCONV_BOM &&
-			   (st->flags & UTFCONV_FLAG_STRIP_BOM)) {
-			goto consume;
-		}
-	}
-
-	if (st->bits & UTFCONV_BIT_LEAD) {
-		if (unit >= 0xDC00 && unit <= 0xDFFF) {
-			if (c->de - c->d < 4)
-				return -E2BIG;
-			cp = utfconv_pair(st->lead, unit);
-			c->d += utfconv_put_utf8(c->d, cp);
-			st->code_points++;
-			st->bits &= ~UTFCONV_BIT_LEAD;
-			goto consume;
-		}
+	if ((st->bits & UTFCONV_BIT_LEAD) && !utfconv_utf16_is_trail(unit)) {
 		/* the lead is unpaired; @unit comes next on its own */
-		ret = utfconv_lone_surrogate(st, c, st->lead, off - 2);
+		ret = utfconv_lone_surrogate(st, c, st->lead,
+					     utfconv_pos(c) - st->npend - 2);
 		if (!ret)
 			st->bits &= ~UTFCONV_BIT_LEAD;
 		return ret;
 	}
-	if (unit >= 0xD800 && unit <= 0xDBFF) {
-		st->lead = unit;
-		st->bits |= UTFCONV_BIT_LEAD;
-		goto consume;
-	}
-	if (unit >= 0xDC00 && unit <= 0xDFFF) {
-		ret = utfconv_lone_surrogate(st, c, unit, off);
-		if (ret)
-			return ret;
-		goto consume;
-	}
-	n = utfconv_utf8_len(unit);
-	if (c->de - c->d < n)
-		return -E2BIG;
-	utfconv_put_utf8(c->d, unit);
-	c->d += n;
-	st->code_points++;
-consume:
+	if (!(st->bits & UTFCONV_BIT_STARTED) && utfconv_utf16_bom(st, unit))
+		ret = 0;
+	else if ((unit & 0xF800) != 0xD800)
+		ret = utfconv_utf16_put_bmp(st, c, unit);
+	else if (utfconv_utf16_is_trail(unit))
+		ret = utfconv_utf16_put_trail(st, c, unit,
+					      utfconv_pos(c) - st->npend);
+	else
+		utfconv_utf16_keep_lead(st, unit);
+	if (ret)
+		return ret;
 	c->s += take;
 	st->npend = 0;
 	return 0;
 }
 
+/*
+ * A lead surrogate @unit at @s, @n bytes there: a scalar value only with
+ * a trail surrogate right after it. Whether it has one further on, or is
+ * unpaired, is the careful path's question.
+ */
+static __always_inline struct utfconv_seq
+utfconv_utf16_lead(const u8 *s, size_t n, bool le, u16 unit)
+{
+	u16 trail;
+
+	if (n < 4)
+		return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
+	trail = utfconv_get16(s + 2, le);
+	if (!utfconv_utf16_is_trail(trail))
+		return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
+	return utfconv_seq(UTFCONV_SEQ_SCALAR, 4, utfconv_pair(unit, trail));
+}
+
+/* Decode the UTF-16 at @s, @n >= 2 bytes, by the class of its first unit. */
+static __always_inline struct utfconv_seq
+utfconv_utf16_decode(const u8 *s, size_t n, bool le)
+{
+	u16 unit = utfconv_get16(s, le);
+
+	if ((unit & 0xF800) != 0xD800)
+		return utfconv_seq(UTFCONV_SEQ_SCALAR, 2, unit);
+	if (!utfconv_utf16_is_trail(unit))
+		return utfconv_utf16_lead(s, n, le, unit);
+	return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
+}
+
+/*
+ * Nothing pending, the first code unit seen: the next one needs none of
+ * the stream's state.
+ */
+static inline bool utfconv_utf16_plain(const struct utfconv_state *st)
+{
+	return !st->npend &&
+	       (st->bits & (UTFCONV_BIT_LEAD | UTFCONV_BIT_STARTED)) ==
+	       UTFCONV_BIT_STARTED;
+}
+
+/* Room for eight ASCII code units in and their eight bytes out. */
+static __always_inline bool utfconv_utf16_ascii8_room(const u8 *s,
+						      const u8 *se,
+						      const u8 *d,
+						      const u8 *de)
+{
+	return se - s >= 16 && de - d >= 8;
+}
+
+/*
+ * The fast path of UTF-16 input: whole blocks while there is room for
+ * one, then eight ASCII code units at a time while there is room for
+ * those; as utfconv_utf8_fast().
+ */
+static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de, bool le)
+{
+	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
+	u64 ncp = utfconv_utf16_block(sp, se, dp, de, le);
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	while (utfconv_utf16_ascii8_room(s, se, d, de)) {
+		u64 w0 = get_unaligned_le64(s);
+		u64 w1 = get_unaligned_le64(s + 8);
+
+		if ((w0 | w1) & nonascii)
+			break;
+		if (!le) {
+			w0 >>= 8;
+			w1 >>= 8;
+		}
+		put_unaligned_le32(utfconv_gather4(w0), d);
+		put_unaligned_le32(utfconv_gather4(w1), d + 4);
+		s += 16;
+		d += 8;
+		ncp += 8;
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/*
+ * The careful path's common case for UTF-16 input, as
+ * utfconv_utf8_scalars(): scalar values that fit, on a stream with no
+ * state to mind (utfconv_utf16_plain()).
+ */
+static __always_inline enum utfconv_next
+utfconv_utf16_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le,
+		      u64 *ncp)
+{
+	enum utfconv_next next = UTFCONV_NEXT_ITEM;
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	while (se - s >= 2) {
+		struct utfconv_seq seq = utfconv_utf16_decode(s, se - s, le);
+
+		if (seq.kind != UTFCONV_SEQ_SCALAR)
+			break;
+		if (de - d < utfconv_utf8_len(seq.cp)) {
+			next = UTFCONV_NEXT_FULL;
+			break;
+		}
+		d += utfconv_put_utf8(d, seq.cp);
+		s += seq.len;
+		(*ncp)++;
+		if (se - s >= 2 && utfconv_get16(s, le) < 0x80 &&
+		    utfconv_utf16_ascii8_room(s, se, d, de)) {
+			next = UTFCONV_NEXT_FAST;
+			break;
+		}
+	}
+	*sp = s;
+	*dp = d;
+	return next;
+}
+
+/*
+ * Returns 0 also, before the end of the input, when a BOM has just set
+ * the byte order to the other one than @le: utfconv_run() goes on with
+ * the converter built for it.
+ */
 static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 					      struct utfconv_cursor *c,
 					      bool end, bool le)
 {
-	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 	const u8 *s = c->s, *se = c->se;
 	u8 *d = c->d, *de = c->de;
-	bool slow = st->npend ||
-		    (st->bits & (UTFCONV_BIT_LEAD | UTFCONV_BIT_STARTED)) !=
-		    UTFCONV_BIT_STARTED;
+	bool plain = utfconv_utf16_plain(st);
 	unsigned int simd = utfconv_simd_usable(se - s, de - d);
+	enum utfconv_next next;
 	u64 ncp = 0;
 	int ret = 0;
 
 	for (;;) {
-		u16 unit, trail;
-
-		if (unlikely(slow)) {
-			if (s == se && !(end && (st->npend ||
-						 (st->bits & UTFCONV_BIT_LEAD))))
-				break;
-			c->s = s;
-			c->d = d;
-			ret = utfconv_utf16_slow(st, c, end);
-			s = c->s;
-			d = c->d;
-			if (ret)
-				break;
-			if (le != !!(st->bits & UTFCONV_BIT_LE_IN)) {
-				ret = 1;	/* byte order found: redispatch */
-				break;
-			}
-			slow = st->npend || (st->bits & UTFCONV_BIT_LEAD);
+		next = UTFCONV_NEXT_ITEM;
+		if (likely(plain)) {
+			if (simd)
+				ncp += utfconv_simd(&s, se, &d, de, false, le,
+						    simd);
+			ncp += utfconv_utf16_fast(&s, se, &d, de, le);
+			next = utfconv_utf16_scalars(&s, se, &d, de, le, &ncp);
+		}
+		if (next == UTFCONV_NEXT_FAST)
 			continue;
+		if (next == UTFCONV_NEXT_FULL) {
+			ret = -E2BIG;
+			break;
 		}
-		if (simd)
-			ncp += utfconv_simd(&s, se, &d, de, false, le, simd);
-		ncp += utfconv_utf16_block(&s, se, &d, de, le);
-		if (se - s < 2) {
-			if (s == se)
-				break;
-			slow = true;
-			continue;
-		}
-		unit = utfconv_get16(s, le);
-		if (unit < 0x80) {
-			while (se - s >= 16 && de - d >= 8) {
-				u64 w0 = get_unaligned_le64(s);
-				u64 w1 = get_unaligned_le64(s + 8);
-
-				if ((w0 | w1) & nonascii)
-					break;
-				if (!le) {
-					w0 >>= 8;
-					w1 >>= 8;
-				}
-				put_unaligned_le32(utfconv_gather4(w0), d);
-				put_unaligned_le32(utfconv_gather4(w1), d + 4);
-				s += 16;
-				d += 8;
-				ncp += 8;
-			}
-			if (se - s >= 2) {
-				unit = utfconv_get16(s, le);
-				if (unit < 0x80) {
-					if (d == de) {
-						ret = -E2BIG;
-						break;
-					}
-					*d++ = unit;
-					s += 2;
-					ncp++;
-				}
-			}
-			continue;
-		}
-		if (unit < 0x800) {
-			if (de - d < 2) {
-				ret = -E2BIG;
-				break;
-			}
-			d[0] = 0xC0 | (unit >> 6);
-			d[1] = 0x80 | (unit & 0x3F);
-			s += 2;
-			d += 2;
-			ncp++;
-			continue;
-		}
-		if ((unit & 0xF800) != 0xD800) {
-			if (de - d < 3) {
-				ret = -E2BIG;
-				break;
-			}
-			d[0] = 0xE0 | (unit >> 12);
-			d[1] = 0x80 | ((unit >> 6) & 0x3F);
-			d[2] = 0x80 | (unit & 0x3F);
-			s += 2;
-			d += 3;
-			ncp++;
-			continue;
-		}
-		if (unit < 0xDC00 && se - s >= 4) {
-			trail = utfconv_get16(s + 2, le);
-			if (trail >= 0xDC00 && trail <= 0xDFFF) {
-				if (de - d < 4) {
-					ret = -E2BIG;
-					break;
-				}
-				utfconv_put_utf8(d, utfconv_pair(unit, trail));
-				s += 4;
-				d += 4;
-				ncp++;
-				continue;
-			}
-		}
-		slow = true;
+		if (s == se && !(end && (st->npend ||
+					 (st->bits & UTFCONV_BIT_LEAD))))
+			break;
+		c->s = s;
+		c->d = d;
+		ret = utfconv_utf16_item(st, c, end);
+		s = c->s;
+		d = c->d;
+		if (ret || le != !!(st->bits & UTFCONV_BIT_LE_IN))
+			break;
+		plain = utfconv_utf16_plain(st);
 	}
 	c->s = s;
 	c->d = d;
@@ -869,6 +1092,32 @@ static noinline int utfconv_be_to_utf8(struct utfconv_state *st,
 				       struct utfconv_cursor *c, bool end)
 {
 	return utfconv_from_utf16(st, c, end, false);
+}
+
+/*
+ * Convert with the converter built for the stream's direction. UTF-16
+ * input of either byte order starts as big-endian and may learn from its
+ * BOM that it is little-endian: the converter built for that order takes
+ * over where the other stopped.
+ */
+static int utfconv_run(struct utfconv_state *st, struct utfconv_cursor *c,
+		       bool end)
+{
+	bool le;
+	int ret;
+
+	if (st->direction == UTFCONV_DIR_UTF8_TO_UTF16LE)
+		return utfconv_utf8_to_le(st, c, end);
+	if (st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE)
+		return utfconv_utf8_to_be(st, c, end);
+	do {
+		le = st->bits & UTFCONV_BIT_LE_IN;
+		if (le)
+			ret = utfconv_le_to_utf8(st, c, end);
+		else
+			ret = utfconv_be_to_utf8(st, c, end);
+	} while (!ret && le != !!(st->bits & UTFCONV_BIT_LE_IN));
+	return ret;
 }
 
 static int utfconv_emit_bom(struct utfconv_state *st, struct utfconv_cursor *c)
@@ -1016,25 +1265,8 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 
 	if (!(st->bits & UTFCONV_BIT_BOM_DONE))
 		ret = utfconv_emit_bom(st, &c);
-	while (!ret) {
-		switch (st->direction) {
-		case UTFCONV_DIR_UTF8_TO_UTF16LE:
-			ret = utfconv_utf8_to_le(st, &c, end);
-			break;
-		case UTFCONV_DIR_UTF8_TO_UTF16BE:
-			ret = utfconv_utf8_to_be(st, &c, end);
-			break;
-		default:
-			if (st->bits & UTFCONV_BIT_LE_IN)
-				ret = utfconv_le_to_utf8(st, &c, end);
-			else
-				ret = utfconv_be_to_utf8(st, &c, end);
-			break;
-		}
-		if (ret != 1)
-			break;
-		ret = 0;	/* UTF-16 byte order just found */
-	}
+	if (!ret)
+		ret = utfconv_run(st, &c, end);
 
 	*dst_used = c.d - (u8 *)dst;
 	st->bytes_out += *dst_used;

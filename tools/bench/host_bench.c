@@ -73,9 +73,8 @@ static long run(int impl, int dir, const void *src, size_t n, void *dst,
 		ssize_t r;
 
 		utfconv_force_path(impl == IMPL_SIMD);
-		r = utfconv_buf(dir == D_8TO16 ?
-					UTFCONV_DIR_UTF8_TO_UTF16LE :
-					UTFCONV_DIR_UTF16LE_TO_UTF8,
+		/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
+		r = utfconv_buf(dir == D_8TO16 ? 1 : 3,
 					UTFCONV_POLICY_STRICT, 0, src, n, dst,
 					cap, NULL);
 		return r < 0 ? -1 : r;
