@@ -8,11 +8,15 @@
 #define _UTFCONV_COMPAT_LINUX_NLS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum utf16_endian {
 	UTF16_HOST_ENDIAN,
 	UTF16_LITTLE_ENDIAN,
 	UTF16_BIG_ENDIAN
 };
+
+/* A code point, as fs/nls has it. */
+typedef uint32_t unicode_t;
 
 #endif
