@@ -6,10 +6,11 @@
 #
 #   scripts/bench.sh [host|kunit|vm|all]
 #
-#   host   the codec built natively (-O2, tools/bench/), scalar paths only
-#          and with its SIMD paths, against glibc iconv and ICU on every
-#          file of $SHARED/corpus, both directions; table, CSV and PNG plot
-#          in results/ (git-ignored)
+#   host   the codec built natively (-O2, tools/bench/), scalar paths only,
+#          SSSE3 and with its SIMD paths, against glibc iconv, ICU and
+#          simdutf's kernels (from $SIMDUTF_DIR, if there) on every file of
+#          $SHARED/corpus, both directions; table, CSV and PNG plot in
+#          results/ (git-ignored)
 #   kunit  the codec (scalar paths only, and with its SIMD paths) against
 #          fs/nls (utf8s_to_utf16s, utf16s_to_utf8s)
 #          inside the kernel, on User-Mode Linux (scripts/kunit.sh with
@@ -18,7 +19,9 @@
 #          (scripts/vm.sh bench): CLI vs iconv(1), names, memory per open
 #
 # Environment: SHARED (default ../shared), BENCH_ROUNDS (default 20),
-# BENCH_MIN_MS (host: minimum ms per timed sample, default 2).
+# BENCH_MIN_MS (host: minimum ms per timed sample, default 2), SIMDUTF_DIR
+# (host: simdutf's amalgamation, default $SHARED/peers/simdutf; without
+# it the host bench runs without simdutf and says so).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -56,7 +59,10 @@ corpus_files() {
 bench_host() {
 	section "host bench: codec vs glibc iconv vs ICU"
 	need_pkg libicu-dev pkg-config gnuplot-nox
-	make -s -C "$SRC/tools/bench" BUILD="$SRC/build/bench"
+	sdu=${SIMDUTF_DIR:-$SHARED/peers/simdutf}
+	[ -f "$sdu/simdutf.cpp" ] ||
+		log "bench: no simdutf at $sdu (set SIMDUTF_DIR): host bench without it"
+	make -s -C "$SRC/tools/bench" BUILD="$SRC/build/bench" SIMDUTF_DIR="$sdu"
 	csv=$RESULTS/bench-host.csv
 	# shellcheck disable=SC2046
 	"$SRC/build/bench/host_bench" -r "$ROUNDS" -m "${BENCH_MIN_MS:-2}" \
