@@ -563,6 +563,41 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 	return ncp;
 }
 
+/*
+ * SSSE3: the eight units of @a (no surrogates) as one to three bytes of
+ * UTF-8 each at @d, at most 32 bytes written; returns the end of the
+ * output. Each unit's first two bytes are worked out in its 16-bit lane
+ * (only the three-byte and the two-byte forms differ), the third in a
+ * second vector; interleaving the two gives each unit its 32-bit lane,
+ * which pshufb packs four at a time by the units' lengths. Those come
+ * from the byte masks at no cost: with bit 2i of the masks of the units
+ * above 0x7F and of those above 0x7FF for each unit i, their sum has the
+ * unit's length minus one in bits 2i and 2i + 1, four units per byte: the
+ * index of utfconv_pack32[].
+ */
+static __always_inline u8 *utfconv_ssse3_utf16_mixed(u8 *d, utfconv_u16x8 a)
+{
+	utfconv_u16x8 big = (utfconv_u16x8)(a > 0x7F);
+	utfconv_u16x8 mid = (utfconv_u16x8)(a > 0x7FF);
+	utfconv_u16x8 two = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
+	utfconv_u16x8 three = 0x80E0 | a >> 12 | (a & 0xFC0) << 2;
+	utfconv_u16x8 last = 0x80 | (a & 0x3F);
+	utfconv_u16x8 f = (a & ~big) | (two & big & ~mid) | (three & mid);
+	utfconv_u8x16 lo = (utfconv_u8x16)__builtin_shufflevector(f, last, 0, 8,
+								  1, 9, 2, 10,
+								  3, 11);
+	utfconv_u8x16 hi = (utfconv_u8x16)__builtin_shufflevector(f, last, 4, 12,
+								  5, 13, 6, 14,
+								  7, 15);
+	unsigned int n = (utfconv_movemask((utfconv_u8x16)big) & 0x5555) +
+			 (utfconv_movemask((utfconv_u8x16)mid) & 0x5555);
+
+	utfconv_store(d, utfconv_pshufb(lo, utfconv_load(utfconv_pack32[n & 0xFF])));
+	d += utfconv_pack32_bytes[n & 0xFF];
+	utfconv_store(d, utfconv_pshufb(hi, utfconv_load(utfconv_pack32[n >> 8])));
+	return d + utfconv_pack32_bytes[n >> 8];
+}
+
 static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool le,
 					      bool ssse3)
@@ -694,24 +729,7 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 		     (~t1 & (0x8080E0 | x1 >> 12 | (x1 & 0xFC0) << 2 |
 			     (x1 & 0x3F) << 16));
 		if (ssse3 && k == 8) {
-			/*
-			 * Units 0-3 and 4-7 in 32-bit lanes, each packed
-			 * with pshufb by the lengths of its units, 2 bits
-			 * each: (unit >= 0x80) + (unit >= 0x800).
-			 */
-			i = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
-							   zero));
-			k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
-							   zero));
-			i = utfconv_spread2(i) + utfconv_spread2(k);
-			p = utfconv_load(utfconv_pack32[i & 0xFF]);
-			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)
-				__builtin_shufflevector(w0, w1, 0, 4, 1, 5), p));
-			d += utfconv_pack32_bytes[i & 0xFF];
-			p = utfconv_load(utfconv_pack32[i >> 8]);
-			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)
-				__builtin_shufflevector(w0, w1, 2, 6, 3, 7), p));
-			d += utfconv_pack32_bytes[i >> 8];
+			d = utfconv_ssse3_utf16_mixed(d, a);
 			s += 16;
 			ncp += 8;
 			continue;
@@ -758,22 +776,6 @@ typedef u8 utfconv_u8x32 __attribute__((__vector_size__(32)));
 typedef u16 utfconv_u16x16 __attribute__((__vector_size__(32)));
 typedef s16 utfconv_s16x16 __attribute__((__vector_size__(32)));
 typedef u64 utfconv_u64x4 __attribute__((__vector_size__(32)));
-typedef s32 utfconv_s32x8 __attribute__((__vector_size__(32)));
-typedef u32 utfconv_u32x8 __attribute__((__vector_size__(32)));
-
-/*
- * Each unit in @x (below the surrogates; one per 32-bit lane) as one, two
- * or three bytes of UTF-8, little-endian in its lane.
- */
-static __always_inline UTFCONV_AVX2 utfconv_s32x8
-utfconv_utf8_enc32(utfconv_s32x8 x)
-{
-	utfconv_s32x8 m = x < 0x80, t = x < 0x800;
-
-	return (x & m) | (~m & t & (0x80C0 | x >> 6 | (x & 0x3F) << 8)) |
-	       (~t & (0x8080E0 | x >> 12 | (x & 0xFC0) << 2 |
-		      (x & 0x3F) << 16));
-}
 
 static __always_inline UTFCONV_AVX2 utfconv_u16x16
 utfconv_load16x16(const u8 *s, bool le)
@@ -834,6 +836,59 @@ static __always_inline UTFCONV_AVX2 void utfconv_store_hi(u8 *d,
 							  utfconv_u8x32 v)
 {
 	__builtin_memcpy(d, (u8 *)&v + 16, 16);
+}
+
+/* Whether the 16 units of @a hold a surrogate. */
+static __always_inline UTFCONV_AVX2 bool
+utfconv_avx2_surrogates(utfconv_u16x16 a)
+{
+	return utfconv_movemask32((utfconv_u16x16)((a & 0xF800) == 0xD800));
+}
+
+/*
+ * utfconv_ssse3_utf16_mixed() for the 16 units of @a (no surrogates), one
+ * 128-bit half each for units 0-7 and 8-15: at most 64 bytes written at
+ * @d; returns the end of the output.
+ */
+static __always_inline UTFCONV_AVX2 u8 *
+utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
+{
+	utfconv_u16x16 big = (utfconv_u16x16)(a > 0x7F);
+	utfconv_u16x16 mid = (utfconv_u16x16)(a > 0x7FF);
+	utfconv_u16x16 two = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
+	utfconv_u16x16 three = 0x80E0 | a >> 12 | (a & 0xFC0) << 2;
+	utfconv_u16x16 last = 0x80 | (a & 0x3F);
+	utfconv_u16x16 f;
+	utfconv_u8x32 lo, hi;
+	unsigned int n;
+
+	f = (utfconv_u16x16)__builtin_ia32_pblendvb256((UTFCONV_C8X32)a,
+						       (UTFCONV_C8X32)two,
+						       (UTFCONV_C8X32)big);
+	f = (utfconv_u16x16)__builtin_ia32_pblendvb256((UTFCONV_C8X32)f,
+						       (UTFCONV_C8X32)three,
+						       (UTFCONV_C8X32)mid);
+	/* per half: units 0-3 (lo) and 4-7 (hi), each in its 32-bit lane */
+	lo = (utfconv_u8x32)__builtin_shufflevector(f, last, 0, 16, 1, 17,
+						    2, 18, 3, 19, 8, 24, 9,
+						    25, 10, 26, 11, 27);
+	hi = (utfconv_u8x32)__builtin_shufflevector(f, last, 4, 20, 5, 21,
+						    6, 22, 7, 23, 12, 28, 13,
+						    29, 14, 30, 15, 31);
+	n = (utfconv_movemask32(big) & 0x55555555) +
+	    (utfconv_movemask32(mid) & 0x55555555);
+	lo = utfconv_pshufb32(lo, utfconv_rows(utfconv_pack32[n & 0xFF],
+					       utfconv_pack32[n >> 16 & 0xFF]));
+	hi = utfconv_pshufb32(hi, utfconv_rows(utfconv_pack32[n >> 8 & 0xFF],
+					       utfconv_pack32[n >> 24]));
+	utfconv_store_lo(d, lo);
+	d += utfconv_pack32_bytes[n & 0xFF];
+	utfconv_store_lo(d, hi);
+	d += utfconv_pack32_bytes[n >> 8 & 0xFF];
+	utfconv_store_hi(d, lo);
+	d += utfconv_pack32_bytes[n >> 16 & 0xFF];
+	utfconv_store_hi(d, hi);
+	return d + utfconv_pack32_bytes[n >> 24];
 }
 
 static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
@@ -905,9 +960,7 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 			ncp += 16;
 			continue;
 		}
-		if (k7ff == 0xFF00FF &&
-		    !utfconv_unitmask((utfconv_u16x16)((a & 0xF800) ==
-						       0xD800))) {
+		if (k7ff == 0xFF00FF && !utfconv_avx2_surrogates(a)) {
 			/* 16 units of three bytes each (CJK) */
 			utfconv_u8x32 x = (utfconv_u8x32)(0x80E0 | a >> 12 |
 							  (a & 0xFC0) << 2);
@@ -926,45 +979,19 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 			ncp += 16;
 			continue;
 		}
-		if (!utfconv_unitmask((utfconv_u16x16)((a & 0xF800) ==
-						       0xD800))) {
+		if (!utfconv_avx2_surrogates(a)) {
 			/*
-			 * 16 units of one to three bytes: as the SSSE3 step,
-			 * even and odd units encoded in 32-bit lanes, then
-			 * per half units 0-3 and 4-7 packed by their lengths.
+			 * 16 units of one to three bytes, and the next 16 as
+			 * well unless they hold surrogates: text that mixes
+			 * scripts with ASCII takes 32 units per trip.
 			 */
-			utfconv_s32x8 x0 = (utfconv_s32x8)a & 0xFFFF;
-			utfconv_s32x8 x1 = (utfconv_s32x8)
-					   ((utfconv_u32x8)a >> 16);
-			utfconv_s32x8 w0 = utfconv_utf8_enc32(x0);
-			utfconv_s32x8 w1 = utfconv_utf8_enc32(x1);
-			utfconv_u8x32 lo = (utfconv_u8x32)
-				__builtin_shufflevector(w0, w1, 0, 8, 1, 9,
-							4, 12, 5, 13);
-			utfconv_u8x32 hi = (utfconv_u8x32)
-				__builtin_shufflevector(w0, w1, 2, 10, 3, 11,
-							6, 14, 7, 15);
-			unsigned int l0, l1;
-
-			k7f = utfconv_unitmask(big);
-			l0 = utfconv_spread2(k7f & 0xFF) +
-			     utfconv_spread2(k7ff & 0xFF);
-			l1 = utfconv_spread2(k7f >> 16) +
-			     utfconv_spread2(k7ff >> 16);
-			lo = utfconv_pshufb32(lo,
-					      utfconv_rows(utfconv_pack32[l0 & 0xFF],
-							   utfconv_pack32[l1 & 0xFF]));
-			hi = utfconv_pshufb32(hi,
-					      utfconv_rows(utfconv_pack32[l0 >> 8],
-							   utfconv_pack32[l1 >> 8]));
-			utfconv_store_lo(d, lo);
-			d += utfconv_pack32_bytes[l0 & 0xFF];
-			utfconv_store_lo(d, hi);
-			d += utfconv_pack32_bytes[l0 >> 8];
-			utfconv_store_hi(d, lo);
-			d += utfconv_pack32_bytes[l1 & 0xFF];
-			utfconv_store_hi(d, hi);
-			d += utfconv_pack32_bytes[l1 >> 8];
+			d = utfconv_avx2_utf16_mixed(d, a);
+			if (!utfconv_avx2_surrogates(b)) {
+				d = utfconv_avx2_utf16_mixed(d, b);
+				s += 64;
+				ncp += 32;
+				continue;
+			}
 			s += 32;
 			ncp += 16;
 			continue;
