@@ -858,16 +858,15 @@ utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
 	utfconv_u16x16 two = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
 	utfconv_u16x16 three = 0x80E0 | a >> 12 | (a & 0xFC0) << 2;
 	utfconv_u16x16 last = 0x80 | (a & 0x3F);
-	utfconv_u16x16 f;
+	/*
+	 * Masks, not __builtin_ia32_pblendvb256(): GCC folds that into a
+	 * select on the sign of plain char, which the kernel's
+	 * -funsigned-char makes never true.
+	 */
+	utfconv_u16x16 f = (a & ~big) | (two & big & ~mid) | (three & mid);
 	utfconv_u8x32 lo, hi;
 	unsigned int n;
 
-	f = (utfconv_u16x16)__builtin_ia32_pblendvb256((UTFCONV_C8X32)a,
-						       (UTFCONV_C8X32)two,
-						       (UTFCONV_C8X32)big);
-	f = (utfconv_u16x16)__builtin_ia32_pblendvb256((UTFCONV_C8X32)f,
-						       (UTFCONV_C8X32)three,
-						       (UTFCONV_C8X32)mid);
 	/* per half: units 0-3 (lo) and 4-7 (hi), each in its 32-bit lane */
 	lo = (utfconv_u8x32)__builtin_shufflevector(f, last, 0, 16, 1, 17,
 						    2, 18, 3, 19, 8, 24, 9,
