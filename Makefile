@@ -4,6 +4,7 @@
 #
 #   make            build kmod/utfconv.ko and the CLI tools/utfconv
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
+#   make shell      a shell in QEMU with utfconv loaded, this directory shared
 #   make check      every test: host-check, kunit, style, docs, install-test,
 #                   vm-test, vm-debug (its check slice)
 #   make kunit | host-check | fuzz | style | docs | vm-test | install-test
@@ -26,7 +27,7 @@ SHARED ?= $(abspath ../shared)
 KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.sh headers 6.1))
 
 .PHONY: all modules deps kunit host-check fuzz style vm-test demo check \
-	install clean help bench vm-debug fuzz-long fresh-check
+	install clean help bench vm-debug fuzz-long fresh-check shell
 
 all: modules
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools; fi
@@ -42,6 +43,7 @@ modules: deps
 	$(MAKE) -C $(KDIR_BUILD) M=$(CURDIR) modules
 
 kunit: deps
+	scripts/uml-halt-test.sh
 	scripts/kunit.sh
 
 host-check: deps
@@ -65,8 +67,16 @@ docs: deps
 install-test: deps
 	scripts/install-test.sh
 
+# The suites in QEMU, then scripts/vm.sh run on files of this tree
+# (the CLI's iconv cases, compared with glibc iconv here).
 vm-test: deps
 	SHARED=$(SHARED) scripts/vm.sh test
+	scripts/vm-run-test.sh
+
+# An interactive busybox sh in QEMU (Debian's 6.12 kernel, utfconv.ko
+# loaded, this directory shared read-write by 9p): scripts/vm.sh shell.
+shell: deps
+	scripts/vm.sh shell
 
 demo: deps
 	SHARED=$(SHARED) scripts/vm.sh demo 6.1
@@ -133,4 +143,4 @@ clean:
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
 
 help:
-	@sed -n '3,16p' Makefile
+	@sed -n '3,17p' Makefile

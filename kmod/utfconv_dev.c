@@ -10,16 +10,19 @@
  *
  * The device touches no state shared between open files, so it is
  * mode 0666: any user may convert text. The memory an open file holds
- * (the output buffer and two small bounce buffers) is charged to the
- * opener's memory cgroup.
+ * (its state, and its output buffer from the first write on) is charged
+ * to the opener's memory cgroup and bounded per user by
+ * max_user_streams; calls charge their bounce buffers while they run.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/errno.h>
+#include <linux/cred.h>
+#include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/kernel.h>
 #include <linux/kfifo.h>
 #include <linux/log2.h>
@@ -28,11 +31,13 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/utfconv.h>
@@ -48,11 +53,29 @@
  * is normally limited by the input or by the output buffer only.
  */
 #define UTFCONV_OUT_BYTES		(2 * UTFCONV_IN_BYTES)
+/* Output bytes one read() copies through its bounce buffer. */
+#define UTFCONV_READ_BYTES		8192
 /*
  * Free output bytes that hold any single character the codec writes in
  * one piece: a 4-byte UTF-8 sequence or a UTF-16 surrogate pair.
  */
 #define UTFCONV_MIN_ROOM		4
+/*
+ * Output room of a write() step beyond two bytes per input byte: pending
+ * bytes completed by the step, a BOM, a U+FFFD (at least
+ * %UTFCONV_MIN_ROOM).
+ */
+#define UTFCONV_BOUNCE_SLACK		16
+/*
+ * Output bytes of one flush step: a BOM and the replacements of a pending
+ * tail (the flush steps again if more comes).
+ */
+#define UTFCONV_FLUSH_BYTES		16
+/*
+ * Bounce bytes a call keeps on its stack: short reads and writes, the
+ * calls of programs that convert a few bytes at a time, allocate nothing.
+ */
+#define UTFCONV_STACK_BYTES		128
 
 #define UTFCONV_BUFFER_MIN		4096U
 #define UTFCONV_BUFFER_MAX		(16U << 20)
@@ -74,148 +97,381 @@ MODULE_PARM_DESC(buffer_bytes,
 		 "Output buffer bytes per open file: a power of two in [4096, 16777216] (default 65536)");
 
 /**
- * DOC: max_streams
+ * DOC: max_user_streams
  *
- * Module parameter ``max_streams``: how many files of /dev/utfconv may be
- * open at once, for all users together (default 4096, 0 for no limit).
- * Every open file holds its output buffer (``buffer_bytes``) and about
- * 12 KiB more; the memory is charged to the opener's memory cgroup, but
- * where no cgroup limit applies this cap keeps unprivileged users from
- * filling kernel memory through the 0666 device node. open() fails with
- * -ENFILE when it is reached. Root may change it at run time.
+ * Module parameter ``max_user_streams``: how many files of /dev/utfconv
+ * one user (effective uid of the opener) may have open at once (default
+ * 4096, 0 for no limit). Each user has a limit of its own, so a user at
+ * its limit cannot make another user's open() fail. An open file holds
+ * its &struct utfconv_file from open() on and its output buffer
+ * (``buffer_bytes``) from its first write() or flush on; all of it is
+ * charged to the opener's memory cgroup, and where no cgroup limit
+ * applies this cap bounds what one user can pin through the 0666 device
+ * node. open() fails with -EMFILE when it is reached, as it does at
+ * inotify's max_user_instances. Root may change it at run time.
  */
-static unsigned int utfconv_max_streams = 4096;
-module_param_named(max_streams, utfconv_max_streams, uint, 0644);
-MODULE_PARM_DESC(max_streams,
-		 "Most open files of /dev/utfconv at once, all users together (default 4096, 0: no limit)");
+static unsigned int utfconv_max_user_streams = 4096;
+module_param_named(max_user_streams, utfconv_max_user_streams, uint, 0644);
+MODULE_PARM_DESC(max_user_streams,
+		 "Most open files of /dev/utfconv per user (default 4096, 0: no limit)");
 
-static atomic_t utfconv_streams = ATOMIC_INIT(0);
+/**
+ * struct utfconv_user - open files of /dev/utfconv of one user
+ * @node: in utfconv_users, under utfconv_users_lock
+ * @uid: the user: effective uid of the openers
+ * @streams: files open; the entry is freed when it drops to 0
+ */
+struct utfconv_user {
+	struct hlist_node node;
+	kuid_t uid;
+	unsigned int streams;
+};
+
+static DEFINE_HASHTABLE(utfconv_users, 6);
+static DEFINE_SPINLOCK(utfconv_users_lock);
+
+/**
+ * utfconv_user_find() - look up the entry of a user
+ * @uid: the user
+ *
+ * Context: Holds utfconv_users_lock.
+ * Return: the entry, or NULL if @uid has no file open.
+ */
+static struct utfconv_user *utfconv_user_find(kuid_t uid)
+{
+	struct utfconv_user *u;
+
+	lockdep_assert_held(&utfconv_users_lock);
+	hash_for_each_possible(utfconv_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			return u;
+	return NULL;
+}
+
+/**
+ * utfconv_user_get() - count one more open file of the calling user
+ *
+ * Context: Process context; may sleep (allocates).
+ * Return: the caller's entry, or ERR_PTR(-EMFILE) if the user has
+ * max_user_streams files open already, ERR_PTR(-ENOMEM).
+ */
+static struct utfconv_user *utfconv_user_get(void)
+{
+	unsigned int max = READ_ONCE(utfconv_max_user_streams);
+	kuid_t uid = current_euid();
+	struct utfconv_user *fresh;
+	struct utfconv_user *u;
+
+	/* Allocated before the lock, freed below if the user has one. */
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	if (!fresh)
+		return ERR_PTR(-ENOMEM);
+
+	spin_lock(&utfconv_users_lock);
+	u = utfconv_user_find(uid);
+	if (!u) {
+		u = fresh;
+		fresh = NULL;
+		u->uid = uid;
+		hash_add(utfconv_users, &u->node, __kuid_val(uid));
+	}
+	if (max && u->streams >= max)
+		u = ERR_PTR(-EMFILE);	/* streams > 0: not a fresh entry */
+	else
+		u->streams++;
+	spin_unlock(&utfconv_users_lock);
+
+	kfree(fresh);
+	return u;
+}
+
+/**
+ * utfconv_user_put() - count one open file of a user less
+ * @u: the entry utfconv_user_get() returned
+ *
+ * Context: Process context.
+ */
+static void utfconv_user_put(struct utfconv_user *u)
+{
+	bool last;
+
+	spin_lock(&utfconv_users_lock);
+	last = !--u->streams;
+	if (last)
+		hash_del(&u->node);
+	spin_unlock(&utfconv_users_lock);
+	if (last)
+		kfree(u);
+}
 
 /**
  * struct utfconv_file - one open file of /dev/utfconv: one stream
- * @lock: serialises every operation on the file; guards all fields below
- *	except @wait
- * @wait: readers, writers and pollers wait here for a change of @seq
- * @seq: bumped under @lock on every change a waiter may care about
- *	(output added or removed, input ended, error, reset); waiters read
- *	it without the lock (READ_ONCE()) and then recheck under @lock
- * @state: the codec's stream state and counters
- * @config: the configuration set by %UTFCONV_IOC_SET_CONFIG
+ * @lock: guards @state, @fifo, @taken, @resets and @full_avail; held only
+ *	for bounded work (one step of at most %UTFCONV_IN_BYTES input
+ *	bytes), never across a user copy or a sleep
+ * @rwait: readers wait here for output, the end of the stream or an error
+ * @wwait: writers and flushes wait here for room in @fifo (output read,
+ *	or a reset), the end of the stream or an error
+ * @state: the codec's stream state: configuration, counters, pending
+ *	input, the end of the input and the error that stopped the stream
+ *	are kept there and only there
  * @fifo: converted bytes waiting to be read; its buffer is @fifo_buf
- * @fifo_buf: backing store of @fifo, utfconv_buffer_bytes bytes
- * @in_buf: bounce buffer for input of write(), %UTFCONV_IN_BYTES
- * @out_buf: bounce buffer for codec output of write() and
- *	%UTFCONV_IOC_FLUSH, %UTFCONV_OUT_BYTES
- * @error: strict error holding the stream (-EILSEQ ill-formed input,
- *	-EINVAL incomplete input at end of stream), 0 if none
- * @ended: the input was ended by %UTFCONV_IOC_FLUSH
+ * @fifo_buf: backing store of @fifo, utfconv_buffer_bytes bytes, allocated
+ *	by the first write() or flush (NULL until then: @fifo is empty)
+ * @taken: bumped whenever output leaves @fifo (read or reset), so that a
+ *	reader can tell that the bytes it copied are still the next ones and
+ *	a writer waiting for room can tell that room may have been made
  * @resets: bumped by every %UTFCONV_IOC_RESET, so that a flush that slept
  *	can tell that the stream it was ending is gone
  * @full_avail: free output bytes when the last write or flush could not
  *	place its next character; 0 after any progress. poll() reports
  *	EPOLLOUT only once more room than this is free.
+ * @user: the opener's count of open files (not under @lock: set at open)
  *
  * Lifetime: allocated by utfconv_open(), freed by utfconv_release() when
  * the last reference to the file is gone, so no operation can run
- * concurrently with either. Threads sharing the file take @lock
- * (mutex_lock_interruptible() where they may wait behind a long
- * operation) and drop it before sleeping on @wait.
+ * concurrently with either.
+ *
+ * Locking: every operation takes @lock for one bounded step at a time and
+ * copies to and from userspace through bounce buffers of its own with the
+ * lock dropped, so that no task waits for another task's page fault,
+ * userfaultfd stall or long conversion; poll() takes @lock only for a
+ * snapshot. Threads writing one stream at the same time interleave in
+ * steps of up to %UTFCONV_IN_BYTES bytes.
  */
 struct utfconv_file {
-	struct mutex lock;	/* guards all fields below but @wait */
-	wait_queue_head_t wait;
-	unsigned int seq;
+	spinlock_t lock;	/* guards all fields below but the wait queues */
+	wait_queue_head_t rwait;
+	wait_queue_head_t wwait;
 	struct utfconv_state state;
-	struct utfconv_config config;
 	struct kfifo fifo;
 	void *fifo_buf;
-	u8 *in_buf;
-	u8 *out_buf;
-	int error;
-	bool ended;
+	unsigned long taken;
 	unsigned int resets;
 	unsigned int full_avail;
+	struct utfconv_user *user;
 };
 
+/* Wake-up targets, returned by the steps that run under the lock. */
+#define UTFCONV_WAKE_READERS	BIT(0)
+#define UTFCONV_WAKE_WRITERS	BIT(1)
+
 /**
- * utfconv_notify() - tell waiters that the stream changed
+ * utfconv_wake() - wake the waiters a step made ready
+ * @uf: the stream
+ * @wake: UTFCONV_WAKE_* bits
+ *
+ * Called after dropping @uf->lock, so that wait-queue callbacks (epoll)
+ * never run under it.
+ *
+ * Context: Any context.
+ */
+static void utfconv_wake(struct utfconv_file *uf, unsigned int wake)
+{
+	if (wake & UTFCONV_WAKE_READERS)
+		wake_up_interruptible_poll(&uf->rwait, EPOLLIN | EPOLLRDNORM);
+	if (wake & UTFCONV_WAKE_WRITERS)
+		wake_up_interruptible_poll(&uf->wwait, EPOLLOUT | EPOLLWRNORM);
+}
+
+/**
+ * utfconv_avail_locked() - free bytes of the output buffer
  * @uf: the stream
  *
  * Context: Holds @uf->lock.
+ * Return: the free bytes, all of the buffer before it is allocated.
  */
-static void utfconv_notify(struct utfconv_file *uf)
+static unsigned int utfconv_avail_locked(struct utfconv_file *uf)
 {
 	lockdep_assert_held(&uf->lock);
-	WRITE_ONCE(uf->seq, uf->seq + 1);
-	wake_up_interruptible(&uf->wait);
+	return uf->fifo_buf ? kfifo_avail(&uf->fifo) : utfconv_buffer_bytes;
 }
 
 /**
- * utfconv_wait_unlocked() - wait for a change of the stream
+ * utfconv_fifo_alloc() - give the stream its output buffer
  * @uf: the stream
  *
- * Drops @uf->lock, sleeps until utfconv_notify() is called, retakes the
- * lock. A change between the caller's last check and the sleep is not
- * missed: @uf->seq is sampled under the lock.
+ * Streams that are only opened, configured or used for CONVERT never
+ * hold the buffer: it is allocated by the first write() or flush.
  *
- * Context: Process context, holds @uf->lock; sleeps.
- * Return:
- * * 0 - something changed; @uf->lock is held again
- * * -ERESTARTSYS - interrupted by a signal; @uf->lock is not held
+ * Context: Process context; may sleep; takes @uf->lock.
+ * Return: 0 once the buffer exists, -ENOMEM.
  */
-static int utfconv_wait_unlocked(struct utfconv_file *uf)
+static int utfconv_fifo_alloc(struct utfconv_file *uf)
 {
-	unsigned int seq = uf->seq;
+	void *buf;
 
-	mutex_unlock(&uf->lock);
-	if (wait_event_interruptible(uf->wait, READ_ONCE(uf->seq) != seq))
-		return -ERESTARTSYS;
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-	return 0;
+	if (READ_ONCE(uf->fifo_buf))
+		return 0;
+	buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	spin_lock(&uf->lock);
+	if (!uf->fifo_buf) {
+		/* utfconv_dev_init() checked it is a power of two. */
+		if (!kfifo_init(&uf->fifo, buf, utfconv_buffer_bytes)) {
+			WRITE_ONCE(uf->fifo_buf, buf);
+			buf = NULL;
+		}
+	}
+	spin_unlock(&uf->lock);
+	/* Another thread of the file was first, or kfifo_init() failed. */
+	kvfree(buf);
+	return READ_ONCE(uf->fifo_buf) ? 0 : -ENOMEM;
 }
 
 /**
- * utfconv_fill() - convert bounced input into the output buffer
+ * utfconv_ended_locked() - whether the stream's input has ended
  * @uf: the stream
- * @src_bytes: input bytes in @uf->in_buf
- * @src_used: out: input bytes the codec consumed (pending ones included)
- * @dst_used: out: output bytes queued in @uf->fifo
- * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
- *
- * Converts through @uf->out_buf into the free space of @uf->fifo, never
- * more than fits; wakes readers when output was queued.
  *
  * Context: Holds @uf->lock.
- * Return: the result of utfconv_convert():
+ * Return: true after a flush: it succeeded, or found the input ending
+ * inside a character (strict, wtf8: the stream stopped with -EINVAL).
+ */
+static bool utfconv_ended_locked(struct utfconv_file *uf)
+{
+	lockdep_assert_held(&uf->lock);
+	return utfconv_ended(&uf->state) ||
+	       utfconv_error(&uf->state) == -EINVAL;
+}
+
+/**
+ * utfconv_readable_locked() - whether read() would not wait
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock.
+ * Return: true with output ready, at the end of the stream, or when an
+ * error stopped it.
+ */
+static bool utfconv_readable_locked(struct utfconv_file *uf)
+{
+	lockdep_assert_held(&uf->lock);
+	return !kfifo_is_empty(&uf->fifo) || utfconv_error(&uf->state) ||
+	       utfconv_ended_locked(uf);
+}
+
+/**
+ * utfconv_stopped_locked() - why the stream takes no more input
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock.
+ * Return: the error that stopped the stream, -EPIPE after a successful
+ * flush, or 0 while it takes input.
+ */
+static int utfconv_stopped_locked(struct utfconv_file *uf)
+{
+	lockdep_assert_held(&uf->lock);
+	if (utfconv_error(&uf->state))
+		return utfconv_error(&uf->state);
+	return utfconv_ended(&uf->state) ? -EPIPE : 0;
+}
+
+/**
+ * utfconv_readable() - wait condition of read()
+ * @uf: the stream
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: as utfconv_readable_locked().
+ */
+static bool utfconv_readable(struct utfconv_file *uf)
+{
+	bool ret;
+
+	spin_lock(&uf->lock);
+	ret = utfconv_readable_locked(uf);
+	spin_unlock(&uf->lock);
+	return ret;
+}
+
+/**
+ * utfconv_room_changed() - wait condition of a write or flush without room
+ * @uf: the stream
+ * @taken: @uf->taken when the step found no room
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: true once output was read or discarded since then (there may be
+ * room now), or the stream stopped or ended meanwhile.
+ */
+static bool utfconv_room_changed(struct utfconv_file *uf, unsigned long taken)
+{
+	bool ret;
+
+	spin_lock(&uf->lock);
+	ret = uf->taken != taken || utfconv_stopped_locked(uf);
+	spin_unlock(&uf->lock);
+	return ret;
+}
+
+/**
+ * utfconv_wait_room() - wait until output room may have been made
+ * @uf: the stream
+ * @file: its file, for O_NONBLOCK
+ * @taken: @uf->taken when the last step found no room
+ *
+ * Context: Process context; sleeps unless @file is non-blocking.
+ * Return: 0 when it is worth trying again, -EAGAIN for a non-blocking
+ * @file, -ERESTARTSYS when a signal came first.
+ */
+static int utfconv_wait_room(struct utfconv_file *uf, struct file *file,
+			     unsigned long taken)
+{
+	if (file->f_flags & O_NONBLOCK)
+		return -EAGAIN;
+	return wait_event_interruptible(uf->wwait,
+					utfconv_room_changed(uf, taken));
+}
+
+/**
+ * utfconv_fill_locked() - convert input into the output buffer
+ * @uf: the stream
+ * @src: input bytes (kernel memory)
+ * @src_bytes: their count
+ * @src_used: out: input bytes the codec consumed (pending ones included)
+ * @out_buf: bounce buffer for the codec's output
+ * @out_bytes: its size: at least %UTFCONV_MIN_ROOM, so that no progress
+ *	means that @uf->fifo is full
+ * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
+ * @wake: out: UTFCONV_WAKE_* bits for utfconv_wake()
+ *
+ * Converts through @out_buf into the free space of @uf->fifo, never more
+ * than fits.
+ *
+ * Context: Holds @uf->lock.
+ * Return: the result of utfconv_convert(), except that -E2BIG with no
+ * progress at all becomes -ENOSPC:
  * * 0 - all input consumed (and the stream ended with %UTFCONV_END)
- * * -E2BIG - the next character did not fit; the rest is not consumed
+ * * -E2BIG - some progress; the next character did not fit
+ * * -ENOSPC - nothing fits until output is read
  * * -EILSEQ - strict: ill-formed input after *@src_used bytes
  * * -EINVAL - strict: incomplete input at the end (%UTFCONV_END)
  */
-static int utfconv_fill(struct utfconv_file *uf, size_t src_bytes,
-			size_t *src_used, size_t *dst_used,
-			unsigned int cflags)
+static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
+			       size_t src_bytes, size_t *src_used, u8 *out_buf,
+			       size_t out_bytes, unsigned int cflags,
+			       unsigned int *wake)
 {
-	size_t room = min_t(size_t, kfifo_avail(&uf->fifo), UTFCONV_OUT_BYTES);
-	unsigned int queued;
+	size_t room = min_t(size_t, utfconv_avail_locked(uf), out_bytes);
+	size_t dst_used;
 	int ret;
 
 	lockdep_assert_held(&uf->lock);
 
-	*src_used = 0;
-	*dst_used = 0;
-	ret = utfconv_convert(&uf->state, uf->in_buf, src_bytes, src_used,
-			      uf->out_buf, room, dst_used, cflags);
-	if (*dst_used) {
-		queued = kfifo_in(&uf->fifo, uf->out_buf, *dst_used);
-		/* Cannot fail: the codec wrote at most kfifo_avail() bytes. */
-		*dst_used = queued;
+	ret = utfconv_convert(&uf->state, src, src_bytes, src_used, out_buf,
+			      room, &dst_used, cflags);
+	/* Cannot be short: the codec wrote at most kfifo_avail() bytes. */
+	kfifo_in(&uf->fifo, out_buf, dst_used);
+	if (dst_used)
+		*wake |= UTFCONV_WAKE_READERS;
+	if (*src_used || dst_used) {
 		uf->full_avail = 0;
-		utfconv_notify(uf);
-	} else if (*src_used) {
-		uf->full_avail = 0;
+	} else if (ret == -E2BIG) {
+		uf->full_avail = utfconv_avail_locked(uf);
+		ret = -ENOSPC;
 	}
+	if (ret && ret != -E2BIG && ret != -ENOSPC)
+		*wake |= UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS;
+	else if (!ret && (cflags & UTFCONV_END))
+		*wake |= UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS;
 	return ret;
 }
 
@@ -224,66 +480,49 @@ static int utfconv_fill(struct utfconv_file *uf, size_t src_bytes,
  * @inode: inode of /dev/utfconv
  * @file: the new file
  *
- * Allocates the stream: its output buffer of utfconv_buffer_bytes bytes and
- * its bounce buffers, all charged to the caller's memory cgroup. The
- * stream starts as UTF-8 -> UTF-16LE, strict, no flags. The file is a
- * stream: lseek() and positional reads and writes fail with -ESPIPE.
+ * Allocates the stream's state, charged to the caller's memory cgroup and
+ * counted against the caller's max_user_streams; the output buffer comes
+ * with the first write() or flush. The stream starts as UTF-8 ->
+ * UTF-16LE, strict, no flags. The file is a stream: lseek() and
+ * positional reads and writes fail with -ESPIPE.
  *
  * Context: Process context; may sleep.
  * Return:
  * * 0 - the stream is ready
- * * -ENFILE - max_streams files of /dev/utfconv are open already
+ * * -EMFILE - the caller's user has max_user_streams files of
+ *   /dev/utfconv open already
  * * -ENOMEM - out of memory
  */
 static int utfconv_open(struct inode *inode, struct file *file)
 {
-	unsigned int max = READ_ONCE(utfconv_max_streams);
+	struct utfconv_user *user;
 	struct utfconv_file *uf;
 	int ret;
 
-	if (atomic_inc_return(&utfconv_streams) > max && max) {
-		atomic_dec(&utfconv_streams);
-		return -ENFILE;
-	}
+	user = utfconv_user_get();
+	if (IS_ERR(user))
+		return PTR_ERR(user);
 	uf = kzalloc(sizeof(*uf), GFP_KERNEL_ACCOUNT);
 	if (!uf) {
-		atomic_dec(&utfconv_streams);
+		utfconv_user_put(user);
 		return -ENOMEM;
 	}
+	uf->user = user;
 
-	uf->in_buf = kmalloc(UTFCONV_IN_BYTES, GFP_KERNEL_ACCOUNT);
-	uf->out_buf = kmalloc(UTFCONV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
-	uf->fifo_buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
-	if (!uf->in_buf || !uf->out_buf || !uf->fifo_buf) {
-		ret = -ENOMEM;
-		goto err_free;
+	ret = utfconv_init(&uf->state, UTFCONV_DIR_UTF8_TO_UTF16LE,
+			   UTFCONV_POLICY_STRICT, 0);
+	if (ret) {
+		kfree(uf);
+		utfconv_user_put(user);
+		return ret;
 	}
-	/* utfconv_dev_init() checked it is a power of two: no rounding. */
-	ret = kfifo_init(&uf->fifo, uf->fifo_buf, utfconv_buffer_bytes);
-	if (ret)
-		goto err_free;
 
-	uf->config.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
-	uf->config.policy = UTFCONV_POLICY_STRICT;
-	uf->config.flags = 0;
-	ret = utfconv_init(&uf->state, uf->config.direction,
-			   uf->config.policy, uf->config.flags);
-	if (ret)
-		goto err_free;
-
-	mutex_init(&uf->lock);
-	init_waitqueue_head(&uf->wait);
+	spin_lock_init(&uf->lock);
+	init_waitqueue_head(&uf->rwait);
+	init_waitqueue_head(&uf->wwait);
 	file->private_data = uf;
 
 	return stream_open(inode, file);
-
-err_free:
-	kvfree(uf->fifo_buf);
-	kfree(uf->out_buf);
-	kfree(uf->in_buf);
-	kfree(uf);
-	atomic_dec(&utfconv_streams);
-	return ret;
 }
 
 /**
@@ -300,13 +539,69 @@ static int utfconv_release(struct inode *inode, struct file *file)
 {
 	struct utfconv_file *uf = file->private_data;
 
-	mutex_destroy(&uf->lock);
+	utfconv_user_put(uf->user);
 	kvfree(uf->fifo_buf);
-	kfree(uf->out_buf);
-	kfree(uf->in_buf);
 	kfree(uf);
-	atomic_dec(&utfconv_streams);
 	return 0;
+}
+
+/**
+ * utfconv_read_peek() - look at the output without taking it
+ * @uf: the stream
+ * @buf: bounce buffer
+ * @bytes: its size
+ * @taken: out: @uf->taken at the time of the copy
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return:
+ * * >0 - bytes copied to @buf, still in the output buffer
+ * * 0 - end of file
+ * * -EILSEQ, -EINVAL - no output left and the stream stopped
+ * * -EAGAIN - no output ready
+ */
+static ssize_t utfconv_read_peek(struct utfconv_file *uf, u8 *buf,
+				 size_t bytes, unsigned long *taken)
+{
+	ssize_t ret;
+
+	spin_lock(&uf->lock);
+	*taken = uf->taken;
+	ret = uf->fifo_buf ? kfifo_out_peek(&uf->fifo, buf, bytes) : 0;
+	if (!ret && utfconv_error(&uf->state))
+		ret = utfconv_error(&uf->state);
+	else if (!ret && !utfconv_ended_locked(uf))
+		ret = -EAGAIN;
+	spin_unlock(&uf->lock);
+	return ret;
+}
+
+/**
+ * utfconv_read_commit() - take output that was copied to the reader
+ * @uf: the stream
+ * @buf: the bounce buffer utfconv_read_peek() filled
+ * @bytes: how many of its bytes reached the reader
+ * @taken: @uf->taken that utfconv_read_peek() returned
+ *
+ * Context: Process context; takes @uf->lock.
+ * Return: true if the bytes were taken; false if another reader took
+ * output or a reset discarded it since the peek (the caller peeks again).
+ */
+static bool utfconv_read_commit(struct utfconv_file *uf, u8 *buf,
+				size_t bytes, unsigned long taken)
+{
+	bool ret;
+
+	spin_lock(&uf->lock);
+	ret = uf->taken == taken;
+	if (ret) {
+		/* The same bytes as peeked: only writers add to the fifo. */
+		ret = kfifo_out(&uf->fifo, buf, bytes) == bytes;
+		uf->taken++;
+	}
+	spin_unlock(&uf->lock);
+	if (ret)
+		utfconv_wake(uf, UTFCONV_WAKE_WRITERS);
+	return ret;
 }
 
 /**
@@ -316,13 +611,16 @@ static int utfconv_release(struct inode *inode, struct file *file)
  * @count: its size in bytes; any size, 1-byte reads give the same bytes
  * @ppos: unused (the file is a stream)
  *
- * Returns the bytes waiting in the output buffer, up to @count. When none
- * are waiting it sleeps until some are, unless the stream has ended
- * (%UTFCONV_IOC_FLUSH: end of file) or a strict error holds (the error is
- * returned so that readers of a failed stream do not wait for output that
- * never comes). Output produced before a strict error is returned first.
+ * Returns the bytes waiting in the output buffer, up to @count (at most
+ * %UTFCONV_READ_BYTES per call). When none are waiting it sleeps until
+ * some are, unless the stream has ended (%UTFCONV_IOC_FLUSH: end of file)
+ * or a strict error holds (the error is returned so that readers of a
+ * failed stream do not wait for output that never comes). Output
+ * produced before a strict error is returned first. The bytes are copied
+ * to @buf without any lock held and taken from the stream only after the
+ * copy, so a stalled or faulting @buf delays no other task.
  *
- * Context: Process context; may sleep, takes the stream's mutex.
+ * Context: Process context; may sleep.
  * Return:
  * * >0 - bytes copied to @buf
  * * 0 - @count is 0, or end of file: the stream was flushed and all its
@@ -332,47 +630,158 @@ static int utfconv_release(struct inode *inode, struct file *file)
  * * -EAGAIN - no output ready and the file is non-blocking
  * * -ERESTARTSYS - interrupted by a signal before any byte was copied
  * * -EFAULT - @buf is not writable; no byte was consumed
+ * * -ENOMEM - out of memory for the bounce buffer
  */
 static ssize_t utfconv_read(struct file *file, char __user *buf,
 			    size_t count, loff_t *ppos)
 {
 	struct utfconv_file *uf = file->private_data;
-	unsigned int copied;
+	size_t bytes = min_t(size_t, count, UTFCONV_READ_BYTES);
+	u8 stack_buf[UTFCONV_STACK_BYTES];
+	u8 *bounce = stack_buf;
+	unsigned long taken;
+	size_t left;
 	ssize_t ret;
 
 	if (!count)
 		return 0;
-
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
+	if (bytes > sizeof(stack_buf))
+		bounce = kmalloc(bytes, GFP_KERNEL_ACCOUNT);
+	if (!bounce)
+		return -ENOMEM;
 
 	for (;;) {
-		if (!kfifo_is_empty(&uf->fifo)) {
-			ret = kfifo_to_user(&uf->fifo, buf, count, &copied);
-			if (copied) {
-				ret = copied;
-				utfconv_notify(uf);
-			}
+		ret = utfconv_read_peek(uf, bounce, bytes, &taken);
+		if (ret == -EAGAIN && !(file->f_flags & O_NONBLOCK)) {
+			ret = wait_event_interruptible(uf->rwait,
+						       utfconv_readable(uf));
+			if (!ret)
+				continue;
+		}
+		if (ret <= 0)
+			break;
+
+		left = copy_to_user(buf, bounce, ret);
+		if (left == ret) {
+			ret = -EFAULT;
 			break;
 		}
-		if (uf->error) {
-			ret = uf->error;
+		ret -= left;
+		if (utfconv_read_commit(uf, bounce, ret, taken))
+			break;
+		/* Another reader or a reset came between: look again. */
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
 			break;
 		}
-		if (uf->ended) {
-			ret = 0;
-			break;
-		}
-		if (file->f_flags & O_NONBLOCK) {
-			ret = -EAGAIN;
-			break;
-		}
-		if (utfconv_wait_unlocked(uf))
-			return -ERESTARTSYS;
+		cond_resched();
 	}
 
-	mutex_unlock(&uf->lock);
+	if (bounce != stack_buf)
+		kfree(bounce);
 	return ret;
+}
+
+/**
+ * utfconv_write_step() - convert one bounced piece of input
+ * @uf: the stream
+ * @src: input bytes (kernel memory)
+ * @src_bytes: their count
+ * @src_used: out: input bytes accepted
+ * @out_buf: bounce buffer for the codec's output
+ * @out_bytes: its size, at least %UTFCONV_MIN_ROOM
+ * @taken: out: @uf->taken when nothing fitted (-ENOSPC)
+ *
+ * Context: Process context; takes @uf->lock for one bounded step.
+ * Return: as utfconv_fill_locked() (-E2BIG becomes 0: there was
+ * progress), or -EPIPE after a flush, the stream's error if it stopped
+ * earlier, -E2BIG if the empty output buffer cannot hold one character.
+ */
+static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
+			      size_t src_bytes, size_t *src_used,
+			      u8 *out_buf, size_t out_bytes,
+			      unsigned long *taken)
+{
+	unsigned int wake = 0;
+	int ret;
+
+	*src_used = 0;
+	spin_lock(&uf->lock);
+	ret = utfconv_stopped_locked(uf);
+	if (!ret)
+		ret = utfconv_fill_locked(uf, src, src_bytes, src_used,
+					  out_buf, out_bytes, 0, &wake);
+	if (ret == -ENOSPC && kfifo_is_empty(&uf->fifo))
+		ret = -E2BIG;
+	else if (ret == -E2BIG)
+		ret = 0;
+	*taken = uf->taken;
+	spin_unlock(&uf->lock);
+	utfconv_wake(uf, wake);
+	return ret;
+}
+
+/**
+ * utfconv_write_bounced() - the work of write() through bounce buffers
+ * @file: the stream
+ * @buf: user buffer holding the input
+ * @count: its size in bytes, at least 1
+ * @bounce: @in_bytes for input, then @out_bytes for output
+ * @in_bytes: input bytes per step, at most %UTFCONV_IN_BYTES
+ * @out_bytes: output bytes per step, at least %UTFCONV_MIN_ROOM
+ *
+ * Context: Process context; may sleep.
+ * Return: as utfconv_write().
+ */
+static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
+				     size_t count, u8 *bounce, size_t in_bytes,
+				     size_t out_bytes)
+{
+	struct utfconv_file *uf = file->private_data;
+	u8 *out_buf = bounce + in_bytes;
+	unsigned long taken;
+	size_t done = 0;
+	size_t have = 0;
+	size_t pos = 0;
+	size_t used;
+	size_t left = 0;
+	int ret = 0;
+
+	while (done < count) {
+		if (!have) {
+			have = min(count - done, in_bytes);
+			left = copy_from_user(bounce, buf + done, have);
+			if (left == have) {
+				ret = -EFAULT;
+				break;
+			}
+			have -= left;
+			pos = 0;
+		}
+		ret = utfconv_write_step(uf, bounce + pos, have, &used,
+					 out_buf, out_bytes, &taken);
+		done += used;
+		pos += used;
+		have -= used;
+		if (ret == -ENOSPC && !done) {
+			ret = utfconv_wait_room(uf, file, taken);
+			if (ret)
+				break;
+			continue;
+		}
+		if (ret)
+			break;
+		if (!have && left) {
+			/* Everything readable was taken; the rest faults. */
+			ret = -EFAULT;
+			break;
+		}
+		/* Long input: let signals and other tasks in between steps. */
+		if (signal_pending(current))
+			break;
+		cond_resched();
+	}
+	return done ? done : ret;
 }
 
 /**
@@ -382,9 +791,12 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * @count: its size in bytes; any size, split anywhere
  * @ppos: unused (the file is a stream)
  *
- * Converts input in bounded steps into the stream's output buffer and
- * accepts exactly the input whose output fits there (a tail of an
- * incomplete character is accepted and held pending). It sleeps only
+ * Converts input in steps of at most %UTFCONV_IN_BYTES bytes into the
+ * stream's output buffer and accepts exactly the input whose output fits
+ * there (a tail of an incomplete character is accepted and held pending).
+ * Each step copies the input into a bounce buffer with no lock held and
+ * then converts it under the stream's lock; between steps a pending
+ * signal ends the write with the count accepted so far. It sleeps only
  * when no input at all can be accepted, until a reader makes room.
  *
  * Under the strict and wtf8 policies, input up to an ill-formed sequence
@@ -395,7 +807,7 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * A bad @buf consumes nothing past the last byte that could be read, so
  * retrying from the returned count gives the same stream.
  *
- * Context: Process context; may sleep, takes the stream's mutex.
+ * Context: Process context; may sleep.
  * Return:
  * * >0 - input bytes accepted, possibly fewer than @count (output buffer
  *   full, signal, fault, or ill-formed input after them)
@@ -406,82 +818,39 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * * -EAGAIN - no input can be accepted and the file is non-blocking
  * * -ERESTARTSYS - interrupted by a signal before any byte was accepted
  * * -EFAULT - @buf is not readable; no byte was accepted
+ * * -ENOMEM - out of memory for the output or the bounce buffers
  * * -E2BIG - the output buffer cannot hold one character (cannot happen
  *   with the sizes this module allows)
  */
 static ssize_t utfconv_write(struct file *file, const char __user *buf,
 			     size_t count, loff_t *ppos)
 {
-	struct utfconv_file *uf = file->private_data;
-	size_t done = 0;
-	size_t src_used;
-	size_t dst_used;
-	size_t chunk;
-	size_t left;
-	ssize_t ret = 0;
-	int err;
+	size_t in_bytes = min_t(size_t, count, UTFCONV_IN_BYTES);
+	u8 stack_buf[UTFCONV_STACK_BYTES];
+	u8 *bounce = stack_buf;
+	size_t out_bytes;
+	ssize_t ret;
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-
-	for (;;) {
-		if (uf->error) {
-			ret = uf->error;
-			break;
-		}
-		if (uf->ended) {
-			ret = -EPIPE;
-			break;
-		}
-		if (done == count)
-			break;
-		if (done && signal_pending(current))
-			break;
-
-		chunk = min_t(size_t, count - done, UTFCONV_IN_BYTES);
-		left = copy_from_user(uf->in_buf, buf + done, chunk);
-		if (left == chunk) {
-			ret = -EFAULT;
-			break;
-		}
-		chunk -= left;
-
-		err = utfconv_fill(uf, chunk, &src_used, &dst_used, 0);
-		done += src_used;
-
-		if (err == -E2BIG && !src_used && !dst_used) {
-			/* Not even one character fits. */
-			if (done)
-				break;
-			if (kfifo_is_empty(&uf->fifo)) {
-				ret = -E2BIG;
-				break;
-			}
-			uf->full_avail = kfifo_avail(&uf->fifo);
-			if (file->f_flags & O_NONBLOCK) {
-				ret = -EAGAIN;
-				break;
-			}
-			if (utfconv_wait_unlocked(uf))
-				return -ERESTARTSYS;
-			continue;
-		}
-		if (err && err != -E2BIG) {
-			uf->error = err;
-			utfconv_notify(uf);
-			ret = err;
-			break;
-		}
-		if (left && src_used == chunk) {
-			/* Everything readable was taken; the rest faults. */
-			ret = -EFAULT;
-			break;
-		}
-		cond_resched();
-	}
-
-	mutex_unlock(&uf->lock);
-	return done ? done : ret;
+	if (!count)
+		return 0;
+	if (utfconv_fifo_alloc(file->private_data))
+		return -ENOMEM;
+	/*
+	 * Bounce buffers as large as the request needs, so that small writes
+	 * stay small allocations: the output of a step is at most two bytes
+	 * per input byte, pending bytes and a BOM included in the slack.
+	 */
+	out_bytes = min_t(size_t, 2 * in_bytes + UTFCONV_BOUNCE_SLACK,
+			  UTFCONV_OUT_BYTES);
+	if (in_bytes + out_bytes > sizeof(stack_buf))
+		bounce = kmalloc(in_bytes + out_bytes, GFP_KERNEL_ACCOUNT);
+	if (!bounce)
+		return -ENOMEM;
+	ret = utfconv_write_bounced(file, buf, count, bounce, in_bytes,
+				    out_bytes);
+	if (bounce != stack_buf)
+		kfree(bounce);
+	return ret;
 }
 
 /**
@@ -489,12 +858,14 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
  * @file: the stream
  * @wait: poll table
  *
- * Context: Process context; takes the stream's mutex (killable).
+ * Never sleeps: it takes the stream's spinlock, which is held only for
+ * one bounded conversion step, for a consistent snapshot.
+ *
+ * Context: Process context.
  * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
  * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
  * write() can accept input (room in the output buffer, input not ended,
- * no error); EPOLLERR while a strict error holds; 0 if a fatal signal
- * came while waiting for the mutex.
+ * no error); EPOLLERR while a strict error holds.
  */
 static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 {
@@ -502,76 +873,183 @@ static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 	unsigned int avail;
 	__poll_t mask = 0;
 
-	poll_wait(file, &uf->wait, wait);
+	poll_wait(file, &uf->rwait, wait);
+	poll_wait(file, &uf->wwait, wait);
 
-	/* Killable, not interruptible: epoll must not miss a readiness. */
-	if (mutex_lock_killable(&uf->lock))
-		return 0;
-	avail = kfifo_avail(&uf->fifo);
-	if (!kfifo_is_empty(&uf->fifo) || uf->ended || uf->error)
+	spin_lock(&uf->lock);
+	avail = utfconv_avail_locked(uf);
+	if (utfconv_readable_locked(uf))
 		mask |= EPOLLIN | EPOLLRDNORM;
-	if (uf->error)
+	if (utfconv_error(&uf->state))
 		mask |= EPOLLERR;
-	else if (!uf->ended && avail >= UTFCONV_MIN_ROOM &&
+	else if (!utfconv_ended_locked(uf) && avail >= UTFCONV_MIN_ROOM &&
 		 avail > uf->full_avail)
 		mask |= EPOLLOUT | EPOLLWRNORM;
-	mutex_unlock(&uf->lock);
+	spin_unlock(&uf->lock);
 
 	return mask;
 }
 
+/*
+ * Sizes of the structures as first published (ABI 2). A command may carry
+ * a larger size, from a later header: see utfconv_ioctl().
+ */
+#define UTFCONV_INFO_SIZE_VER0		64
+#define UTFCONV_CONFIG_SIZE_VER0	32
+#define UTFCONV_STATUS_SIZE_VER0	80
+#define UTFCONV_CONVERT_SIZE_VER0	96
+
+/**
+ * struct utfconv_mode - a configuration as the codec takes it
+ * @direction: UTFCONV_DIR_*
+ * @policy: UTFCONV_POLICY_*
+ * @flags: the codec's UTFCONV_FLAG_* bits (%UTFCONV_FLAGS_ALL)
+ */
+struct utfconv_mode {
+	u32 direction;
+	u32 policy;
+	u32 flags;
+};
+
+/**
+ * struct utfconv_pair - the codec direction of a source and target
+ * @source: UTFCONV_ENC_* of the input
+ * @target: UTFCONV_ENC_* of the output
+ * @detect: %UTFCONV_FLAG_DETECT_BOM or 0
+ * @direction: UTFCONV_DIR_* of the codec
+ */
+struct utfconv_pair {
+	u8 source;
+	u8 target;
+	u8 detect;
+	u8 direction;
+};
+
+static const struct utfconv_pair utfconv_pairs[] = {
+	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE, 0,
+	  UTFCONV_DIR_UTF8_TO_UTF16LE },
+	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16BE, 0,
+	  UTFCONV_DIR_UTF8_TO_UTF16BE },
+	{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF8, 0,
+	  UTFCONV_DIR_UTF16LE_TO_UTF8 },
+	{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8, 0,
+	  UTFCONV_DIR_UTF16BE_TO_UTF8 },
+	/* RFC 2781 4.3: without a byte order mark, UTF-16 is big-endian. */
+	{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8, UTFCONV_FLAG_DETECT_BOM,
+	  UTFCONV_DIR_UTF16_TO_UTF8 },
+};
+
 /**
  * utfconv_check_config() - validate a configuration from userspace
- * @direction: UTFCONV_DIR_*
+ * @source: UTFCONV_ENC_* of the input
+ * @target: UTFCONV_ENC_* of the output
  * @policy: UTFCONV_POLICY_*
  * @flags: UTFCONV_FLAG_* bits
  * @padding: reserved words of the structure
  * @padding_bytes: their size in bytes
+ * @mode: out: the configuration for the codec
  *
- * Common to %UTFCONV_IOC_SET_CONFIG and %UTFCONV_IOC_CONVERT.
+ * Common to %UTFCONV_IOC_SET_CONFIG and %UTFCONV_IOC_CONVERT: maps
+ * (source, target, %UTFCONV_FLAG_DETECT_BOM) to a codec direction.
  *
  * Context: Any context.
  * Return:
  * * 0 - valid
- * * -EINVAL - unknown direction, policy or flag bit, or nonzero padding
+ * * -EINVAL - an unknown or unsupported source, target or pair of them,
+ *   an unknown policy or flag bit, or nonzero padding
  */
-static int utfconv_check_config(u32 direction, u32 policy, u32 flags,
-				const void *padding, size_t padding_bytes)
+static int utfconv_check_config(u32 source, u32 target, u32 policy,
+				u32 flags, const void *padding,
+				size_t padding_bytes, struct utfconv_mode *mode)
 {
-	if (direction < UTFCONV_DIR_UTF8_TO_UTF16LE ||
-	    direction > UTFCONV_DIR_MAX)
-		return -EINVAL;
+	u32 detect = flags & UTFCONV_FLAG_DETECT_BOM;
+	size_t i;
+
 	if (policy > UTFCONV_POLICY_MAX)
 		return -EINVAL;
-	if (flags & ~UTFCONV_FLAGS_ALL)
+	if (flags & ~(UTFCONV_FLAGS_ALL | UTFCONV_FLAG_DETECT_BOM))
 		return -EINVAL;
 	if (memchr_inv(padding, 0, padding_bytes))
 		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
+		if (utfconv_pairs[i].source == source &&
+		    utfconv_pairs[i].target == target &&
+		    utfconv_pairs[i].detect == detect) {
+			mode->direction = utfconv_pairs[i].direction;
+			mode->policy = policy;
+			mode->flags = flags & UTFCONV_FLAGS_ALL;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * utfconv_copy_out() - copy a structure to a user buffer of any size
+ * @argp: user address
+ * @usize: the size userspace asked for, from the command; at least the
+ *	structure's first published size
+ * @kbuf: the structure
+ * @ksize: its size in this module
+ *
+ * A smaller @usize (an older header) gets the fields it knows; a larger
+ * one (a newer header) gets zeros for the fields this module lacks.
+ *
+ * Context: Process context; may sleep (user copy).
+ * Return: 0, or -EFAULT if @argp is not writable.
+ */
+static int utfconv_copy_out(void __user *argp, size_t usize,
+			    const void *kbuf, size_t ksize)
+{
+	if (copy_to_user(argp, kbuf, min(usize, ksize)))
+		return -EFAULT;
+	if (usize > ksize && clear_user(argp + ksize, usize - ksize))
+		return -EFAULT;
 	return 0;
 }
 
 /**
  * utfconv_ioctl_get_info() - %UTFCONV_IOC_GET_INFO
  * @argp: user address of a &struct utfconv_info
+ * @usize: its size, from the command
  *
  * Context: Process context.
  * Return: 0, or -EFAULT if @argp is not writable.
  */
-static long utfconv_ioctl_get_info(void __user *argp)
+static long utfconv_ioctl_get_info(void __user *argp, size_t usize)
 {
 	struct utfconv_info info;
+	size_t i;
 
 	memset(&info, 0, sizeof(info));
-	info.abi_version = UTFCONV_ABI_VERSION;
-	info.directions = GENMASK(UTFCONV_DIR_MAX, UTFCONV_DIR_UTF8_TO_UTF16LE);
+	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
+		info.sources |= BIT(utfconv_pairs[i].source);
+		info.targets |= BIT(utfconv_pairs[i].target);
+	}
 	info.policies = GENMASK(UTFCONV_POLICY_MAX, UTFCONV_POLICY_STRICT);
-	info.flags = UTFCONV_FLAGS_ALL;
+	info.flags = UTFCONV_FLAGS_ALL | UTFCONV_FLAG_DETECT_BOM;
 	info.buffer_bytes = utfconv_buffer_bytes;
 	info.max_pending_bytes = UTFCONV_MAX_PENDING;
 
-	if (copy_to_user(argp, &info, sizeof(info)))
-		return -EFAULT;
-	return 0;
+	return utfconv_copy_out(argp, usize, &info, sizeof(info));
+}
+
+/**
+ * utfconv_fresh_locked() - whether the stream may change its mode
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock.
+ * Return: true just after open or reset: no input taken (counted or
+ * pending), no output produced or unread, not flushed, not failed.
+ */
+static bool utfconv_fresh_locked(struct utfconv_file *uf)
+{
+	const struct utfconv_state *st = &uf->state;
+
+	lockdep_assert_held(&uf->lock);
+	return !utfconv_stopped_locked(uf) && !utfconv_ended_locked(uf) &&
+	       kfifo_is_empty(&uf->fifo) && !utfconv_pending_bytes(st) &&
+	       !st->bytes_in && !st->bytes_out;
 }
 
 /**
@@ -585,108 +1063,171 @@ static long utfconv_ioctl_get_info(void __user *argp)
  * * 0 - configured
  * * -EFAULT - @argp is not readable
  * * -EINVAL - invalid configuration; nothing changed
+ * * -E2BIG - @usize is larger than this module's structure and the
+ *   extra bytes are not zero (a field this module does not know)
  * * -EBUSY - the stream is not fresh; nothing changed
- * * -ERESTARTSYS - interrupted by a signal
  */
 static long utfconv_ioctl_set_config(struct utfconv_file *uf,
 				     void __user *argp, size_t usize)
 {
 	struct utfconv_config config;
+	struct utfconv_mode mode;
 	int ret;
 
 	ret = copy_struct_from_user(&config, sizeof(config), argp, usize);
 	if (ret)
 		return ret;
-	ret = utfconv_check_config(config.direction, config.policy,
-				   config.flags, config.padding,
-				   sizeof(config.padding));
+	ret = utfconv_check_config(config.source, config.target,
+				   config.policy, config.flags,
+				   config.padding, sizeof(config.padding),
+				   &mode);
 	if (ret)
 		return ret;
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-
+	spin_lock(&uf->lock);
 	/* Only a fresh stream (just opened or reset) changes its mode. */
-	if (uf->ended || uf->error || !kfifo_is_empty(&uf->fifo) ||
-	    utfconv_pending_bytes(&uf->state) || uf->state.bytes_in ||
-	    uf->state.bytes_out) {
+	if (!utfconv_fresh_locked(uf))
 		ret = -EBUSY;
-		goto out_unlock;
-	}
-
-	ret = utfconv_init(&uf->state, config.direction, config.policy,
-			   config.flags);
-	if (ret) {
-		/* Checked above: cannot happen; keep the old mode. */
-		utfconv_init(&uf->state, uf->config.direction,
-			     uf->config.policy, uf->config.flags);
-		goto out_unlock;
-	}
-	uf->config = config;
-
-out_unlock:
-	mutex_unlock(&uf->lock);
+	else
+		/* Checked above; on failure @uf->state stays as it was. */
+		ret = utfconv_init(&uf->state, mode.direction, mode.policy,
+				   mode.flags);
+	spin_unlock(&uf->lock);
 	return ret;
+}
+
+/**
+ * utfconv_config_of() - the configuration of a codec stream state
+ * @st: the state
+ * @config: out: source, target, policy and flags (padding untouched)
+ *
+ * The configuration is read back from the codec's stream state, its only
+ * copy.
+ *
+ * Context: Any context; the caller keeps @st from changing.
+ */
+static void utfconv_config_of(const struct utfconv_state *st,
+			      struct utfconv_config *config)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
+		if (utfconv_pairs[i].direction == st->direction) {
+			config->source = utfconv_pairs[i].source;
+			config->target = utfconv_pairs[i].target;
+			config->flags = utfconv_pairs[i].detect;
+		}
+	}
+	config->policy = st->policy;
+	config->flags |= st->flags;
 }
 
 /**
  * utfconv_ioctl_get_config() - %UTFCONV_IOC_GET_CONFIG
  * @uf: the stream
  * @argp: user address of a &struct utfconv_config
+ * @usize: its size, from the command
  *
  * Context: Process context; takes @uf->lock.
- * Return: 0, -EFAULT if @argp is not writable, or -ERESTARTSYS.
+ * Return: 0, or -EFAULT if @argp is not writable.
  */
 static long utfconv_ioctl_get_config(struct utfconv_file *uf,
-				     void __user *argp)
+				     void __user *argp, size_t usize)
 {
 	struct utfconv_config config;
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-	config = uf->config;
-	mutex_unlock(&uf->lock);
+	memset(&config, 0, sizeof(config));
+	spin_lock(&uf->lock);
+	utfconv_config_of(&uf->state, &config);
+	spin_unlock(&uf->lock);
 
-	if (copy_to_user(argp, &config, sizeof(config)))
-		return -EFAULT;
-	return 0;
+	return utfconv_copy_out(argp, usize, &config, sizeof(config));
 }
 
 /**
  * utfconv_ioctl_get_status() - %UTFCONV_IOC_GET_STATUS
  * @uf: the stream
  * @argp: user address of a &struct utfconv_status
+ * @usize: its size, from the command
  *
  * Context: Process context; takes @uf->lock.
- * Return: 0, -EFAULT if @argp is not writable, or -ERESTARTSYS.
+ * Return: 0, or -EFAULT if @argp is not writable.
  */
 static long utfconv_ioctl_get_status(struct utfconv_file *uf,
-				     void __user *argp)
+				     void __user *argp, size_t usize)
 {
+	const struct utfconv_state *st = &uf->state;
 	struct utfconv_status status;
 
 	memset(&status, 0, sizeof(status));
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-	status.bytes_in = uf->state.bytes_in;
-	status.bytes_out = uf->state.bytes_out;
-	status.code_points = uf->state.code_points;
-	status.replacements = uf->state.replacements;
-	status.error_kind = uf->state.error_kind;
+	spin_lock(&uf->lock);
+	status.bytes_in = st->bytes_in;
+	status.bytes_out = st->bytes_out;
+	status.code_points = st->code_points;
+	status.replacements = st->replacements;
+	status.error_kind = st->error_kind;
 	if (status.error_kind != UTFCONV_ERR_NONE)
-		status.error_offset = uf->state.error_offset;
-	if (uf->ended)
+		status.error_offset = st->error_offset;
+	if (utfconv_ended_locked(uf))
 		status.state |= UTFCONV_STATE_ENDED;
-	if (uf->error)
+	if (utfconv_error(st))
 		status.state |= UTFCONV_STATE_FAILED;
-	status.pending_bytes = utfconv_pending_bytes(&uf->state);
+	status.pending_bytes = utfconv_pending_bytes(st);
 	status.ready_bytes = kfifo_len(&uf->fifo);
-	mutex_unlock(&uf->lock);
+	spin_unlock(&uf->lock);
 
-	if (copy_to_user(argp, &status, sizeof(status)))
-		return -EFAULT;
-	return 0;
+	return utfconv_copy_out(argp, usize, &status, sizeof(status));
+}
+
+/**
+ * utfconv_flush_step() - try once to end the input
+ * @uf: the stream
+ * @out_buf: bounce buffer for the final output, %UTFCONV_FLUSH_BYTES
+ * @resets: @uf->resets when the flush began
+ * @taken: out: @uf->taken when the final output did not fit (-ENOSPC)
+ *
+ * Context: Process context; takes @uf->lock for one bounded step.
+ * Return:
+ * * 0 - the input ended (now or earlier), or a reset discarded the
+ *   stream this flush was ending
+ * * -EAGAIN - output was queued; step again
+ * * -ENOSPC - the final output does not fit until output is read
+ * * -E2BIG - it cannot fit even into the empty output buffer
+ * * -EINVAL, -EILSEQ - the stream stopped (now or earlier)
+ */
+static int utfconv_flush_step(struct utfconv_file *uf, u8 *out_buf,
+			      unsigned int resets, unsigned long *taken)
+{
+	unsigned int wake = 0;
+	size_t src_used;
+	int ret;
+
+	spin_lock(&uf->lock);
+	if (uf->resets != resets) {
+		/*
+		 * A reset discarded the stream this flush was ending: the
+		 * flush counts as done before it, and the new stream is
+		 * left alone.
+		 */
+		ret = 0;
+	} else if (utfconv_error(&uf->state)) {
+		ret = utfconv_error(&uf->state);
+	} else if (utfconv_ended(&uf->state)) {
+		ret = 0;
+	} else {
+		ret = utfconv_fill_locked(uf, NULL, 0, &src_used, out_buf,
+					  UTFCONV_FLUSH_BYTES, UTFCONV_END,
+					  &wake);
+		if (ret == -E2BIG)
+			ret = -EAGAIN;
+		else if (ret == -ENOSPC && kfifo_is_empty(&uf->fifo))
+			ret = -E2BIG;
+	}
+	*taken = uf->taken;
+	spin_unlock(&uf->lock);
+	utfconv_wake(uf, wake);
+	return ret;
 }
 
 /**
@@ -694,7 +1235,7 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
  * @uf: the stream
  * @file: its file, for O_NONBLOCK
  *
- * Context: Process context; takes @uf->lock; may sleep for output room.
+ * Context: Process context; may sleep for output room.
  * Return:
  * * 0 - the input ended (now or by an earlier flush), or a reset
  *   discarded the stream while the flush waited for room
@@ -704,65 +1245,30 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
  * * -EAGAIN - the final output does not fit and @file is non-blocking
  * * -E2BIG - the output buffer cannot hold the final output (cannot
  *   happen with the sizes this module allows)
+ * * -ENOMEM - out of memory for the output buffer
  * * -ERESTARTSYS - interrupted by a signal while waiting for room
  */
 static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 {
+	u8 out_buf[UTFCONV_FLUSH_BYTES];
+	unsigned long taken;
 	unsigned int resets;
-	size_t src_used;
-	size_t dst_used;
-	long ret;
+	int ret;
 
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
-	resets = uf->resets;
+	if (utfconv_fifo_alloc(uf))
+		return -ENOMEM;
+	resets = READ_ONCE(uf->resets);
 
 	for (;;) {
-		if (uf->error) {
-			ret = uf->error;
-			break;
-		}
-		if (uf->ended) {
-			ret = 0;
-			break;
-		}
-
-		ret = utfconv_fill(uf, 0, &src_used, &dst_used, UTFCONV_END);
-		if (!ret) {
-			uf->ended = true;
-			utfconv_notify(uf);
-			break;
-		}
-		if (ret != -E2BIG) {
-			/* Incomplete input at the end: the input did end. */
-			uf->ended = true;
-			uf->error = ret;
-			utfconv_notify(uf);
-			break;
-		}
-		if (dst_used)
+		ret = utfconv_flush_step(uf, out_buf, resets, &taken);
+		if (ret == -EAGAIN)
 			continue;
-		if (kfifo_is_empty(&uf->fifo))
+		if (ret != -ENOSPC)
 			break;
-		uf->full_avail = kfifo_avail(&uf->fifo);
-		if (file->f_flags & O_NONBLOCK) {
-			ret = -EAGAIN;
+		ret = utfconv_wait_room(uf, file, taken);
+		if (ret)
 			break;
-		}
-		if (utfconv_wait_unlocked(uf))
-			return -ERESTARTSYS;
-		if (uf->resets != resets) {
-			/*
-			 * A reset discarded the stream this flush was ending:
-			 * the flush counts as done before it, and the new
-			 * stream is left alone.
-			 */
-			ret = 0;
-			break;
-		}
 	}
-
-	mutex_unlock(&uf->lock);
 	return ret;
 }
 
@@ -771,33 +1277,114 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
  * @uf: the stream
  *
  * Context: Process context; takes @uf->lock.
- * Return: 0, or -ERESTARTSYS.
+ * Return: 0.
  */
 static long utfconv_ioctl_reset(struct utfconv_file *uf)
 {
-	if (mutex_lock_interruptible(&uf->lock))
-		return -ERESTARTSYS;
+	spin_lock(&uf->lock);
 	utfconv_reset(&uf->state);
 	kfifo_reset(&uf->fifo);
-	uf->error = 0;
-	uf->ended = false;
 	uf->full_avail = 0;
 	uf->resets++;
-	utfconv_notify(uf);
-	mutex_unlock(&uf->lock);
+	uf->taken++;
+	spin_unlock(&uf->lock);
+	utfconv_wake(uf, UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS);
 	return 0;
+}
+
+/**
+ * utfconv_convert_fault() - account for output that reached dst in part
+ * @st: the state after the step whose output could not all be copied
+ * @before: the state before that step
+ * @src: the step's input
+ * @src_bytes: its size
+ * @out_buf: bounce buffer, overwritten
+ * @written: bytes of the step's output that reached dst
+ * @cflags: the step's utfconv_convert() flags
+ *
+ * Redoes the step into @written bytes: the codec writes whole characters
+ * only, so @st then counts exactly the input of the whole characters
+ * that reached dst.
+ *
+ * Context: Any context.
+ */
+static void utfconv_convert_fault(struct utfconv_state *st,
+				  const struct utfconv_state *before,
+				  const u8 *src, size_t src_bytes, u8 *out_buf,
+				  size_t written, unsigned int cflags)
+{
+	size_t src_used;
+	size_t dst_used;
+
+	*st = *before;
+	utfconv_convert(st, src, src_bytes, &src_used, out_buf, written,
+			&dst_used, cflags);
+}
+
+/**
+ * utfconv_convert_chunk() - convert one bounced piece of a CONVERT input
+ * @cv: the request
+ * @st: its stream state
+ * @in_buf: the piece
+ * @chunk: its size in bytes
+ * @cflags: utfconv_convert() flags: %UTFCONV_END for the last piece
+ * @out_buf: bounce buffer for output, @out_bytes long
+ * @out_bytes: its size
+ * @dst_done: in/out: bytes written to dst so far
+ *
+ * Context: Process context; may sleep (user copies).
+ * Return: as utfconv_convert_user(); -EFAULT with *@dst_done counting
+ * every byte that reached dst and @st the input of its whole characters.
+ */
+static int utfconv_convert_chunk(const struct utfconv_convert *cv,
+				 struct utfconv_state *st, const u8 *in_buf,
+				 size_t chunk, unsigned int cflags,
+				 u8 *out_buf, size_t out_bytes, u64 *dst_done)
+{
+	u8 __user *dst = u64_to_user_ptr(cv->dst);
+	struct utfconv_state before;
+	size_t src_used;
+	size_t dst_used;
+	size_t pos = 0;
+	size_t left;
+	size_t room;
+	bool full;
+	int ret;
+
+	do {
+		room = min_t(u64, cv->dst_bytes - *dst_done, out_bytes);
+		full = room == cv->dst_bytes - *dst_done;
+		before = *st;
+		ret = utfconv_convert(st, in_buf + pos, chunk - pos, &src_used,
+				      out_buf, room, &dst_used, cflags);
+		left = copy_to_user(dst + *dst_done, out_buf, dst_used);
+		if (left) {
+			utfconv_convert_fault(st, &before, in_buf + pos,
+					      chunk - pos, out_buf,
+					      dst_used - left, cflags);
+			*dst_done += dst_used - left;
+			return -EFAULT;
+		}
+		pos += src_used;
+		*dst_done += dst_used;
+		/* Go on only when the bounce buffer, not dst, was full. */
+	} while (ret == -E2BIG && !full && (src_used || dst_used));
+	return ret;
 }
 
 /**
  * utfconv_convert_user() - the work of %UTFCONV_IOC_CONVERT
  * @cv: the validated request; its out fields are filled
+ * @mode: its configuration for the codec
  * @in_buf: bounce buffer for input, @in_bytes long
  * @in_bytes: its size: at least 1, at most %UTFCONV_IN_BYTES
  * @out_buf: bounce buffer for output, @out_bytes long
  * @out_bytes: its size: at most %UTFCONV_OUT_BYTES
  *
  * Converts in steps of at most @in_bytes input bytes with a stream state
- * of its own, %UTFCONV_END on the last step.
+ * of its own, %UTFCONV_END on the last step. Every byte written to dst
+ * is counted in @cv->dst_used, and @cv->src_used is the input of the
+ * whole characters among them.
  *
  * Context: Process context; may sleep.
  * Return:
@@ -805,28 +1392,23 @@ static long utfconv_ioctl_reset(struct utfconv_file *uf)
  * * -EILSEQ - strict: ill-formed input at @cv->error_offset
  * * -EINVAL - strict: the input ends inside a character
  * * -E2BIG - the next character does not fit into the destination
- * * -EFAULT - the source or destination is not accessible
- * * -EINTR - a fatal signal is pending
+ * * -EFAULT - the source or destination is not accessible; after a
+ *   partial copy to dst, @cv->dst_used may end inside a character
+ * * -EINTR - a signal is pending; the counts say how far it got
  */
-static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
+static int utfconv_convert_user(struct utfconv_convert *cv,
+				const struct utfconv_mode *mode, u8 *in_buf,
 				size_t in_bytes, u8 *out_buf, size_t out_bytes)
 {
 	const u8 __user *src = u64_to_user_ptr(cv->src);
-	u8 __user *dst = u64_to_user_ptr(cv->dst);
 	struct utfconv_state st;
 	u64 src_done = 0;
 	u64 dst_done = 0;
-	u64 src_ok = 0;
-	size_t src_used;
-	size_t dst_used;
 	unsigned int cflags;
 	size_t chunk;
-	size_t room;
-	size_t pos;
-	bool full;
 	int ret;
 
-	ret = utfconv_init(&st, cv->direction, cv->policy, cv->flags);
+	ret = utfconv_init(&st, mode->direction, mode->policy, mode->flags);
 	if (ret)
 		return ret;
 
@@ -837,43 +1419,21 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 			break;
 		}
 		cflags = src_done + chunk == cv->src_bytes ? UTFCONV_END : 0;
-
-		pos = 0;
-		do {
-			room = min_t(u64, cv->dst_bytes - dst_done, out_bytes);
-			full = room == cv->dst_bytes - dst_done;
-			ret = utfconv_convert(&st, in_buf + pos, chunk - pos,
-					      &src_used, out_buf, room,
-					      &dst_used, cflags);
-			if (copy_to_user(dst + dst_done, out_buf, dst_used)) {
-				ret = -EFAULT;
-				break;
-			}
-			pos += src_used;
-			dst_done += dst_used;
-			/* input whose output has reached dst */
-			src_ok = st.bytes_in - utfconv_pending_bytes(&st);
-			/* Go on only when the bounce buffer, not dst, was full. */
-		} while (ret == -E2BIG && !full && (src_used || dst_used));
-
+		ret = utfconv_convert_chunk(cv, &st, in_buf, chunk, cflags,
+					    out_buf, out_bytes, &dst_done);
 		if (ret)
 			break;
 		src_done += chunk;
-		if (fatal_signal_pending(current)) {
+		if (signal_pending(current)) {
 			ret = -EINTR;
 			break;
 		}
 		cond_resched();
 	} while (src_done < cv->src_bytes);
 
-	/*
-	 * Input held pending was not converted; after a fault on dst, neither
-	 * was the input of the output that did not reach it.
-	 */
+	/* Input held pending was not converted. */
 	if (ret == -EILSEQ || ret == -EINVAL)
 		cv->src_used = st.error_offset;
-	else if (ret == -EFAULT)
-		cv->src_used = src_ok;
 	else
 		cv->src_used = st.bytes_in - utfconv_pending_bytes(&st);
 	cv->dst_used = dst_done;
@@ -881,6 +1441,27 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 	cv->error_offset = st.error_kind ? st.error_offset : 0;
 	cv->replacements = st.replacements;
 	return ret;
+}
+
+/**
+ * utfconv_user_range() - check a user buffer given as address and size
+ * @addr: its user address
+ * @bytes: its size in bytes
+ * @end: out: @addr + @bytes
+ *
+ * Context: Process context.
+ * Return: 0, or -EFAULT if the range wraps around, does not fit the
+ * kernel's pointer and size types, or is not in user space.
+ */
+static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
+{
+	if (check_add_overflow(addr, bytes, end))
+		return -EFAULT;
+	if ((uintptr_t)addr != addr || (size_t)bytes != bytes)
+		return -EFAULT;
+	if (!access_ok(u64_to_user_ptr(addr), bytes))
+		return -EFAULT;
+	return 0;
 }
 
 /**
@@ -893,27 +1474,37 @@ static int utfconv_convert_user(struct utfconv_convert *cv, u8 *in_buf,
  * so that it neither touches nor waits for the file's stream.
  *
  * Context: Process context; may sleep.
- * Return: as utfconv_convert_user(), or -EINVAL for an invalid request,
- * -EFAULT if @argp is not accessible, -ENOMEM if out of memory.
+ * Return: as utfconv_convert_user(), or -EINVAL for an invalid request
+ * or overlapping buffers, -EFAULT if @argp is not accessible or a
+ * buffer's range wraps or leaves user space (nothing written), -ENOMEM
+ * if out of memory.
  */
 static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 {
+	struct utfconv_mode mode;
 	struct utfconv_convert cv;
 	size_t out_bytes;
 	size_t in_bytes;
+	u64 src_end;
+	u64 dst_end;
 	u8 *buf;
 	int ret;
 
 	ret = copy_struct_from_user(&cv, sizeof(cv), argp, usize);
 	if (ret)
 		return ret;
-	ret = utfconv_check_config(cv.direction, cv.policy, cv.flags,
-				   cv.padding, sizeof(cv.padding));
+	ret = utfconv_check_config(cv.source, cv.target, cv.policy, cv.flags,
+				   cv.padding, sizeof(cv.padding), &mode);
+	if (ret)
+		return ret;
+	ret = utfconv_user_range(cv.src, cv.src_bytes, &src_end);
+	if (!ret)
+		ret = utfconv_user_range(cv.dst, cv.dst_bytes, &dst_end);
 	if (ret)
 		return ret;
 	/* src is read while dst is written: they must not overlap */
-	if (cv.src_bytes && cv.dst_bytes && cv.src < cv.dst + cv.dst_bytes &&
-	    cv.dst < cv.src + cv.src_bytes)
+	if (cv.src_bytes && cv.dst_bytes && cv.src < dst_end &&
+	    cv.dst < src_end)
 		return -EINVAL;
 
 	in_bytes = max_t(u64, min_t(u64, cv.src_bytes, UTFCONV_IN_BYTES), 1);
@@ -921,13 +1512,31 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 	buf = kmalloc(in_bytes + out_bytes, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
-	ret = utfconv_convert_user(&cv, buf, in_bytes, buf + in_bytes,
+	ret = utfconv_convert_user(&cv, &mode, buf, in_bytes, buf + in_bytes,
 				   out_bytes);
 	kfree(buf);
 
-	if (copy_to_user(argp, &cv, sizeof(cv)))
+	if (utfconv_copy_out(argp, usize, &cv, sizeof(cv)))
 		return -EFAULT;
 	return ret;
+}
+
+/**
+ * utfconv_cmd_is() - whether an ioctl command is a version of another
+ * @cmd: the command given
+ * @ref: the command of this module's header
+ * @min_size: the size of the first version of its structure
+ *
+ * Context: Any context.
+ * Return: true if @cmd has the type, number and direction of @ref and a
+ * size of at least @min_size.
+ */
+static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
+			   size_t min_size)
+{
+	return _IOC_TYPE(cmd) == _IOC_TYPE(ref) &&
+	       _IOC_NR(cmd) == _IOC_NR(ref) &&
+	       _IOC_DIR(cmd) == _IOC_DIR(ref) && _IOC_SIZE(cmd) >= min_size;
 }
 
 /**
@@ -938,7 +1547,8 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
  *
  * %UTFCONV_IOC_GET_INFO fills &struct utfconv_info.
  *
- * %UTFCONV_IOC_SET_CONFIG sets direction, policy and flags. It is refused
+ * %UTFCONV_IOC_SET_CONFIG sets source and target encodings, policy and
+ * flags (the device maps them to a codec direction). It is refused
  * with -EBUSY unless the stream is fresh: just opened or reset, with no
  * input taken (counted or pending), no output produced or unread, not
  * flushed and not failed. A rejected configuration leaves the stream as
@@ -961,29 +1571,38 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
  * %UTFCONV_IOC_CONVERT converts &utfconv_convert.src into
  * &utfconv_convert.dst under the configuration given in the structure,
  * as one complete input, without touching or waiting for the stream
- * (it uses bounce buffers of its own, not the mutex). The structure is
- * written back, also when the call fails: src_used, dst_used (never part
- * of a character), error_kind, error_offset, replacements.
+ * (it uses bounce buffers of its own, not the stream's). The structure is
+ * written back, also when the call fails: src_used, dst_used (every byte
+ * written), error_kind, error_offset, replacements.
  *
- * Context: Process context; may sleep, takes the stream's mutex (except
- * GET_INFO and CONVERT).
+ * A command with a structure is recognised by its type, number and
+ * direction; its size may be that of the structure's first version or
+ * larger (a newer header): larger input must be zero past the fields this
+ * module knows (copy_struct_from_user(), else -E2BIG), larger output is
+ * zeroed there. A smaller size is an unknown command.
+ *
+ * Context: Process context; may sleep (FLUSH waits for room, CONVERT
+ * copies and converts in steps). The stream's lock is held only for
+ * bounded steps, never across a user copy or a wait.
  * Return:
  * * 0 - success
- * * -EINVAL - SET_CONFIG or CONVERT: unknown direction, policy or flag
- *   bits, or nonzero padding; CONVERT: src and dst overlap; FLUSH or
+ * * -EINVAL - SET_CONFIG or CONVERT: unknown or unsupported encodings,
+ *   unknown policy or flag bits, or nonzero padding; CONVERT: src and dst
+ *   overlap; FLUSH or
  *   CONVERT: input ends inside a
  *   character (strict, wtf8); also any stream command after a flush found
  *   such an input
  * * -EILSEQ - FLUSH: the stream stopped at ill-formed input; CONVERT:
  *   ill-formed input (strict, wtf8)
- * * -E2BIG - CONVERT: the next character does not fit into dst
+ * * -E2BIG - CONVERT: the next character does not fit into dst;
+ *   SET_CONFIG or CONVERT: nonzero bytes past the known structure
  * * -EBUSY - SET_CONFIG on a stream that is not fresh
  * * -EAGAIN - FLUSH: the final output does not fit and the file is
  *   non-blocking
  * * -EFAULT - @arg, src or dst is not accessible
- * * -EINTR - CONVERT: a fatal signal is pending
- * * -ENOMEM - CONVERT: out of memory for its bounce buffers
- * * -ERESTARTSYS - interrupted by a signal
+ * * -EINTR - CONVERT: a signal is pending (the counts say how far it got)
+ * * -ENOMEM - FLUSH or CONVERT: out of memory for bounce buffers
+ * * -ERESTARTSYS - FLUSH: interrupted by a signal while waiting for room
  * * -ENOIOCTLCMD - unknown @cmd (-ENOTTY to userspace)
  */
 static long utfconv_ioctl(struct file *file, unsigned int cmd,
@@ -991,25 +1610,122 @@ static long utfconv_ioctl(struct file *file, unsigned int cmd,
 {
 	struct utfconv_file *uf = file->private_data;
 	void __user *argp = (void __user *)arg;
+	size_t usize = _IOC_SIZE(cmd);
 
-	switch (cmd) {
-	case UTFCONV_IOC_GET_INFO:
-		return utfconv_ioctl_get_info(argp);
-	case UTFCONV_IOC_SET_CONFIG:
-		return utfconv_ioctl_set_config(uf, argp, _IOC_SIZE(cmd));
-	case UTFCONV_IOC_GET_CONFIG:
-		return utfconv_ioctl_get_config(uf, argp);
-	case UTFCONV_IOC_GET_STATUS:
-		return utfconv_ioctl_get_status(uf, argp);
-	case UTFCONV_IOC_FLUSH:
-		return utfconv_ioctl_flush(uf, file);
-	case UTFCONV_IOC_RESET:
-		return utfconv_ioctl_reset(uf);
-	case UTFCONV_IOC_CONVERT:
-		return utfconv_ioctl_convert(argp, _IOC_SIZE(cmd));
-	default:
+	if (_IOC_TYPE(cmd) != UTFCONV_IOC_MAGIC)
 		return -ENOIOCTLCMD;
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(UTFCONV_IOC_GET_INFO):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_GET_INFO,
+				    UTFCONV_INFO_SIZE_VER0))
+			break;
+		return utfconv_ioctl_get_info(argp, usize);
+	case _IOC_NR(UTFCONV_IOC_SET_CONFIG):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_SET_CONFIG,
+				    UTFCONV_CONFIG_SIZE_VER0))
+			break;
+		return utfconv_ioctl_set_config(uf, argp, usize);
+	case _IOC_NR(UTFCONV_IOC_GET_CONFIG):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_GET_CONFIG,
+				    UTFCONV_CONFIG_SIZE_VER0))
+			break;
+		return utfconv_ioctl_get_config(uf, argp, usize);
+	case _IOC_NR(UTFCONV_IOC_GET_STATUS):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_GET_STATUS,
+				    UTFCONV_STATUS_SIZE_VER0))
+			break;
+		return utfconv_ioctl_get_status(uf, argp, usize);
+	case _IOC_NR(UTFCONV_IOC_FLUSH):
+		if (cmd != UTFCONV_IOC_FLUSH)
+			break;
+		return utfconv_ioctl_flush(uf, file);
+	case _IOC_NR(UTFCONV_IOC_RESET):
+		if (cmd != UTFCONV_IOC_RESET)
+			break;
+		return utfconv_ioctl_reset(uf);
+	case _IOC_NR(UTFCONV_IOC_CONVERT):
+		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_CONVERT,
+				    UTFCONV_CONVERT_SIZE_VER0))
+			break;
+		return utfconv_ioctl_convert(argp, usize);
 	}
+	return -ENOIOCTLCMD;
+}
+
+/**
+ * utfconv_enc_name() - the name of an encoding, for fdinfo
+ * @enc: UTFCONV_ENC_*
+ *
+ * Context: Any context.
+ * Return: its name as iconv spells it.
+ */
+static const char *utfconv_enc_name(u32 enc)
+{
+	switch (enc) {
+	case UTFCONV_ENC_UTF8:
+		return "UTF-8";
+	case UTFCONV_ENC_UTF16LE:
+		return "UTF-16LE";
+	default:
+		return "UTF-16BE";
+	}
+}
+
+/**
+ * utfconv_show_fdinfo() - the stream's counters in /proc/<pid>/fdinfo/<fd>
+ * @m: the fdinfo file
+ * @file: the stream
+ *
+ * Prints the configuration, the counters and the first error, as
+ * %UTFCONV_IOC_GET_STATUS and %UTFCONV_IOC_GET_CONFIG report them, one
+ * "utfconv-<name>:\t<value>" line each (byte counts in bytes). The
+ * values are one snapshot taken under the stream's lock.
+ *
+ * Context: Process context; takes the stream's lock.
+ */
+static void utfconv_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	static const char *const kinds[] = {
+		[UTFCONV_ERR_NONE] = "none",
+		[UTFCONV_ERR_ILLFORMED] = "ill-formed",
+		[UTFCONV_ERR_INCOMPLETE] = "incomplete",
+	};
+	static const char *const policies[] = {
+		[UTFCONV_POLICY_STRICT] = "strict",
+		[UTFCONV_POLICY_REPLACE] = "replace",
+		[UTFCONV_POLICY_SKIP] = "skip",
+		[UTFCONV_POLICY_WTF8] = "wtf8",
+	};
+	struct utfconv_file *uf = file->private_data;
+	struct utfconv_config config = {};
+	struct utfconv_state st;
+	unsigned int ready;
+	bool ended;
+
+	spin_lock(&uf->lock);
+	st = uf->state;
+	ready = kfifo_len(&uf->fifo);
+	ended = utfconv_ended_locked(uf);
+	spin_unlock(&uf->lock);
+	utfconv_config_of(&st, &config);
+
+	seq_printf(m, "utfconv-source:\t%s\n", utfconv_enc_name(config.source));
+	seq_printf(m, "utfconv-target:\t%s\n", utfconv_enc_name(config.target));
+	seq_printf(m, "utfconv-policy:\t%s\n",
+		   policies[min_t(u32, config.policy, UTFCONV_POLICY_MAX)]);
+	seq_printf(m, "utfconv-flags:\t%#x\n", config.flags);
+	seq_printf(m, "utfconv-bytes-in:\t%llu\n", st.bytes_in);
+	seq_printf(m, "utfconv-bytes-out:\t%llu\n", st.bytes_out);
+	seq_printf(m, "utfconv-code-points:\t%llu\n", st.code_points);
+	seq_printf(m, "utfconv-replacements:\t%llu\n", st.replacements);
+	seq_printf(m, "utfconv-error-kind:\t%s\n",
+		   kinds[min_t(u32, st.error_kind, UTFCONV_ERR_INCOMPLETE)]);
+	seq_printf(m, "utfconv-error-offset:\t%llu\n",
+		   st.error_kind != UTFCONV_ERR_NONE ? st.error_offset : 0);
+	seq_printf(m, "utfconv-state:\t%s\n", utfconv_error(&st) ?
+		   "failed" : ended ? "ended" : "open");
+	seq_printf(m, "utfconv-pending-bytes:\t%u\n", utfconv_pending_bytes(&st));
+	seq_printf(m, "utfconv-ready-bytes:\t%u\n", ready);
 }
 
 static const struct file_operations utfconv_fops = {
@@ -1021,6 +1737,7 @@ static const struct file_operations utfconv_fops = {
 	.poll		= utfconv_poll,
 	.unlocked_ioctl	= utfconv_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
+	.show_fdinfo	= utfconv_show_fdinfo,
 };
 
 static struct miscdevice utfconv_misc = {
@@ -1041,6 +1758,12 @@ static struct miscdevice utfconv_misc = {
  */
 static int __init utfconv_dev_init(void)
 {
+	BUILD_BUG_ON(sizeof(struct utfconv_info) != UTFCONV_INFO_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct utfconv_config) != UTFCONV_CONFIG_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct utfconv_status) != UTFCONV_STATUS_SIZE_VER0);
+	BUILD_BUG_ON(sizeof(struct utfconv_convert) !=
+		     UTFCONV_CONVERT_SIZE_VER0);
+
 	if (utfconv_buffer_bytes < UTFCONV_BUFFER_MIN ||
 	    utfconv_buffer_bytes > UTFCONV_BUFFER_MAX ||
 	    !is_power_of_2(utfconv_buffer_bytes)) {

@@ -2,10 +2,16 @@
 /*
  * utfconv checks shared by the KUnit suites and the host tests: each
  * function runs one kind of check on one vector or input and reports
- * every broken expectation through UTFCONV_CHECK(ctx, cond, fmt, ...),
- * which the includer defines (KUNIT_EXPECT_TRUE_MSG in the kernel, a
- * counter in userspace), and gets scratch memory from
- * UTFCONV_ALLOC(ctx, bytes), freed by the includer after the test.
+ * every broken expectation with the values through three macros the
+ * includer defines (KUNIT_EXPECT_*_MSG in the kernel,
+ * userspace-test/host/host_expect.h in userspace):
+ *
+ *   UTFCONV_EXPECT_EQ(ctx, got, want, fmt, ...)        integers
+ *   UTFCONV_EXPECT_MEMEQ(ctx, got, want, len, fmt, ...) bytes
+ *   UTFCONV_CHECK(ctx, cond, fmt, ...)   the rest (fmt prints the values)
+ *
+ * and gets scratch memory from UTFCONV_ALLOC(ctx, bytes), freed by the
+ * includer after the test.
  */
 #ifndef _UTFCONV_CHECKS_H
 #define _UTFCONV_CHECKS_H
@@ -77,10 +83,62 @@ static inline void utfconv_expect_ref(const struct utfconv_ref *r,
 	e->bytes_in = r->bytes_in;
 }
 
+/* Output bytes: their length, and the bytes both have; @how names the run. */
+static void utfconv_check_bytes(void *ctx, const char *name, const char *how,
+				const u8 *got, size_t got_bytes,
+				const u8 *want, size_t want_bytes)
+{
+	size_t both = min(got_bytes, want_bytes);
+
+	UTFCONV_EXPECT_EQ(ctx, got_bytes, want_bytes,
+			  "%s (%s): output bytes", name, how);
+	if (both)
+		UTFCONV_EXPECT_MEMEQ(ctx, got, want, both, "%s (%s): output",
+				     name, how);
+}
+
 /* Output room for any stream of @in_bytes, with slack for the poison. */
 static inline size_t utfconv_room(const struct utfconv_vector *v)
 {
 	return utfconv_ref_out_max(v->direction, v->in_bytes) + 16;
+}
+
+/* Every field of an outcome against the expected one; @how names the run. */
+static void utfconv_check_expect(void *ctx, const char *name, const char *how,
+				 const struct utfconv_expect *got,
+				 const struct utfconv_expect *want)
+{
+	UTFCONV_EXPECT_EQ(ctx, got->err, want->err, "%s (%s): errno", name,
+			  how);
+	utfconv_check_bytes(ctx, name, how, got->out, got->out_bytes,
+			    want->out, want->out_bytes);
+	UTFCONV_EXPECT_EQ(ctx, got->error_kind, want->error_kind,
+			  "%s (%s): error_kind", name, how);
+	if (got->error_kind || want->error_kind)
+		UTFCONV_EXPECT_EQ(ctx, got->error_offset, want->error_offset,
+				  "%s (%s): error_offset", name, how);
+	UTFCONV_EXPECT_EQ(ctx, got->bytes_in, want->bytes_in,
+			  "%s (%s): bytes_in", name, how);
+	UTFCONV_EXPECT_EQ(ctx, got->code_points, want->code_points,
+			  "%s (%s): code_points", name, how);
+	UTFCONV_EXPECT_EQ(ctx, got->replacements, want->replacements,
+			  "%s (%s): replacements", name, how);
+}
+
+/* The outcome of a stream: @out_bytes of @out, and the counters of @st. */
+static inline void utfconv_expect_state(const struct utfconv_state *st,
+					int err, const u8 *out,
+					size_t out_bytes,
+					struct utfconv_expect *e)
+{
+	e->out = out;
+	e->out_bytes = out_bytes;
+	e->err = err;
+	e->error_kind = st->error_kind;
+	e->error_offset = st->error_offset;
+	e->code_points = st->code_points;
+	e->replacements = st->replacements;
+	e->bytes_in = st->bytes_in;
 }
 
 /* Compare a driven run with what was expected; @how names the run. */
@@ -88,45 +146,14 @@ static void utfconv_check_run(void *ctx, const char *name, const char *how,
 			      const struct utfconv_run *run, const u8 *out,
 			      const struct utfconv_expect *e)
 {
-	const struct utfconv_state *st = &run->st;
-	size_t i;
+	struct utfconv_expect got;
 
 	UTFCONV_CHECK(ctx, !run->fail, "%s (%s): %s", name, how,
 		      run->fail ? run->fail : "");
-	UTFCONV_CHECK(ctx, run->err == e->err, "%s (%s): errno %d, want %d",
-		      name, how, run->err, e->err);
-	UTFCONV_CHECK(ctx, run->out_bytes == e->out_bytes,
-		      "%s (%s): %zu output bytes, want %zu", name, how,
-		      run->out_bytes, e->out_bytes);
-	for (i = 0; i < run->out_bytes && i < e->out_bytes; i++)
-		if (out[i] != e->out[i])
-			break;
-	UTFCONV_CHECK(ctx, i == min(run->out_bytes, e->out_bytes),
-		      "%s (%s): output byte %zu is %02x, want %02x", name, how,
-		      i, out[i], e->out[i]);
-	UTFCONV_CHECK(ctx, st->error_kind == e->error_kind,
-		      "%s (%s): error_kind %u, want %u", name, how,
-		      st->error_kind, e->error_kind);
-	if (e->error_kind)
-		UTFCONV_CHECK(ctx, st->error_offset == e->error_offset,
-			      "%s (%s): error_offset %llu, want %llu", name,
-			      how, (unsigned long long)st->error_offset,
-			      (unsigned long long)e->error_offset);
-	UTFCONV_CHECK(ctx, st->bytes_in == e->bytes_in,
-		      "%s (%s): bytes_in %llu, want %llu", name, how,
-		      (unsigned long long)st->bytes_in,
-		      (unsigned long long)e->bytes_in);
-	UTFCONV_CHECK(ctx, st->bytes_out == e->out_bytes,
-		      "%s (%s): bytes_out %llu, want %zu", name, how,
-		      (unsigned long long)st->bytes_out, e->out_bytes);
-	UTFCONV_CHECK(ctx, st->code_points == e->code_points,
-		      "%s (%s): code_points %llu, want %llu", name, how,
-		      (unsigned long long)st->code_points,
-		      (unsigned long long)e->code_points);
-	UTFCONV_CHECK(ctx, st->replacements == e->replacements,
-		      "%s (%s): replacements %llu, want %llu", name, how,
-		      (unsigned long long)st->replacements,
-		      (unsigned long long)e->replacements);
+	utfconv_expect_state(&run->st, run->err, out, run->out_bytes, &got);
+	utfconv_check_expect(ctx, name, how, &got, e);
+	UTFCONV_EXPECT_EQ(ctx, run->st.bytes_out, e->out_bytes,
+			  "%s (%s): bytes_out", name, how);
 }
 
 /**
@@ -166,7 +193,7 @@ static void utfconv_check_vector_reference(void *ctx,
 					   const struct utfconv_vector *v)
 {
 	u8 *out = UTFCONV_ALLOC(ctx, utfconv_room(v));
-	struct utfconv_expect e;
+	struct utfconv_expect e, got;
 	struct utfconv_ref r;
 
 	if (!out)
@@ -174,14 +201,9 @@ static void utfconv_check_vector_reference(void *ctx,
 	utfconv_ref_convert(v->direction, v->policy, v->flags, v->in,
 			    v->in_bytes, out, &r);
 	utfconv_expect_vector(v, &e);
-	UTFCONV_CHECK(ctx, r.out_bytes == e.out_bytes &&
-		      !memcmp(r.out, e.out, e.out_bytes) && r.err == e.err &&
-		      r.error_kind == e.error_kind &&
-		      r.error_offset == e.error_offset &&
-		      r.code_points == e.code_points &&
-		      r.replacements == e.replacements &&
-		      r.bytes_in == e.bytes_in,
-		      "%s: reference model disagrees with the table", v->name);
+	utfconv_expect_ref(&r, &got);
+	utfconv_check_expect(ctx, v->name, "reference model vs the table",
+			     &got, &e);
 }
 
 /* One call with UTFCONV_END, then the field report's write() boundaries. */
@@ -219,44 +241,43 @@ static void utfconv_check_vector_oneshot_api(void *ctx,
 	ret = utfconv_buf(v->direction, v->policy, v->flags, v->in,
 			  v->in_bytes, out, room, &off);
 	if (err) {
-		UTFCONV_CHECK(ctx, ret == err && off == v->error_offset,
-			      "%s: utfconv_buf() %zd at %llu, want %d at %llu",
-			      v->name, ret, (unsigned long long)off, err,
-			      (unsigned long long)v->error_offset);
+		UTFCONV_EXPECT_EQ(ctx, ret, err, "%s: utfconv_buf()", v->name);
+		UTFCONV_EXPECT_EQ(ctx, off, v->error_offset,
+				  "%s: utfconv_buf() error offset", v->name);
 	} else {
-		UTFCONV_CHECK(ctx, ret == v->out_bytes &&
-			      !memcmp(out, v->out, v->out_bytes),
-			      "%s: utfconv_buf() %zd, want %zu", v->name, ret,
-			      v->out_bytes);
+		UTFCONV_EXPECT_EQ(ctx, ret, (ssize_t)v->out_bytes,
+				  "%s: utfconv_buf()", v->name);
+		if (ret == v->out_bytes && ret)
+			UTFCONV_EXPECT_MEMEQ(ctx, out, v->out, v->out_bytes,
+					     "%s: utfconv_buf() output",
+					     v->name);
 		if (v->out_bytes) {
 			ret = utfconv_buf(v->direction, v->policy, v->flags,
 					  v->in, v->in_bytes, out,
 					  v->out_bytes - 1, NULL);
-			UTFCONV_CHECK(ctx, ret == -E2BIG,
-				      "%s: utfconv_buf() one byte short: %zd",
-				      v->name, ret);
+			UTFCONV_EXPECT_EQ(ctx, ret, -E2BIG,
+					  "%s: utfconv_buf() one byte short",
+					  v->name);
 		}
 	}
 	off = ~0ULL;
 	ret = utfconv_length(v->direction, v->policy, v->flags, v->in,
 			     v->in_bytes, &off);
+	UTFCONV_EXPECT_EQ(ctx, ret, err ? err : (ssize_t)v->out_bytes,
+			  "%s: utfconv_length()", v->name);
 	if (err)
-		UTFCONV_CHECK(ctx, ret == err && off == v->error_offset,
-			      "%s: utfconv_length() %zd at %llu, want %d at %llu",
-			      v->name, ret, (unsigned long long)off, err,
-			      (unsigned long long)v->error_offset);
-	else
-		UTFCONV_CHECK(ctx, ret == v->out_bytes,
-			      "%s: utfconv_length() %zd, want %zu", v->name,
-			      ret, v->out_bytes);
+		UTFCONV_EXPECT_EQ(ctx, off, v->error_offset,
+				  "%s: utfconv_length() error offset",
+				  v->name);
 	/* flags never change where input is bad */
 	off = ~0ULL;
 	ret = utfconv_validate(v->direction, v->policy, v->in, v->in_bytes,
 			       &off);
-	UTFCONV_CHECK(ctx, ret == err && (!err || off == v->error_offset),
-		      "%s: utfconv_validate() %zd at %llu, want %d at %llu",
-		      v->name, ret, (unsigned long long)off, err,
-		      (unsigned long long)v->error_offset);
+	UTFCONV_EXPECT_EQ(ctx, ret, err, "%s: utfconv_validate()", v->name);
+	if (err)
+		UTFCONV_EXPECT_EQ(ctx, off, v->error_offset,
+				  "%s: utfconv_validate() error offset",
+				  v->name);
 	UTFCONV_CHECK(ctx, utfconv_max_length(v->direction, v->flags,
 					      v->in_bytes) >= v->out_bytes,
 		      "%s: utfconv_max_length() %zu below %zu", v->name,
@@ -342,16 +363,16 @@ static void utfconv_check_vector_reverse(void *ctx,
 			UTFCONV_DIR_UTF8_TO_UTF16LE;
 		n = utfconv_buf(other, policy, 0, v->out, v->out_bytes, mid,
 				room, NULL);
-		UTFCONV_CHECK(ctx, n == v->in_bytes,
-			      "%s: other byte order: %zd", v->name, n);
+		UTFCONV_EXPECT_EQ(ctx, n, (ssize_t)v->in_bytes,
+				  "%s: other byte order", v->name);
 		if (n != v->in_bytes)
 			return;
 		utfconv_ref_convert(utfconv_reverse_direction(other), policy,
 				    0, mid, n, mid + n, &r);
-		UTFCONV_CHECK(ctx, !r.err && r.out_bytes == v->out_bytes &&
-			      !memcmp(r.out, v->out, v->out_bytes),
-			      "%s: other byte order does not decode back",
-			      v->name);
+		UTFCONV_EXPECT_EQ(ctx, r.err, 0,
+				  "%s: other byte order decoded back", v->name);
+		utfconv_check_bytes(ctx, v->name, "other byte order decoded back",
+				    r.out, r.out_bytes, v->out, v->out_bytes);
 	}
 }
 
@@ -404,75 +425,82 @@ static void utfconv_check_vector_chunking(void *ctx,
 }
 
 /*
- * Every output capacity from 0 up: one call never writes past the
- * capacity (poison intact), writes whole characters only, fills as many
- * as fit, and resuming gives the same stream; then every small capacity
- * per call for the whole stream.
+ * One call with output capacity @cap: never past it (poison intact),
+ * whole characters only, as many as fit; resuming gives the same stream.
+ */
+static void utfconv_check_capacity_one(void *ctx,
+				       const struct utfconv_vector *v,
+				       size_t cap, u8 *out, size_t room,
+				       const struct utfconv_expect *e)
+{
+	bool utf16 = utfconv_utf16_out(v->direction);
+	bool be = v->direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
+	size_t used, wrote, i, next, u2, w2;
+	struct utfconv_expect got;
+	struct utfconv_state st;
+	int ret;
+
+	memset(out, UTFCONV_POISON, room);
+	utfconv_init(&st, v->direction, v->policy, v->flags);
+	ret = utfconv_convert(&st, v->in, v->in_bytes, &used, out, cap, &wrote,
+			      UTFCONV_END);
+	UTFCONV_EXPECT_EQ(ctx, ret, cap >= v->out_bytes ? e->err : -E2BIG,
+			  "%s: capacity %zu: returned", v->name, cap);
+	UTFCONV_CHECK(ctx, wrote <= cap && used <= v->in_bytes,
+		      "%s: capacity %zu: wrote %zu, used %zu", v->name, cap,
+		      wrote, used);
+	for (i = cap; i < room; i++)
+		if (out[i] != UTFCONV_POISON)
+			break;
+	UTFCONV_EXPECT_EQ(ctx, i, room,
+			  "%s: capacity %zu: first byte past it written",
+			  v->name, cap);
+	if (wrote > cap)
+		return;
+	UTFCONV_CHECK(ctx, wrote <= v->out_bytes &&
+		      utfconv_char_boundary(utf16, be, v->out, v->out_bytes,
+					    wrote),
+		      "%s: capacity %zu: %zu bytes are not whole characters of the %zu-byte output",
+		      v->name, cap, wrote, v->out_bytes);
+	if (wrote && wrote <= v->out_bytes)
+		UTFCONV_EXPECT_MEMEQ(ctx, out, v->out, wrote,
+				     "%s: capacity %zu: output", v->name, cap);
+	if (ret == -E2BIG) {
+		for (next = wrote + 1; next < v->out_bytes; next++)
+			if (utfconv_char_boundary(utf16, be, v->out,
+						  v->out_bytes, next))
+				break;
+		UTFCONV_CHECK(ctx, next > cap,
+			      "%s: capacity %zu: stopped at %zu, next character ends at %zu",
+			      v->name, cap, wrote, next);
+		/* resume with the rest and all the room */
+		ret = utfconv_convert(&st, v->in + used, v->in_bytes - used,
+				      &u2, out + wrote, room - wrote, &w2,
+				      UTFCONV_END);
+		wrote += w2;
+	}
+	utfconv_expect_state(&st, ret, out, wrote, &got);
+	utfconv_check_expect(ctx, v->name, "resumed after a capacity", &got, e);
+	UTFCONV_EXPECT_EQ(ctx, st.bytes_out, v->out_bytes,
+			  "%s: capacity %zu: resumed bytes_out", v->name, cap);
+}
+
+/*
+ * Every output capacity from 0 up (utfconv_check_capacity_one()), then
+ * every small capacity per call for the whole stream.
  */
 static void utfconv_check_vector_capacity(void *ctx,
 					  const struct utfconv_vector *v)
 {
-	bool utf16 = utfconv_utf16_out(v->direction);
-	bool be = v->direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
-	size_t room = utfconv_room(v), cap, used, wrote, i, next, u2, w2;
+	size_t room = utfconv_room(v), cap;
 	u8 *out = UTFCONV_ALLOC(ctx, room);
-	struct utfconv_state st;
 	struct utfconv_expect e;
-	int ret, want;
 
 	if (!out)
 		return;
 	utfconv_expect_vector(v, &e);
-	for (cap = 0; cap <= v->out_bytes + UTFCONV_DRIVE_MAX_CHAR; cap++) {
-		memset(out, UTFCONV_POISON, room);
-		utfconv_init(&st, v->direction, v->policy, v->flags);
-		ret = utfconv_convert(&st, v->in, v->in_bytes, &used, out, cap,
-				      &wrote, UTFCONV_END);
-		want = cap >= v->out_bytes ? e.err : -E2BIG;
-		UTFCONV_CHECK(ctx, ret == want,
-			      "%s: capacity %zu: returned %d, want %d",
-			      v->name, cap, ret, want);
-		UTFCONV_CHECK(ctx, wrote <= cap && used <= v->in_bytes,
-			      "%s: capacity %zu: wrote %zu, used %zu", v->name,
-			      cap, wrote, used);
-		for (i = cap; i < room; i++)
-			if (out[i] != UTFCONV_POISON)
-				break;
-		UTFCONV_CHECK(ctx, i == room,
-			      "%s: capacity %zu: byte %zu past it written",
-			      v->name, cap, i);
-		if (wrote > cap)
-			continue;
-		UTFCONV_CHECK(ctx, wrote <= v->out_bytes &&
-			      !memcmp(out, v->out, wrote) &&
-			      utfconv_char_boundary(utf16, be, v->out,
-						    v->out_bytes, wrote),
-			      "%s: capacity %zu: %zu bytes are not whole characters of the output",
-			      v->name, cap, wrote);
-		if (ret == -E2BIG) {
-			for (next = wrote + 1; next < v->out_bytes; next++)
-				if (utfconv_char_boundary(utf16, be, v->out,
-							  v->out_bytes, next))
-					break;
-			UTFCONV_CHECK(ctx, next > cap,
-				      "%s: capacity %zu: stopped at %zu, next character ends at %zu",
-				      v->name, cap, wrote, next);
-			/* resume with the rest and all the room */
-			ret = utfconv_convert(&st, v->in + used,
-					      v->in_bytes - used, &u2,
-					      out + wrote, room - wrote, &w2,
-					      UTFCONV_END);
-			wrote += w2;
-		}
-		UTFCONV_CHECK(ctx, ret == e.err && wrote == v->out_bytes &&
-			      !memcmp(out, v->out, v->out_bytes) &&
-			      st.code_points == e.code_points &&
-			      st.replacements == e.replacements &&
-			      st.bytes_in == e.bytes_in &&
-			      st.bytes_out == v->out_bytes,
-			      "%s: capacity %zu: resumed stream differs (ret %d, %zu bytes)",
-			      v->name, cap, ret, wrote);
-	}
+	for (cap = 0; cap <= v->out_bytes + UTFCONV_DRIVE_MAX_CHAR; cap++)
+		utfconv_check_capacity_one(ctx, v, cap, out, room, &e);
 	for (cap = 1; cap <= 2 * UTFCONV_DRIVE_MAX_CHAR; cap++)
 		utfconv_check_convert(ctx, v->name, "small capacity per call",
 				      v->direction, v->policy, v->flags, v->in,
@@ -499,6 +527,7 @@ static bool utfconv_check_against_ref(void *ctx, const char *name,
 {
 	size_t room = utfconv_ref_out_max(direction, in_bytes);
 	u8 *out = buf + room;
+	struct utfconv_expect got, want;
 	struct utfconv_state st;
 	struct utfconv_ref r;
 	size_t used, wrote;
@@ -514,15 +543,16 @@ static bool utfconv_check_against_ref(void *ctx, const char *name,
 	     (!r.error_kind || st.error_offset == r.error_offset) &&
 	     st.code_points == r.code_points &&
 	     st.replacements == r.replacements && st.bytes_in == r.bytes_in;
-	UTFCONV_CHECK(ctx, ok,
-		      "%s: dir %u policy %u flags %u, %zu bytes %*ph: codec %d/%zu bytes/kind %u@%llu/repl %llu, reference %d/%zu bytes/kind %u@%llu/repl %llu",
+	if (ok)
+		return true;
+	/* which input, then each value that differs */
+	UTFCONV_CHECK(ctx, ok, "%s: dir %u policy %u flags %u, %zu bytes %*ph",
 		      name, direction, policy, flags, in_bytes,
-		      (int)min_t(size_t, in_bytes, 16), in, ret, wrote,
-		      st.error_kind, (unsigned long long)st.error_offset,
-		      (unsigned long long)st.replacements, r.err, r.out_bytes,
-		      r.error_kind, (unsigned long long)r.error_offset,
-		      (unsigned long long)r.replacements);
-	return ok;
+		      (int)min_t(size_t, in_bytes, 16), in);
+	utfconv_expect_state(&st, ret, out, wrote, &got);
+	utfconv_expect_ref(&r, &want);
+	utfconv_check_expect(ctx, name, "codec vs reference", &got, &want);
+	return false;
 }
 
 #endif /* _UTFCONV_CHECKS_H */

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * utfconv tests: encoders of test texts, shared by the KUnit suites and
- * the host tests (utfconv_checks.h, userspace-test/host/guard_test.c).
+ * utfconv tests: the one encoder of test texts, for every test: the KUnit
+ * suites and the host tests (the sweeps, the reference model of
+ * utfconv_ref.h, userspace-test/host/guard_test.c) and the hardening tests
+ * (through userspace-test/hardening/ref.c). The vector tables take their
+ * bytes from the case files (scripts/gen_vectors.py), not from here.
  */
 #ifndef _UTFCONV_ENCODE_H
 #define _UTFCONV_ENCODE_H
@@ -9,8 +12,9 @@
 #include <linux/types.h>
 
 /*
- * Encoders for the sweeps, written separately from the codec and the
- * reference: RFC 3629 forms, and UTF-16 units in either byte order.
+ * Written separately from the codec: RFC 3629 forms (a surrogate code
+ * point as the three bytes WTF-8 gives it), and UTF-16 units in either
+ * byte order.
  */
 static size_t utfconv_sweep_utf8(u8 *d, u32 c)
 {

@@ -34,8 +34,15 @@
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
+/* The expectations of utfconv_checks.h: failures print the values. */
 #define UTFCONV_CHECK(ctx, cond, fmt, ...) \
 	KUNIT_EXPECT_TRUE_MSG(((struct kunit *)(ctx)), cond, fmt, ##__VA_ARGS__)
+#define UTFCONV_EXPECT_EQ(ctx, got, want, fmt, ...) \
+	KUNIT_EXPECT_EQ_MSG(((struct kunit *)(ctx)), got, want, fmt, \
+			    ##__VA_ARGS__)
+#define UTFCONV_EXPECT_MEMEQ(ctx, got, want, len, fmt, ...) \
+	KUNIT_EXPECT_MEMEQ_MSG(((struct kunit *)(ctx)), got, want, len, fmt, \
+			       ##__VA_ARGS__)
 #define UTFCONV_ALLOC(ctx, bytes) \
 	kunit_kmalloc(((struct kunit *)(ctx)), max_t(size_t, bytes, 1), GFP_KERNEL)
 
@@ -236,12 +243,26 @@ static int utfconv_sweep_init(struct kunit *test)
 	return test->priv ? 0 : -ENOMEM;
 }
 
+/* Scalar value @c as @in (@n bytes) converts to exactly @want (@wn bytes). */
+static void utfconv_sweep_one(struct kunit *test, u32 direction, u32 c,
+			      const u8 *in, size_t n, const u8 *want,
+			      size_t wn)
+{
+	ssize_t r;
+	u8 o[8];
+
+	r = utfconv_buf(direction, 0, 0, in, n, o, sizeof(o), NULL);
+	KUNIT_EXPECT_EQ_MSG(test, r, (ssize_t)wn, "U+%04X, direction %u", c,
+			    direction);
+	KUNIT_EXPECT_MEMEQ_MSG(test, o, want, wn, "U+%04X, direction %u", c,
+			       direction);
+}
+
 static void utfconv_sweep_scalars_test(struct kunit *test)
 {
-	u8 s8[4], s16[4], o[8];
 	u32 step = utfconv_sweep_step();
+	u8 s8[4], s16[4];
 	size_t n8, n16;
-	ssize_t r;
 	bool be;
 	u32 c;
 
@@ -251,18 +272,12 @@ static void utfconv_sweep_scalars_test(struct kunit *test)
 				continue;
 			n8 = utfconv_sweep_utf8(s8, c);
 			n16 = utfconv_sweep_utf16(s16, c, be);
-			r = utfconv_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
-					UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, s8, n8,
-					o, sizeof(o), NULL);
-			KUNIT_EXPECT_TRUE_MSG(test, r == n16 && !memcmp(o, s16, n16),
-					      "U+%04X to UTF-16%s: %zd", c,
-					      be ? "BE" : "LE", r);
-			r = utfconv_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
-					UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0, s16, n16,
-					o, sizeof(o), NULL);
-			KUNIT_EXPECT_TRUE_MSG(test, r == n8 && !memcmp(o, s8, n8),
-					      "U+%04X from UTF-16%s: %zd", c,
-					      be ? "BE" : "LE", r);
+			utfconv_sweep_one(test, be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
+					  UTFCONV_DIR_UTF8_TO_UTF16LE, c, s8, n8,
+					  s16, n16);
+			utfconv_sweep_one(test, be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
+					  UTFCONV_DIR_UTF16LE_TO_UTF8, c, s16, n16,
+					  s8, n8);
 			if (utfconv_sweep_failing(test))
 				return;
 			cond_resched();

@@ -16,6 +16,8 @@
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
+#include "utfconv_encode.h"
+
 /*
  * struct utfconv_ref_row - one row of Unicode Table 3-7
  * @lead_lo: lowest first byte
@@ -84,42 +86,10 @@ static inline size_t utfconv_ref_out_max(u32 direction, size_t in_bytes)
 static void utfconv_ref_put(struct utfconv_ref *r, u32 cp)
 {
 	u8 *d = r->out + r->out_bytes;
-	u16 u[2];
-	int i, n;
 
 	r->code_points++;
-	if (r->utf16_out) {
-		if (cp >= 0x10000) {
-			u[0] = 0xD800 + ((cp - 0x10000) >> 10);
-			u[1] = 0xDC00 + ((cp - 0x10000) & 0x3FF);
-			n = 2;
-		} else {
-			u[0] = cp;
-			n = 1;
-		}
-		for (i = 0; i < n; i++) {
-			d[2 * i + !r->be_out] = u[i] >> 8;
-			d[2 * i + r->be_out] = u[i] & 0xFF;
-		}
-		r->out_bytes += 2 * n;
-		return;
-	}
-	if (cp <= 0x7F) {
-		d[0] = cp;
-		n = 1;
-	} else if (cp <= 0x7FF) {
-		d[0] = 0xC0 + (cp >> 6);
-		n = 2;
-	} else if (cp <= 0xFFFF) {
-		d[0] = 0xE0 + (cp >> 12);
-		n = 3;
-	} else {
-		d[0] = 0xF0 + (cp >> 18);
-		n = 4;
-	}
-	for (i = 1; i < n; i++)
-		d[i] = 0x80 + ((cp >> (6 * (n - 1 - i))) & 0x3F);
-	r->out_bytes += n;
+	r->out_bytes += r->utf16_out ? utfconv_sweep_utf16(d, cp, r->be_out) :
+				       utfconv_sweep_utf8(d, cp);
 }
 
 /* An ill-formed or incomplete sequence at @off; false: stop here. */

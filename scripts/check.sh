@@ -5,7 +5,7 @@
 # under ASan/UBSan, differential), kunit (UML), style (checkpatch,
 # kernel-doc, W=1, sparse), docs (Sphinx -W, man pages), install-test
 # (make install and DKMS into scratch trees), vm-test (Debian 6.1 and
-# 6.12 in QEMU), vm-debug (the debug kernel in QEMU: device suite,
+# 6.12 in QEMU; then scripts/vm.sh run compared with iconv), vm-debug (the debug kernel in QEMU: device suite,
 # hardening slice, KUnit, kmemleak; VM_DEBUG_SLICE=check, the shorter
 # slice; `make vm-debug` runs it in full).
 # A failing step does not stop the later ones; any failure fails the run.
@@ -25,11 +25,13 @@ for step in $STEPS; do
 	s=$(date +%s)
 	case $step in
 	host-check) cmd=(make -C userspace-test host-check SHARED="$SHARED") ;;
-	kunit) cmd=("$UTFCONV_ROOT/scripts/kunit.sh") ;;
+	kunit) cmd=(bash -c '"$1/scripts/uml-halt-test.sh" && "$1/scripts/kunit.sh"'
+		_ "$UTFCONV_ROOT") ;;
 	style) cmd=("$UTFCONV_ROOT/scripts/style.sh") ;;
 	docs) cmd=("$UTFCONV_ROOT/scripts/docs.sh") ;;
 	install-test) cmd=("$UTFCONV_ROOT/scripts/install-test.sh") ;;
-	vm-test) cmd=("$UTFCONV_ROOT/scripts/vm.sh" test) ;;
+	vm-test) cmd=(bash -c '"$1/scripts/vm.sh" test; r=$?
+		"$1/scripts/vm-run-test.sh" || r=1; exit $r' _ "$UTFCONV_ROOT") ;;
 	vm-debug) cmd=(env VM_DEBUG_SLICE="${VM_DEBUG_SLICE:-check}"
 		"$UTFCONV_ROOT/scripts/vm.sh" test debug) ;;
 	*) die "unknown step $step" ;;

@@ -68,6 +68,11 @@ bind() { # bind FROM TO: mount FROM at TO inside the chroot, undone at exit
 make_root() {
 	rm -rf --one-file-system "$DIR"
 	mkdir -p "$DIR"
+	# A machine's / is a mount point; a chroot's is not unless bound onto
+	# itself, and `unshare -m` (install-test's DKMS runs) then fails to make
+	# it private.
+	mount --bind "$DIR" "$DIR"
+	MOUNTS+=("$DIR")
 	debootstrap --variant=minbase --include=git,make,ca-certificates \
 		bookworm "$DIR" "$MIRROR"
 	cat >"$DIR/etc/apt/sources.list" <<-EOF

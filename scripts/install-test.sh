@@ -96,7 +96,7 @@ for k in 6.1 6.12; do
 	expect_modinfo "$ko" version "^$VER"
 	expect_modinfo "$ko" vermagic "^$(printf '%s' "$rel" | sed 's/[.+]/\\&/g') "
 	expect_modinfo "$ko" parm '^buffer_bytes:Output buffer bytes per open file.*\(uint\)'
-	expect_modinfo "$ko" parm ' max_streams:Most open files of /dev/utfconv.*\(uint\)'
+	expect_modinfo "$ko" parm ' max_user_streams:Most open files of /dev/utfconv per user.*\(uint\)'
 	expect_modinfo "$ko" parm ' simd:SIMD paths: 0 off, 1 for large buffers \(default\).*\(int\)'
 
 	checks=$((checks + 1))

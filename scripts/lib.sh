@@ -117,3 +117,36 @@ copy_module_tree() {
 		--exclude=modules.order --exclude=Module.symvers \
 		"$SRC/Kbuild" "$SRC/kmod" "$SRC/include" "$1/"
 }
+
+# uml_halt_abort URC CONSOLE RC ERRORS RAN FAILED: true when a UML kernel
+# that exited URC died in UML's own exit path after the kernel halted,
+# not in the tests. A timer signal that comes while UML halts stays
+# pending; main() (arch/um/os-Linux/main.c) lets it through with
+# unblock_signals() after the kernel has returned, and the timer
+# interrupt then runs on the host's stack, where current_thread_info()
+# is no task's: irq_enter() faults, the fault panics, the panic (silent:
+# the console's channels were closed by the exitcalls) ends in
+# os_dump_core() and UML kills itself with SIGABRT, exit 134. Only that
+# exit, with the KTAP stream complete and passing (kunit.py parse status
+# RC 0, no ERRORS, RAN > 0 tests, none FAILED or crashed) and "reboot:
+# System halted" the last line of the CONSOLE log, counts as this.
+uml_halt_abort() {
+	[ "$1" = 134 ] && [ "$3" = 0 ] && [ "${4:-0}" = 0 ] &&
+		[ "${5:-0}" -gt 0 ] && [ "${6:-1}" = 0 ] || return 1
+	[ "$(grep -a -v '^[[:space:]]*$' "$2" | tail -n1 | tr -d '\r')" = \
+		'reboot: System halted' ]
+}
+
+# tap_ok STATUS DESC: "ok N - DESC" when STATUS is 0, else "not ok N -
+# DESC"; counted in tap_passed and tap_failed.
+tap_n=0 tap_passed=0 tap_failed=0
+tap_ok() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" = 0 ]; then
+		tap_passed=$((tap_passed + 1))
+	else
+		tap_failed=$((tap_failed + 1))
+		printf 'not '
+	fi
+	echo "ok $tap_n - $2"
+}

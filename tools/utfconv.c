@@ -7,14 +7,23 @@
  * so no file is ever held in memory as a whole. At the end of the input the
  * stream is flushed (UTFCONV_IOC_FLUSH) and drained until read() returns 0.
  *
- * Exit status: 0 success, 1 invalid or incomplete input, 2 usage error,
- * 3 /dev/utfconv unavailable, 4 other (I/O) error.
+ * Output to a file (-o) goes to a temporary file beside it, renamed over it
+ * at the end (as sed -i and sponge do), so that an output file which is
+ * also an input is read whole before it is replaced, and no failed run
+ * leaves a half-written file where the old one was.
+ *
+ * Exit status: 0 success, 1 invalid or incomplete input or an unsupported
+ * conversion (as iconv), 2 usage error, 3 /dev/utfconv unavailable,
+ * 4 other (I/O) error.
  */
+#define _GNU_SOURCE	/* mkostemp */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,6 +46,7 @@
 enum {
 	EXIT_OK		= 0,
 	EXIT_INPUT	= 1,	/* ill-formed or incomplete input */
+	EXIT_UNSUPPORTED = 1,	/* unknown encoding or pair, as iconv */
 	EXIT_USAGE	= 2,
 	EXIT_NODEV	= 3,
 	EXIT_IO		= 4,
@@ -57,8 +67,17 @@ enum utfconv_enc {
 	ENC_UTF8,
 	ENC_UTF16LE,
 	ENC_UTF16BE,
-	ENC_UTF16,	/* byte order from the BOM; input only */
+	ENC_UTF16,	/* in: byte order from the BOM; out: BOM, host order */
 };
+
+/* glibc's UTF-16 output: a BOM, then the text in the machine's byte order. */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define ENC_UTF16_OUT	ENC_UTF16BE
+static const char utf16_bom[2] = { '\xfe', '\xff' };
+#else
+#define ENC_UTF16_OUT	ENC_UTF16LE
+static const char utf16_bom[2] = { '\xff', '\xfe' };
+#endif
 
 static const struct {
 	const char *name;
@@ -92,16 +111,21 @@ static void progress_erase(void)
 	progress_line = false;
 }
 
+static void vmsg(const char *fmt, va_list ap)
+{
+	progress_erase();
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	progress_erase();
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void usage(FILE *f)
@@ -115,10 +139,13 @@ static void usage(FILE *f)
 "  -f, --from-code=FROM   input encoding: UTF-8, UTF-16LE, UTF-16BE or\n"
 "                         UTF-16 (byte order from a leading BOM, which is\n"
 "                         consumed; big-endian without one)\n"
-"  -t, --to-code=TO       output encoding: UTF-8, UTF-16LE or UTF-16BE\n"
-"                         (one side must be UTF-8, the other UTF-16)\n"
-"  -c                     drop invalid input (same as --policy=skip, as\n"
-"                         with iconv -c)\n"
+"  -t, --to-code=TO       output encoding: UTF-8, UTF-16LE, UTF-16BE or\n"
+"                         UTF-16 (a BOM, then the machine's byte order,\n"
+"                         as glibc iconv; one side must be UTF-8, the\n"
+"                         other UTF-16)\n"
+"  -c                     drop ill-formed input, as iconv -c: a character\n"
+"                         cut off by the end of the input still fails\n"
+"                         (--policy=skip drops that too)\n"
 "      --policy=POLICY    on invalid input: strict (stop, the default),\n"
 "                         replace (U+FFFD), skip (drop), wtf8 (lone\n"
 "                         surrogates round-trip, otherwise strict)\n"
@@ -126,24 +153,31 @@ static void usage(FILE *f)
 "      --bom              start the output with a byte order mark\n"
 "      --check            validate only, write no output\n"
 "      --stats            print the stream counters to stderr at the end\n"
-"  -o, --output=OUT       write to OUT instead of standard output\n"
+"  -o, --output=OUT       write to OUT instead of standard output; OUT\n"
+"                         may also be an input (see below)\n"
 "  -l, --list             list the known encoding names\n"
 "      --help             show this help\n"
 "      --version          show the version\n"
 "\n"
 "Encoding names are matched case-insensitively; iconv's spellings\n"
-"(UTF8, UTF16LE, ...) are accepted, and a \"//IGNORE\" suffix means -c.\n"
+"(UTF8, UTF16LE, ...) are accepted; a \"//IGNORE\" suffix means -c, but\n"
+"without -c it exits 1 when it dropped anything, as glibc iconv.\n"
 "Without FILE, or with FILE \"-\", standard input is read. Several FILEs\n"
 "are converted as one concatenated stream (a character may span two\n"
 "files), and error positions count bytes from the start of that stream.\n"
 "On invalid input, all output converted before the error is written.\n"
+"-o OUT writes a temporary file beside OUT and renames it over OUT at\n"
+"the end; after invalid input OUT gets the output converted before the\n"
+"error, unless there is none or OUT is also an input: then, and after\n"
+"any other error, OUT is left as it was.\n"
 "The device path can be overridden with UTFCONV_DEVICE. When standard\n"
 "error is a terminal (and standard output is not) and the input files\n"
 "total 16 MiB or more, a progress line is shown on standard error.\n"
 "\n"
 "Exit status:\n"
 "  0  success\n"
-"  1  illegal input sequence, or incomplete character at end of input\n"
+"  1  illegal input sequence, or incomplete character at end of input;\n"
+"     or an unsupported encoding or conversion\n"
 "  2  usage error\n"
 "  3  /dev/utfconv is not available (module not loaded)\n"
 "  4  other error (cannot read input or write output)\n");
@@ -194,7 +228,7 @@ static void list_encodings(void)
 	puts("UTF-8 UTF8");
 	puts("UTF-16LE UTF16LE");
 	puts("UTF-16BE UTF16BE");
-	puts("UTF-16 UTF16 (input only: byte order from the BOM, big-endian without one)");
+	puts("UTF-16 UTF16 (input: byte order from the BOM, big-endian without one; output: a BOM, then the machine's byte order)");
 }
 
 /* Write all of buf to fd, retrying on EINTR and short writes. */
@@ -220,11 +254,211 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The output file of -o. A regular file (or a new one) is written as a
+ * temporary file in its directory and renamed over it at the end, so that
+ * it is replaced at once or not at all; anything else (a device, a FIFO)
+ * is written in place.
+ */
+struct outfile {
+	const char *name;	/* as given */
+	char *path;		/* the file replaced: name with symlinks resolved */
+	int fd;
+	bool direct;		/* not a regular file: written in place */
+	bool existed;		/* path existed: its mode and owner are kept */
+	bool is_input;		/* path is also an input (same st_dev, st_ino) */
+	struct stat st;		/* of path, when it existed */
+};
+
+/* The temporary file: removed at exit and on a signal unless renamed. */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_live;
+
+static void tmp_remove(void)
+{
+	if (tmp_live)
+		unlink(tmp_path);
+	tmp_live = 0;
+}
+
+static void tmp_signal(int sig)
+{
+	if (tmp_live)
+		unlink(tmp_path);
+	raise(sig);	/* SA_RESETHAND: now the default action */
+}
+
+static void tmp_cleanup_setup(void)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM, SIGQUIT };
+	struct sigaction sa = { .sa_handler = tmp_signal,
+				.sa_flags = SA_RESETHAND };
+	size_t i;
+
+	atexit(tmp_remove);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Is st (the output file) one of the inputs ("-": standard input)? */
+static bool out_is_input(const struct stat *st, char **files, int nfiles)
+{
+	struct stat in;
+	int i;
+
+	for (i = 0; i < (nfiles ? nfiles : 1); i++) {
+		const char *name = nfiles ? files[i] : "-";
+		int r = strcmp(name, "-") ? stat(name, &in) :
+					    fstat(STDIN_FILENO, &in);
+
+		if (!r && in.st_dev == st->st_dev && in.st_ino == st->st_ino)
+			return true;
+	}
+	return false;
+}
+
+/* Create the temporary file beside o->path. Returns 0 or -1 (reported). */
+static int out_open_tmp(struct outfile *o)
+{
+	const char *slash = strrchr(o->path, '/');
+	int dlen = slash ? (int)(slash - o->path + 1) : 0;
+	int n;
+
+	n = snprintf(tmp_path, sizeof(tmp_path), "%.*s.%s.utfconv-XXXXXX",
+		     dlen, o->path, o->path + dlen);
+	if (n < 0 || (size_t)n >= sizeof(tmp_path)) {
+		msg("cannot open output file `%s': %s", o->name,
+		    strerror(ENAMETOOLONG));
+		return -1;
+	}
+	tmp_cleanup_setup();
+	o->fd = mkostemp(tmp_path, O_CLOEXEC);
+	if (o->fd < 0) {
+		msg("cannot create a temporary file beside `%s': %s",
+		    o->name, strerror(errno));
+		return -1;
+	}
+	tmp_live = 1;
+	return 0;
+}
+
+/*
+ * Open the output of -o NAME: find the file to replace (through a
+ * symlink, as iconv writes through one) and whether it is an input, and
+ * create its temporary file. Returns 0, or -1 after a message.
+ */
+static int out_open(struct outfile *o, const char *name, char **files,
+		    int nfiles)
+{
+	struct stat lst;
+
+	memset(o, 0, sizeof(*o));
+	o->name = name;
+	o->fd = -1;
+	if (!lstat(name, &lst) && S_ISLNK(lst.st_mode))
+		o->path = realpath(name, NULL);
+	else
+		o->path = strdup(name);
+	if (!o->path) {
+		msg("cannot open output file `%s': %s", name, strerror(errno));
+		return -1;
+	}
+	if (stat(o->path, &o->st)) {
+		if (errno == ENOENT)
+			return out_open_tmp(o);
+		msg("cannot open output file `%s': %s", name, strerror(errno));
+		return -1;
+	}
+	o->existed = true;
+	/* rename() needs no write permission on the file; iconv would. */
+	if (access(o->path, W_OK)) {
+		msg("cannot open output file `%s': %s", name, strerror(errno));
+		return -1;
+	}
+	if (S_ISREG(o->st.st_mode)) {
+		o->is_input = out_is_input(&o->st, files, nfiles);
+		return out_open_tmp(o);
+	}
+	o->direct = true;
+	o->fd = open(o->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (o->fd < 0) {
+		msg("cannot open output file `%s': %s", name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Give the temporary file the old file's owner and mode (a new file:
+ * 0666 less the umask, as open() would), put it on disk and rename it
+ * over the output. Returns 0 or -1 (reported; the temporary is removed
+ * at exit).
+ */
+static int out_commit(struct outfile *o)
+{
+	mode_t mode;
+
+	if (o->existed) {
+		mode = o->st.st_mode & 07777;
+		/* Not ours to give away: then no set-ID bits either. */
+		if (fchown(o->fd, o->st.st_uid, o->st.st_gid))
+			mode &= 0777;
+	} else {
+		mode = umask(0);
+		umask(mode);
+		mode = 0666 & ~mode;
+	}
+	if (fchmod(o->fd, mode) || fsync(o->fd) || close(o->fd)) {
+		o->fd = -1;
+		msg("%s: %s", o->name, strerror(errno));
+		return -1;
+	}
+	o->fd = -1;
+	if (rename(tmp_path, o->path)) {
+		msg("cannot replace `%s': %s", o->name, strerror(errno));
+		return -1;
+	}
+	tmp_live = 0;
+	return 0;
+}
+
+/*
+ * End the output after a conversion that returned ret and wrote out_bytes.
+ * The output replaces the file on success, and after invalid input when
+ * there is some and the file is not an input (iconv too writes what came
+ * before the error, and leaves the file alone when there is nothing);
+ * otherwise the file is left as it was. Returns the exit status.
+ */
+static int out_finish(struct outfile *o, int ret, uint64_t out_bytes)
+{
+	if (o->direct) {
+		if (close(o->fd) && ret == EXIT_OK) {
+			msg("%s: %s", o->name, strerror(errno));
+			ret = EXIT_IO;
+		}
+	} else if (ret == EXIT_OK ||
+		   (ret == EXIT_INPUT && out_bytes && !o->is_input)) {
+		if (out_commit(o))
+			ret = EXIT_IO;
+	} else {
+		close(o->fd);
+		tmp_remove();
+		if (o->is_input && out_bytes)
+			msg("`%s' left unchanged: it is also an input", o->name);
+	}
+	free(o->path);
+	return ret;
+}
+
 struct conv {
 	int dev;
 	int out;		/* -1 with --check */
 	const char *out_name;
 	char *outbuf;
+	uint64_t out_bytes;	/* bytes written to out */
+	bool bom_pending;	/* -t UTF-16: a BOM goes before the first byte */
+	bool iconv_skip;	/* -c or //IGNORE: iconv's exit status rules */
+	bool ignore_fails;	/* //IGNORE without -c: exit 1 if it dropped any */
 	bool eof_seen;		/* read() returned 0 after the flush */
 	bool progress;		/* show a progress line on stderr */
 	uint64_t in_total;	/* input size in bytes, for the progress line */
@@ -296,6 +530,26 @@ static void progress_end(struct conv *c)
 }
 
 /*
+ * Write n converted bytes to the output. -t UTF-16 puts its BOM before
+ * the first of them, as glibc does: no output, no BOM. Exits on error.
+ */
+static void out_write(struct conv *c, const char *buf, size_t n)
+{
+	if (c->out < 0)
+		return;
+	if ((c->bom_pending &&
+	     write_all(c->out, utf16_bom, sizeof(utf16_bom))) ||
+	    write_all(c->out, buf, n)) {
+		int e = errno;
+
+		msg("%s: %s", c->out_name, strerror(e));
+		exit(EXIT_IO);
+	}
+	c->out_bytes += (c->bom_pending ? sizeof(utf16_bom) : 0) + n;
+	c->bom_pending = false;
+}
+
+/*
  * Move whatever output the device has ready to the output file.
  * Returns 0, or -1 with errno set on a device or output error. Stops at
  * EAGAIN or at end of stream.
@@ -316,12 +570,7 @@ static int drain_ready(struct conv *c)
 			c->eof_seen = true;
 			return 0;
 		}
-		if (c->out >= 0 && write_all(c->out, c->outbuf, (size_t)n)) {
-			int e = errno;
-
-			msg("%s: %s", c->out_name, strerror(e));
-			exit(EXIT_IO);
-		}
+		out_write(c, c->outbuf, (size_t)n);
 	}
 }
 
@@ -382,6 +631,56 @@ static int report_error(struct conv *c, int err)
 	return EXIT_INPUT;
 }
 
+/*
+ * -c and //IGNORE drop ill-formed input as glibc's iconv does, and give
+ * its exit status: a character cut off by the end of the input is still
+ * an error (exit 1; the device's skip policy drops it silently), and
+ * //IGNORE without -c fails when it dropped anything. Called at the end
+ * of the input, before the flush: *tail tells whether the device holds
+ * the start of an incomplete character, *tail_at its stream offset.
+ * Returns 0, or -1 after a message.
+ */
+static int skip_tail(struct conv *c, bool *tail, uint64_t *tail_at)
+{
+	struct utfconv_status st;
+
+	*tail = false;
+	if (!c->iconv_skip)
+		return 0;
+	memset(&st, 0, sizeof(st));
+	if (ioctl(c->dev, UTFCONV_IOC_GET_STATUS, &st)) {
+		msg("cannot read the stream status: %s", strerror(errno));
+		return -1;
+	}
+	*tail = st.pending_bytes != 0;
+	*tail_at = (uint64_t)st.bytes_in - st.pending_bytes;
+	return 0;
+}
+
+/* After the stream ended under -c or //IGNORE: the exit status. */
+static int skip_status(struct conv *c, bool tail, uint64_t tail_at)
+{
+	struct utfconv_status st;
+
+	if (tail) {
+		msg("incomplete character at end of input at position %" PRIu64,
+		    tail_at);
+		return EXIT_INPUT;
+	}
+	if (!c->ignore_fails)
+		return EXIT_OK;
+	memset(&st, 0, sizeof(st));
+	if (ioctl(c->dev, UTFCONV_IOC_GET_STATUS, &st)) {
+		msg("cannot read the stream status: %s", strerror(errno));
+		return EXIT_IO;
+	}
+	if (!st.replacements)
+		return EXIT_OK;
+	msg("illegal input sequence at position %" PRIu64,
+	    (uint64_t)st.error_offset);
+	return EXIT_INPUT;
+}
+
 static int open_input(const char *name)
 {
 	int fd;
@@ -407,7 +706,8 @@ static int convert(struct conv *c, char **files, int nfiles)
 	char *inbuf = malloc(IN_CHUNK);
 	size_t in_len = 0, in_off = 0;
 	int idx = 0, in = -1;
-	bool in_done = false;
+	bool in_done = false, tail;
+	uint64_t tail_at = 0;
 	int ret = EXIT_OK;
 
 	if (!inbuf) {
@@ -498,6 +798,10 @@ static int convert(struct conv *c, char **files, int nfiles)
 	progress_end(c);
 
 	/* End of input: flush, then drain until end of stream. */
+	if (skip_tail(c, &tail, &tail_at)) {
+		ret = EXIT_IO;
+		goto out;
+	}
 	while (ioctl(c->dev, UTFCONV_IOC_FLUSH) < 0) {
 		if (errno == EINTR)
 			continue;
@@ -526,6 +830,7 @@ static int convert(struct conv *c, char **files, int nfiles)
 		if (drain_ready(c))
 			goto drain_failed;
 	}
+	ret = skip_status(c, tail, tail_at);
 	goto out;
 drain_failed:
 	if (errno == EILSEQ || errno == EINVAL) {
@@ -571,27 +876,54 @@ static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry `%s --help' for more information.\n", prog);
+	fprintf(stderr, "Try `%s --help' for more information.\n", prog);
 	return EXIT_USAGE;
 }
 
-static int direction_of(enum utfconv_enc from, enum utfconv_enc to)
+/* An encoding or pair we do not convert: exit 1, as iconv. */
+static int unsupported(const char *fmt, ...)
 {
-	if (from == ENC_UTF8 && to == ENC_UTF16LE)
-		return UTFCONV_DIR_UTF8_TO_UTF16LE;
-	if (from == ENC_UTF8 && to == ENC_UTF16BE)
-		return UTFCONV_DIR_UTF8_TO_UTF16BE;
-	if (from == ENC_UTF16LE && to == ENC_UTF8)
-		return UTFCONV_DIR_UTF16LE_TO_UTF8;
-	if (from == ENC_UTF16BE && to == ENC_UTF8)
-		return UTFCONV_DIR_UTF16BE_TO_UTF8;
-	if (from == ENC_UTF16 && to == ENC_UTF8)
-		return UTFCONV_DIR_UTF16_TO_UTF8;
-	return -1;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	return EXIT_UNSUPPORTED;
+}
+
+/* The device's encoding of a CLI encoding; UTF-16 is UTF-16BE + DETECT_BOM. */
+static unsigned int device_enc(enum utfconv_enc enc, unsigned int *flags)
+{
+	switch (enc) {
+	case ENC_UTF8:
+		return UTFCONV_ENC_UTF8;
+	case ENC_UTF16LE:
+		return UTFCONV_ENC_UTF16LE;
+	case ENC_UTF16BE:
+		return UTFCONV_ENC_UTF16BE;
+	case ENC_UTF16:
+		*flags |= UTFCONV_FLAG_DETECT_BOM;
+		return UTFCONV_ENC_UTF16BE;
+	}
+	return 0;
+}
+
+/* Fill @cfg's source, target and flags; -1 if the device has no such pair. */
+static int config_of(enum utfconv_enc from, enum utfconv_enc to,
+		     unsigned int flags, struct utfconv_config *cfg)
+{
+	bool from8 = from == ENC_UTF8, to8 = to == ENC_UTF8;
+
+	if (from8 == to8 || to == ENC_UTF16)
+		return -1;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->flags = flags;
+	cfg->source = device_enc(from, &cfg->flags);
+	cfg->target = device_enc(to, &cfg->flags);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -599,10 +931,11 @@ int main(int argc, char **argv)
 	const char *from = NULL, *to = NULL, *out_name = NULL;
 	enum utfconv_enc from_enc, to_enc;
 	bool ignore = false, check = false, stats = false, dash_c = false;
-	int policy = -1, direction, opt, ret;
+	int policy = -1, opt, ret;
 	unsigned int flags = 0;
 	struct utfconv_config cfg;
 	struct conv c = { .dev = -1, .out = -1 };
+	struct outfile of = { .fd = -1 };
 	const char *dev_path;
 
 	while ((opt = getopt_long(argc, argv, "f:t:o:lc", long_options,
@@ -645,8 +978,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		case OPT_VERSION:
-			printf("utfconv %s (ioctl ABI %d)\n",
-			       UTFCONV_CLI_VERSION, UTFCONV_ABI_VERSION);
+			printf("utfconv %s (ioctl ABI 2)\n", UTFCONV_CLI_VERSION);
 			return EXIT_OK;
 		default:
 			fprintf(stderr, "Try `%s --help' for more information.\n",
@@ -658,16 +990,18 @@ int main(int argc, char **argv)
 	if (!from || !to)
 		return usage_error("both -f FROM and -t TO are required");
 	if (parse_encoding(from, &from_enc, &ignore))
-		return usage_error("conversion from `%s' is not supported (try -l)",
+		return unsupported("conversion from `%s' is not supported (try -l)",
 				   from);
 	if (parse_encoding(to, &to_enc, &ignore))
-		return usage_error("conversion to `%s' is not supported (try -l)",
+		return unsupported("conversion to `%s' is not supported (try -l)",
 				   to);
-	if (to_enc == ENC_UTF16)
-		return usage_error("UTF-16 is an input encoding only; use UTF-16LE or UTF-16BE for output");
-	direction = direction_of(from_enc, to_enc);
-	if (direction < 0)
-		return usage_error("conversion from `%s' to `%s' is not supported: one side must be UTF-8, the other UTF-16",
+	if (to_enc == ENC_UTF16) {
+		/* glibc's UTF-16: the BOM here, unless --bom has the device write it */
+		to_enc = ENC_UTF16_OUT;
+		c.bom_pending = !(flags & UTFCONV_FLAG_EMIT_BOM);
+	}
+	if (config_of(from_enc, to_enc, flags, &cfg))
+		return unsupported("conversion from `%s' to `%s' is not supported: one side must be UTF-8, the other UTF-16",
 				   from, to);
 	if ((dash_c || ignore) && policy >= 0 &&
 	    policy != UTFCONV_POLICY_SKIP)
@@ -675,6 +1009,8 @@ int main(int argc, char **argv)
 				   policy_names[policy]);
 	if (dash_c || ignore)
 		policy = UTFCONV_POLICY_SKIP;
+	c.iconv_skip = dash_c || ignore;
+	c.ignore_fails = ignore && !dash_c;
 	if (policy < 0)
 		policy = UTFCONV_POLICY_STRICT;
 	if (check && out_name)
@@ -697,10 +1033,7 @@ int main(int argc, char **argv)
 		return EXIT_NODEV;
 	}
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.direction = (unsigned int)direction;
 	cfg.policy = (unsigned int)policy;
-	cfg.flags = flags;
 	if (ioctl(c.dev, UTFCONV_IOC_SET_CONFIG, &cfg)) {
 		int e = errno;
 
@@ -720,14 +1053,10 @@ int main(int argc, char **argv)
 	}
 	if (!check) {
 		if (out_name && strcmp(out_name, "-")) {
-			c.out = open(out_name,
-				     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				     0666);
-			if (c.out < 0) {
-				msg("cannot open output file `%s': %s",
-				    out_name, strerror(errno));
+			if (out_open(&of, out_name, argv + optind,
+				     argc - optind))
 				return EXIT_IO;
-			}
+			c.out = of.fd;
 			c.out_name = out_name;
 		} else {
 			c.out = STDOUT_FILENO;
@@ -739,10 +1068,8 @@ int main(int argc, char **argv)
 	ret = convert(&c, argv + optind, argc - optind);
 	if (stats)
 		print_stats(c.dev);
-	if (c.out > STDOUT_FILENO && close(c.out) && ret == EXIT_OK) {
-		msg("%s: %s", c.out_name, strerror(errno));
-		ret = EXIT_IO;
-	}
+	if (of.fd >= 0)
+		ret = out_finish(&of, ret, c.out_bytes);
 	free(c.outbuf);
 	close(c.dev);
 	return ret;

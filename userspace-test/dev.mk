@@ -18,7 +18,6 @@
 KSRC_TAR ?= /usr/src/linux-source-6.12.tar.xz
 KSELFTEST_DIR ?=
 CC ?= cc
-HOSTCC ?= cc
 ICONV ?= iconv
 
 DEV_SRC := $(CURDIR)/dev
@@ -31,10 +30,10 @@ DEV_CFLAGS := -O2 -g -Wall -Wextra -Wno-sign-compare -std=gnu11 -pthread \
 	-I$(TOPDIR)/include/uapi
 DEV_LDFLAGS := -static -pthread
 
-DEV_TESTS := utfconv_vectors_test utfconv_api_test utfconv_stress_test
+DEV_TESTS := utfconv_vectors_test utfconv_api_test utfconv_block_test \
+	utfconv_stress_test
 DEV_PROGS := $(addprefix $(VM_DIR)/,$(DEV_TESTS) utfconv ptyrun)
 DEV_SCRIPTS := $(addprefix $(VM_DIR)/,run-tests.sh demo.sh cli-test.sh)
-DEV_TSV := $(SHARED)/vectors/field-cases.tsv $(DEV_SRC)/extra-cases.tsv
 KSFT_HDRS := $(DEV_BUILD)/ksft/kselftest_harness.h $(DEV_BUILD)/ksft/kselftest.h
 UAPI_HDR := $(TOPDIR)/include/uapi/linux/utfconv.h
 
@@ -73,14 +72,12 @@ $(DEV_BUILD)/ksft/kselftest_harness.h: | $(DEV_BUILD)/ksft
 
 $(DEV_BUILD)/ksft/kselftest.h: $(DEV_BUILD)/ksft/kselftest_harness.h
 
-$(DEV_BUILD)/gen_vectors: $(DEV_SRC)/gen_vectors.c $(UAPI_HDR) | $(DEV_BUILD)
-	$(HOSTCC) -O1 -Wall -Wextra -I$(TOPDIR)/include/uapi -o $@ $<
-
-$(DEV_BUILD)/vectors.h: $(DEV_BUILD)/gen_vectors $(DEV_TSV)
-	$(DEV_BUILD)/gen_vectors $(DEV_TSV) > $@.tmp && mv $@.tmp $@
+# The device suite's table, from the same generator as the KUnit table.
+$(DEV_BUILD)/vectors.h: $(VEC_GEN) $(VEC_DEV_TSV) | $(DEV_BUILD)
+	$(PYTHON) $(VEC_GEN) --device $@ $(VEC_DEV_TSV)
 
 $(VM_DIR)/utfconv_vectors_test: $(DEV_BUILD)/vectors.h
-$(VM_DIR)/utfconv_%_test: $(DEV_SRC)/%_test.c $(DEV_SRC)/utfconv_test.h \
+$(VM_DIR)/utfconv_%_test: $(DEV_SRC)/%_test.c $(DEV_SRC)/utfconv_test.h $(DEV_SRC)/utfconv_dirs.h \
 		$(KSFT_HDRS) $(UAPI_HDR) | $(VM_DIR)
 	$(CC) $(DEV_CFLAGS) -o $@ $< $(DEV_LDFLAGS)
 

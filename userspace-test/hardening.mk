@@ -13,17 +13,18 @@ HARD_BUILD := $(BUILD)/hardening
 HARD_VM := $(BUILD)/vm/hardening
 HARD_CC ?= $(CC)
 # The test is compiled against the UAPI header; the reference codec
-# (kmod/utfconv_codec.c) through compat/, as in host.mk.
+# (kmod/utfconv_codec.c) and the test-text encoder (kunit/utfconv_encode.h)
+# through compat/, as in host.mk.
 HARD_CFLAGS := -O2 -g -Wall -Wextra -Wno-sign-compare -Wno-unused-result \
 	-std=gnu11 -pthread
-HARD_REF_INC := -I$(CURDIR)/compat -I$(TOPDIR)/include
+HARD_REF_INC := -I$(CURDIR)/compat -I$(TOPDIR)/include -I$(TOPDIR)/kunit
 
 hardening: $(HARD_VM)/utfconv_hardening $(HARD_VM)/run.sh
 
 vm: $(HARD_VM)/utfconv_hardening $(HARD_VM)/run.sh
 
 $(HARD_BUILD)/ref.o: $(HARD_SRC)/ref.c $(HARD_SRC)/ref.h \
-		$(TOPDIR)/include/linux/utfconv.h
+		$(TOPDIR)/kunit/utfconv_encode.h $(TOPDIR)/include/linux/utfconv.h
 	@mkdir -p $(HARD_BUILD)
 	$(HARD_CC) -O2 -g -std=gnu11 -Wall -Wno-unused-parameter $(HARD_REF_INC) -c -o $@ $<
 

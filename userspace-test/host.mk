@@ -4,8 +4,8 @@
 # userspace-test/Makefile (which sets SHARED, TOPDIR and BUILD).
 #
 #   make -C userspace-test host-check   vector table, chunking, capacity,
-#       sweeps, field-cases drift, iconv and Python differentials, all
-#       under ASan+UBSan; ends with "N passed, N failed"
+#       sweeps, iconv and Python differentials, all under ASan+UBSan;
+#       ends with "N passed, N failed"
 #   make -C userspace-test host-sweep   the exhaustive UTF-16 pair sweep
 #       in both byte orders (slow)
 #   make -C userspace-test host-guard   the guard-page test of every codec
@@ -27,7 +27,8 @@ HOST_SRC := $(CURDIR)/host
 HOST_BUILD := $(BUILD)/host
 HOST_CODEC := $(TOPDIR)/kmod/utfconv_codec.c
 HOST_INC := -I$(CURDIR)/compat -I$(TOPDIR)/include -I$(TOPDIR)/kunit
-HOST_DEPS := $(HOST_CODEC) $(wildcard $(TOPDIR)/kunit/*.h) \
+HOST_DEPS := $(HOST_CODEC) $(VEC_KUNIT) $(wildcard $(TOPDIR)/kunit/*.h) \
+	$(wildcard $(HOST_SRC)/*.h) \
 	$(wildcard $(TOPDIR)/kmod/*.h) $(TOPDIR)/kmod/utfconv_simd_x86.c \
 	$(wildcard $(CURDIR)/compat/*/*.h) $(TOPDIR)/include/linux/utfconv.h \
 	$(TOPDIR)/include/uapi/linux/utfconv.h
@@ -38,6 +39,12 @@ HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-sign-compare \
 FUZZ_CFLAGS := -O1 -g -Wall -Wno-unused-function \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	$(HOST_INC)
+
+# The vector table of the KUnit suites and these tests, generated (never
+# checked in) from the case files by scripts/gen_vectors.py; kunit.sh and
+# vm.sh run the same command.
+$(VEC_KUNIT): $(VEC_GEN) $(VEC_KUNIT_TSV)
+	$(PYTHON) $(VEC_GEN) --kunit $@ $(VEC_KUNIT_TSV)
 
 all:: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli $(HOST_BUILD)/guard_test
 
@@ -98,7 +105,7 @@ host-guard: $(HOST_BUILD)/guard_test
 # under emulation and run in host-sweep only.
 BE_CC ?= s390x-linux-gnu-gcc
 BE_RUN ?= qemu-s390x
-BE_PARTS := vectors field api random runs
+BE_PARTS := vectors api random runs
 
 $(HOST_BUILD)/host_test-s390x: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)

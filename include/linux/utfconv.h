@@ -14,6 +14,25 @@
 #include <linux/types.h>
 #include <uapi/linux/utfconv.h>
 
+/*
+ * Directions of the codec. UTF-16 (UTFCONV_DIR_UTF16_TO_UTF8) takes its
+ * byte order from a leading byte order mark, which it consumes; without
+ * one the input is big-endian (RFC 2781 section 4.3).
+ */
+#define UTFCONV_DIR_UTF8_TO_UTF16LE	1
+#define UTFCONV_DIR_UTF8_TO_UTF16BE	2
+#define UTFCONV_DIR_UTF16LE_TO_UTF8	3
+#define UTFCONV_DIR_UTF16BE_TO_UTF8	4
+#define UTFCONV_DIR_UTF16_TO_UTF8	5
+#define UTFCONV_DIR_MAX			UTFCONV_DIR_UTF16_TO_UTF8
+
+/* The last UTFCONV_POLICY_* of include/uapi/linux/utfconv.h. */
+#define UTFCONV_POLICY_MAX		UTFCONV_POLICY_WTF8
+
+/* The flags the codec takes (the device's DETECT_BOM picks a direction). */
+#define UTFCONV_FLAGS_ALL		(UTFCONV_FLAG_STRIP_BOM | \
+					 UTFCONV_FLAG_EMIT_BOM)
+
 /* Call flag of utfconv_convert(): the input ends with this call. */
 #define UTFCONV_END		BIT(0)
 
@@ -77,5 +96,22 @@ size_t utfconv_max_length(u32 direction, u32 flags, size_t src_bytes);
 ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 		    size_t src_bytes, void *dst, size_t dst_bytes,
 		    u64 *error_offset);
+
+/**
+ * utfconv_error() - the error that stopped a stream
+ * @st: stream state
+ *
+ * Under the strict and wtf8 policies the first ill-formed or incomplete
+ * sequence stops the stream until utfconv_reset(); utfconv_convert()
+ * then returns this errno again on every call.
+ *
+ * Context: Any context.
+ * Return: -EILSEQ (ill-formed input), -EINVAL (the input ended inside a
+ * character), or 0 while the stream runs.
+ */
+static inline int utfconv_error(const struct utfconv_state *st)
+{
+	return st->halt;
+}
 
 #endif /* _LINUX_UTFCONV_H */

@@ -33,7 +33,7 @@
 #include <unistd.h>
 #include <unicode/ustring.h>
 #include <unicode/utypes.h>
-#include <linux/utfconv.h>	/* the uapi header: directions, policies */
+#include <linux/utfconv.h>	/* the uapi header: policies */
 #if BENCH_HAVE_SIMDUTF
 #include "simdutf_shim.h"
 #endif
@@ -113,9 +113,9 @@ static long run_codec(int mode, int dir, const void *src, size_t n,
 	ssize_t r;
 
 	utfconv_simd_mode = mode;
-	r = utfconv_buf(dir == D_8TO16 ? UTFCONV_DIR_UTF8_TO_UTF16LE :
-					 UTFCONV_DIR_UTF16LE_TO_UTF8,
-			UTFCONV_POLICY_STRICT, 0, src, n, dst, cap, NULL);
+	/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
+	r = utfconv_buf(dir == D_8TO16 ? 1 : 3, UTFCONV_POLICY_STRICT, 0, src,
+			n, dst, cap, NULL);
 	return r < 0 ? -1 : r;
 }
 

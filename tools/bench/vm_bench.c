@@ -91,8 +91,13 @@ static const char *const dir_name[NDIR] = { "UTF-8 -> UTF-16LE",
 					    "UTF-16LE -> UTF-8" };
 static const char *const enc_from[NDIR] = { "UTF-8", "UTF-16LE" };
 static const char *const enc_to[NDIR] = { "UTF-16LE", "UTF-8" };
-static const uint32_t dir_uapi[NDIR] = { UTFCONV_DIR_UTF8_TO_UTF16LE,
-					 UTFCONV_DIR_UTF16LE_TO_UTF8 };
+/* The codec's UTFCONV_DIR_* (include/linux/utfconv.h, not in the uapi). */
+static const uint32_t dir_codec[NDIR] = { 1, 3 };
+/* The device's source and target encodings of each direction. */
+static const uint32_t dev_source[NDIR] = { UTFCONV_ENC_UTF8,
+					   UTFCONV_ENC_UTF16LE };
+static const uint32_t dev_target[NDIR] = { UTFCONV_ENC_UTF16LE,
+					   UTFCONV_ENC_UTF8 };
 
 enum { I_ICONV, I_CLI, I_CODEC, I_IOCTL, I_STREAM, I_READ, NIMPL };
 static const char *const impl_name[NIMPL] = {
@@ -263,7 +268,7 @@ static void make_text(char **files, int nfiles, size_t size)
 		i = (i + 1) % nfiles;
 	}
 	u16 = xmalloc(cap16);
-	n16 = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_POLICY_STRICT,
+	n16 = utfconv_buf(dir_codec[D_8TO16], UTFCONV_POLICY_STRICT,
 			  0, u8, n, u16, cap16, NULL);
 	if (n16 < 0)
 		die("the codec rejects the text (%zd)", n16);
@@ -289,7 +294,8 @@ static int dev_open(int d, bool nonblock)
 	if (fd < 0)
 		die("cannot open %s: %s", DEVICE, strerror(errno));
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.direction = dir_uapi[d];
+	cfg.source = dev_source[d];
+	cfg.target = dev_target[d];
 	cfg.policy = UTFCONV_POLICY_STRICT;
 	if (ioctl(fd, UTFCONV_IOC_SET_CONFIG, &cfg))
 		die("SET_CONFIG: %s", strerror(errno));
@@ -303,7 +309,8 @@ static long dev_convert(int fd, int d, const void *src, size_t n, void *out,
 	struct utfconv_convert cv;
 
 	memset(&cv, 0, sizeof(cv));
-	cv.direction = dir_uapi[d];
+	cv.source = dev_source[d];
+	cv.target = dev_target[d];
 	cv.policy = UTFCONV_POLICY_STRICT;
 	cv.src = (uintptr_t)src;
 	cv.src_bytes = n;
@@ -474,7 +481,7 @@ static double run_impl(int i, int d, const char *out_path, size_t *out_len)
 		return run_prog(argv, out_path);
 	case I_CODEC:
 		t0 = now_ns();
-		r = utfconv_buf(dir_uapi[d], UTFCONV_POLICY_STRICT, 0, text[d],
+		r = utfconv_buf(dir_codec[d], UTFCONV_POLICY_STRICT, 0, text[d],
 				text_len[d], dst, dst_cap, NULL);
 		break;
 	case I_IOCTL:
@@ -607,7 +614,7 @@ static void make_names(int k)
 		}
 		names[i].src[D_8TO16] = t + pos;
 		names[i].len[D_8TO16] = len;
-		n16 = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE,
+		n16 = utfconv_buf(dir_codec[D_8TO16],
 				  UTFCONV_POLICY_STRICT, 0, t + pos, len,
 				  names[i].u16, sizeof(names[i].u16), NULL);
 		if (n16 < 0)
@@ -628,7 +635,7 @@ static long name_conv(int m, int d, int fd, const struct name *nm,
 
 	switch (m) {
 	case M_CODEC:
-		return utfconv_buf(dir_uapi[d], UTFCONV_POLICY_STRICT, 0, src,
+		return utfconv_buf(dir_codec[d], UTFCONV_POLICY_STRICT, 0, src,
 				   n, out, cap, NULL);
 	case M_IOCTL:
 		return dev_convert(fd, d, src, n, out, cap);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "utfconv_test.h"
@@ -102,10 +103,11 @@ TEST_F(dev, get_info)
 
 	memset(&info, 0xA5, sizeof(info));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_INFO, &info));
-	EXPECT_EQ(UTFCONV_ABI_VERSION, info.abi_version);
-	EXPECT_EQ(0x3EU, info.directions);	/* directions 1..5 */
+	/* encodings 1..3 (UTF-8, UTF-16LE, UTF-16BE) both ways */
+	EXPECT_EQ(0x0EU, info.sources);
+	EXPECT_EQ(0x0EU, info.targets);
 	EXPECT_EQ(0x0FU, info.policies);	/* policies 0..3 */
-	EXPECT_EQ(UTFCONV_FLAGS_ALL, info.flags);
+	EXPECT_EQ(TEST_FLAG_OPTIONS | UTFCONV_FLAG_DETECT_BOM, info.flags);
 	EXPECT_LE(4096U, info.buffer_bytes);
 	EXPECT_EQ(3U, info.max_pending_bytes);
 	for (i = 0; i < ARRAY_SIZE(info.padding); i++) {
@@ -132,7 +134,8 @@ TEST_F(dev, config_default)
 
 	memset(&cfg, 0xA5, sizeof(cfg));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &cfg));
-	EXPECT_EQ(UTFCONV_DIR_UTF8_TO_UTF16LE, cfg.direction);
+	EXPECT_EQ(UTFCONV_ENC_UTF8, cfg.source);
+	EXPECT_EQ(UTFCONV_ENC_UTF16LE, cfg.target);
 	EXPECT_EQ(UTFCONV_POLICY_STRICT, cfg.policy);
 	EXPECT_EQ(0U, cfg.flags);
 	for (i = 0; i < ARRAY_SIZE(cfg.padding); i++) {
@@ -144,15 +147,15 @@ TEST_F(dev, config_round_trip)
 {
 	unsigned int dir, pol, flags;
 
-	for (dir = 1; dir <= UTFCONV_DIR_MAX; dir++)
-	for (pol = 0; pol <= UTFCONV_POLICY_MAX; pol++)
-	for (flags = 0; flags <= UTFCONV_FLAGS_ALL; flags++) {
+	for (dir = 1; dir <= TEST_DIR_COUNT; dir++)
+	for (pol = 0; pol <= TEST_POLICY_LAST; pol++)
+	for (flags = 0; flags <= TEST_FLAG_OPTIONS; flags++) {
 		struct utfconv_config set, got;
 
 		memset(&set, 0, sizeof(set));
-		set.direction = dir;
 		set.policy = pol;
 		set.flags = flags;
+		test_dir_encodings(dir, &set.source, &set.target, &set.flags);
 		ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_SET_CONFIG, &set))
 			TH_LOG("dir %u policy %u flags %u: %s", dir, pol,
 			       flags, strerror(errno));
@@ -168,7 +171,7 @@ static void expect_config_rejected(struct __test_metadata *_metadata, int fd,
 {
 	struct utfconv_config before, after;
 
-	ASSERT_EQ(0, utfconv_set(fd, UTFCONV_DIR_UTF16BE_TO_UTF8,
+	ASSERT_EQ(0, utfconv_set(fd, TEST_DIR_UTF16BE_TO_UTF8,
 				 UTFCONV_POLICY_REPLACE,
 				 UTFCONV_FLAG_EMIT_BOM));
 	ASSERT_EQ(0, ioctl(fd, UTFCONV_IOC_GET_CONFIG, &before));
@@ -183,34 +186,76 @@ static struct utfconv_config good_config(void)
 	struct utfconv_config c;
 
 	memset(&c, 0, sizeof(c));
-	c.direction = UTFCONV_DIR_UTF8_TO_UTF16BE;
+	c.source = UTFCONV_ENC_UTF8;
+	c.target = UTFCONV_ENC_UTF16BE;
 	c.policy = UTFCONV_POLICY_STRICT;
 	return c;
 }
 
-TEST_F(dev, config_bad_direction_zero)
+TEST_F(dev, config_bad_encoding_zero)
 {
 	struct utfconv_config c = good_config();
 
-	c.direction = 0;
+	c.source = 0;
+	expect_config_rejected(_metadata, self->fd, &c);
+	c = good_config();
+	c.target = 0;
 	expect_config_rejected(_metadata, self->fd, &c);
 }
 
-TEST_F(dev, config_bad_direction_max)
+/* Encodings GET_INFO does not list are refused, either side. */
+TEST_F(dev, config_bad_encoding_unknown)
 {
 	struct utfconv_config c = good_config();
+	unsigned int e;
 
-	c.direction = UTFCONV_DIR_MAX + 1;
+	for (e = 0; e < 32; e++) {
+		if (self->info.sources & (1U << e))
+			continue;
+		c = good_config();
+		c.source = e;
+		expect_config_rejected(_metadata, self->fd, &c);
+		c = good_config();
+		c.target = e;
+		expect_config_rejected(_metadata, self->fd, &c);
+	}
+	c.source = 0xFFFFFFFFU;
 	expect_config_rejected(_metadata, self->fd, &c);
-	c.direction = 0xFFFFFFFFU;
-	expect_config_rejected(_metadata, self->fd, &c);
+}
+
+/*
+ * Both sides UTF-8, or both UTF-16, is no conversion this module has;
+ * DETECT_BOM needs a UTF-16BE source (the byte order without a BOM).
+ */
+TEST_F(dev, config_bad_pairs)
+{
+	static const unsigned int bad[][3] = {
+		{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF8, 0 },
+		{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF16BE, 0 },
+		{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF16LE, 0 },
+		{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF16LE, 0 },
+		{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE,
+		  UTFCONV_FLAG_DETECT_BOM },
+		{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF8,
+		  UTFCONV_FLAG_DETECT_BOM },
+	};
+	struct utfconv_config c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		c = good_config();
+		c.source = bad[i][0];
+		c.target = bad[i][1];
+		c.flags = bad[i][2];
+		expect_config_rejected(_metadata, self->fd, &c);
+	}
 }
 
 TEST_F(dev, config_bad_policy)
 {
 	struct utfconv_config c = good_config();
 
-	c.policy = UTFCONV_POLICY_MAX + 1;
+	c.policy = TEST_POLICY_LAST + 1;
 	expect_config_rejected(_metadata, self->fd, &c);
 	c.policy = 0x80000000U;
 	expect_config_rejected(_metadata, self->fd, &c);
@@ -222,7 +267,7 @@ TEST_F(dev, config_unknown_flags)
 	unsigned int bit;
 
 	for (bit = 0; bit < 32; bit++) {
-		if ((1U << bit) & UTFCONV_FLAGS_ALL)
+		if ((1U << bit) & self->info.flags)
 			continue;
 		c.flags = 1U << bit;
 		expect_config_rejected(_metadata, self->fd, &c);
@@ -262,26 +307,26 @@ TEST_F(dev, config_busy)
 	unsigned char out[16];
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE, 0, 0));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &cfg));
 
 	/* Input pending: half a character. */
 	ASSERT_EQ(2, write(self->fd, "\xe3\x81", 2));
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &now));
 	EXPECT_TRUE(config_eq(&cfg, &now));
 
 	/* Output unread. */
 	ASSERT_EQ(1, write(self->fd, "\x82", 1));
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 
 	/* Everything read: still mid-stream. */
 	ASSERT_EQ(2, read_ready(self->fd, out, sizeof(out), &end));
 	EXPECT_EQ(0x42, out[0]);
 	EXPECT_EQ(0x30, out[1]);
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 
 	/* The old mode still works. */
@@ -290,7 +335,7 @@ TEST_F(dev, config_busy)
 	EXPECT_EQ(0, memcmp(out, "A\0", 2));
 
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	ASSERT_EQ(1, write(self->fd, "A", 1));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
 	ASSERT_EQ(2, read_ready(self->fd, out, sizeof(out), &end));
@@ -298,11 +343,11 @@ TEST_F(dev, config_busy)
 	EXPECT_EQ(0, end);
 
 	/* Ended, even with nothing unread; and an empty flushed stream. */
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
-	ASSERT_EQ(-1, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0));
+	ASSERT_EQ(-1, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE, 0, 0));
 	EXPECT_EQ(EBUSY, errno);
 }
 
@@ -317,7 +362,8 @@ TEST_F(dev, unknown_ioctl)
 		_IOWR(UTFCONV_IOC_MAGIC, 0x06, struct utfconv_status),
 		/* right number, wrong size or direction */
 		_IOR(UTFCONV_IOC_MAGIC, 0x00, __u64),
-		_IOW(UTFCONV_IOC_MAGIC, 0x01, struct utfconv_info),
+		_IOW(UTFCONV_IOC_MAGIC, 0x01, __u64),	/* below the first size */
+		_IOR(UTFCONV_IOC_MAGIC, 0x01, struct utfconv_config),
 		_IOW(UTFCONV_IOC_MAGIC, 0x03, struct utfconv_status),
 		_IOR(UTFCONV_IOC_MAGIC, 0x04, __u32),
 		_IO(UTFCONV_IOC_MAGIC, 0x00),
@@ -333,6 +379,76 @@ TEST_F(dev, unknown_ioctl)
 			TH_LOG("cmd %#lx", cmds[i]);
 		EXPECT_EQ(ENOTTY, errno) TH_LOG("cmd %#lx", cmds[i]);
 	}
+}
+
+/* ---- structure sizes -------------------------------------------------- */
+
+/*
+ * A structure may grow in a later header: a command whose size is larger
+ * than this module's structure works when the extra bytes are zero
+ * (E2BIG otherwise, nothing changed), and output commands zero the extra
+ * bytes. The size is taken from the command, as the kernel's extensible
+ * structures do.
+ */
+TEST_F(dev, struct_sizes_larger)
+{
+	struct { struct utfconv_config c; __u32 more[4]; } cfg, got;
+	struct { struct utfconv_info i; __u32 more[4]; } info;
+	struct { struct utfconv_status s; __u32 more[4]; } st;
+	struct { struct utfconv_convert cv; __u32 more[2]; } cv;
+	unsigned char dst[8];
+	unsigned int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.c.source = UTFCONV_ENC_UTF16LE;
+	cfg.c.target = UTFCONV_ENC_UTF8;
+	cfg.c.policy = UTFCONV_POLICY_REPLACE;
+	cfg.more[3] = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, _IOW(UTFCONV_IOC_MAGIC, 0x01, cfg),
+			    &cfg));
+	EXPECT_EQ(E2BIG, errno);
+	memset(&got, 0xA5, sizeof(got));
+	ASSERT_EQ(0, ioctl(self->fd, _IOR(UTFCONV_IOC_MAGIC, 0x02, got),
+			   &got));
+	EXPECT_EQ(UTFCONV_ENC_UTF8, got.c.source) TH_LOG("E2BIG changed it");
+	cfg.more[3] = 0;
+	ASSERT_EQ(0, ioctl(self->fd, _IOW(UTFCONV_IOC_MAGIC, 0x01, cfg),
+			   &cfg));
+	memset(&got, 0xA5, sizeof(got));
+	ASSERT_EQ(0, ioctl(self->fd, _IOR(UTFCONV_IOC_MAGIC, 0x02, got),
+			   &got));
+	EXPECT_TRUE(config_eq(&cfg.c, &got.c));
+	for (i = 0; i < ARRAY_SIZE(got.more); i++)
+		EXPECT_EQ(0U, got.more[i]) TH_LOG("config more[%u]", i);
+
+	memset(&info, 0xA5, sizeof(info));
+	ASSERT_EQ(0, ioctl(self->fd, _IOR(UTFCONV_IOC_MAGIC, 0x00, info),
+			   &info));
+	EXPECT_EQ(0, memcmp(&info.i, &self->info, sizeof(info.i)));
+	for (i = 0; i < ARRAY_SIZE(info.more); i++)
+		EXPECT_EQ(0U, info.more[i]) TH_LOG("info more[%u]", i);
+
+	ASSERT_EQ(2, write(self->fd, "A\0", 2));
+	memset(&st, 0xA5, sizeof(st));
+	ASSERT_EQ(0, ioctl(self->fd, _IOR(UTFCONV_IOC_MAGIC, 0x03, st), &st));
+	EXPECT_EQ(2U, st.s.bytes_in);
+	EXPECT_EQ(1U, st.s.bytes_out);
+	for (i = 0; i < ARRAY_SIZE(st.more); i++)
+		EXPECT_EQ(0U, st.more[i]) TH_LOG("status more[%u]", i);
+
+	memset(&cv, 0, sizeof(cv));
+	cv.cv.source = UTFCONV_ENC_UTF8;
+	cv.cv.target = UTFCONV_ENC_UTF16BE;
+	cv.cv.src = (uintptr_t)"ab";
+	cv.cv.src_bytes = 2;
+	cv.cv.dst = (uintptr_t)dst;
+	cv.cv.dst_bytes = sizeof(dst);
+	ASSERT_EQ(0, ioctl(self->fd, _IOWR(UTFCONV_IOC_MAGIC, 0x06, cv), &cv));
+	EXPECT_EQ(4U, cv.cv.dst_used);
+	EXPECT_EQ(0, memcmp(dst, "\0a\0b", 4));
+	cv.more[1] = 7;
+	EXPECT_EQ(-1, ioctl(self->fd, _IOWR(UTFCONV_IOC_MAGIC, 0x06, cv), &cv));
+	EXPECT_EQ(E2BIG, errno);
 }
 
 /* ---- read/write basics, EOF, EPIPE ---------------------------------- */
@@ -478,7 +594,7 @@ TEST_F(dev, flush_keeps_unread_output)
 	unsigned char out[64];
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE,
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE,
 				 UTFCONV_POLICY_REPLACE, 0));
 	ASSERT_EQ(4, write(self->fd, "A\xf0\x9f\x98", 4));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
@@ -544,7 +660,7 @@ TEST_F(dev, strict_incomplete_at_flush)
 	short ev;
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF16LE_TO_UTF8, 0, 0));
 	ASSERT_EQ(3, write(self->fd, "A\0\x3d", 3));
 	ASSERT_EQ(1, write(self->fd, "\xd8", 1));
 	ASSERT_EQ(0, utfconv_status(self->fd, &st));
@@ -585,7 +701,7 @@ TEST_F_TIMEOUT(dev, strict_offset_across_writes, 1200)
 
 	if (lng && *lng == '1')
 		target = (5ULL << 30) + 6;
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF16LE_TO_UTF8, 0, 0));
 	memset(chunk, 'a', sizeof(chunk));	/* "aa" = U+6161, 3 bytes out */
 	set_nonblock(self->fd, true);
 	while (total < target) {
@@ -653,7 +769,7 @@ TEST_F(dev, reset_clears_everything)
 	char c;
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE,
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE,
 				 UTFCONV_POLICY_WTF8, UTFCONV_FLAG_EMIT_BOM));
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_GET_CONFIG, &cfg));
 	set_nonblock(self->fd, true);
@@ -707,21 +823,21 @@ struct bom_case {
 #define S(x)	x, sizeof(x) - 1
 
 static const struct bom_case bom_cases[] = {
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xff\xfe" "A\0") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xfe\xff\0A") },
-	{ UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("A\0"), S("\xef\xbb\xbf" "A") },
-	{ UTFCONV_DIR_UTF16_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("\xff\xfe" "A\0"), S("\xef\xbb\xbf" "A") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, 0, S("\xef\xbb\xbf" "A"), S("\xff\xfe" "A\0") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf" "A"), S("A\0") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("A\xef\xbb\xbf"), S("A\0\xff\xfe") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf\xef\xbb\xbf"), S("\xff\xfe") },
-	{ UTFCONV_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_STRIP_BOM | UTFCONV_FLAG_EMIT_BOM, S("\xef\xbb\xbf" "A"), S("\xfe\xff\0A") },
-	{ UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe" "A\0"), S("A") },
-	{ UTFCONV_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xfe\xff\0A"), S("A") },
-	{ UTFCONV_DIR_UTF16BE_TO_UTF8, 0, S("\xfe\xff\0A"), S("\xef\xbb\xbf" "A") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xff\xfe" "A\0") },
+	{ TEST_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_EMIT_BOM, S("A"), S("\xfe\xff\0A") },
+	{ TEST_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("A\0"), S("\xef\xbb\xbf" "A") },
+	{ TEST_DIR_UTF16_TO_UTF8, UTFCONV_FLAG_EMIT_BOM, S("\xff\xfe" "A\0"), S("\xef\xbb\xbf" "A") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, 0, S("\xef\xbb\xbf" "A"), S("\xff\xfe" "A\0") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf" "A"), S("A\0") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("A\xef\xbb\xbf"), S("A\0\xff\xfe") },
+	{ TEST_DIR_UTF8_TO_UTF16LE, UTFCONV_FLAG_STRIP_BOM, S("\xef\xbb\xbf\xef\xbb\xbf"), S("\xff\xfe") },
+	{ TEST_DIR_UTF8_TO_UTF16BE, UTFCONV_FLAG_STRIP_BOM | UTFCONV_FLAG_EMIT_BOM, S("\xef\xbb\xbf" "A"), S("\xfe\xff\0A") },
+	{ TEST_DIR_UTF16LE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe" "A\0"), S("A") },
+	{ TEST_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xfe\xff\0A"), S("A") },
+	{ TEST_DIR_UTF16BE_TO_UTF8, 0, S("\xfe\xff\0A"), S("\xef\xbb\xbf" "A") },
 	/* LE input whose first unit is U+FFFE, a noncharacter: data */
-	{ UTFCONV_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe\0A"), S("\xef\xbf\xbe" "A") },
-	{ UTFCONV_DIR_UTF16_TO_UTF8, 0, S("\xfe\xff\0A"), S("A") },
+	{ TEST_DIR_UTF16BE_TO_UTF8, UTFCONV_FLAG_STRIP_BOM, S("\xff\xfe\0A"), S("\xef\xbf\xbe" "A") },
+	{ TEST_DIR_UTF16_TO_UTF8, 0, S("\xfe\xff\0A"), S("A") },
 };
 
 /* BOM flags, through the stream with every split, and through CONVERT. */
@@ -757,8 +873,8 @@ TEST_F(dev, bom_flags)
 			close(fd);
 		}
 		memset(&cv, 0, sizeof(cv));
-		cv.direction = bc->dir;
 		cv.flags = bc->flags;
+		test_dir_encodings(bc->dir, &cv.source, &cv.target, &cv.flags);
 		cv.src = (uintptr_t)bc->in;
 		cv.src_bytes = bc->in_bytes;
 		cv.dst = (uintptr_t)out;
@@ -940,7 +1056,7 @@ TEST_F(dev, flush_full_buffer)
 	ASSERT_TRUE(in && out);
 	memset(in, 'z', cap);
 	in[cap / 2] = 0xe3;		/* pending at the end: U+FFFD at flush */
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE,
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE,
 				 UTFCONV_POLICY_REPLACE, 0));
 	set_nonblock(self->fd, true);
 	/* cap/2 characters fill the buffer exactly; the E3 stays pending */
@@ -1001,7 +1117,7 @@ TEST_F(dev, huge_lengths)
 	ASSERT_NE(NULL, p);
 	memset(p, 'x', pg);
 	memset(&cv, 0, sizeof(cv));
-	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	test_dir_encodings(TEST_DIR_UTF8_TO_UTF16LE, &cv.source, &cv.target, &cv.flags);
 	cv.src = (uintptr_t)p;
 	cv.src_bytes = 1ULL << 40;
 	cv.dst = (uintptr_t)in;
@@ -1134,7 +1250,7 @@ static struct utfconv_convert cv_make(const void *src, size_t src_bytes,
 	struct utfconv_convert cv;
 
 	memset(&cv, 0, sizeof(cv));
-	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	test_dir_encodings(TEST_DIR_UTF8_TO_UTF16LE, &cv.source, &cv.target, &cv.flags);
 	cv.src = (uintptr_t)src;
 	cv.src_bytes = src_bytes;
 	cv.dst = (uintptr_t)dst;
@@ -1191,7 +1307,7 @@ TEST_F(dev, convert_large)
 		memcpy(src + i, "\xe4\xb8\x80", 3);	/* U+4E00 */
 	len = i;
 	cv = cv_make(src, len, dst, 2 * len);
-	cv.direction = UTFCONV_DIR_UTF8_TO_UTF16BE;
+	test_dir_encodings(TEST_DIR_UTF8_TO_UTF16BE, &cv.source, &cv.target, &cv.flags);
 	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
 	EXPECT_EQ(len, cv.src_used);
 	ASSERT_EQ(2 * len / 3, cv.dst_used);
@@ -1233,7 +1349,7 @@ TEST_F(dev, convert_keeps_stream)
 	struct utfconv_status st;
 	int end;
 
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE, 0, 0));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE, 0, 0));
 	ASSERT_EQ(2, write(self->fd, "\xe3\x81", 2));
 	EXPECT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
 	EXPECT_EQ(EILSEQ, errno);
@@ -1259,10 +1375,28 @@ static void expect_convert_rejected(struct __test_metadata *_metadata, int fd,
  * whose output reached dst (4096 ASCII bytes give 8192), so a caller can
  * resume from it without losing characters.
  */
-TEST_F(dev, convert_efault_dst_midway)
+/*
+ * @good bytes of memory (a multiple of the page size) followed by an
+ * unmapped page; NULL on failure.
+ */
+static unsigned char *map_before_hole(size_t good)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	size_t good = 8192, n = good / pg + 1;
+	unsigned char *map = mmap(NULL, good + pg, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (map == MAP_FAILED)
+		return NULL;
+	if (munmap(map + good, pg)) {
+		munmap(map, good + pg);
+		return NULL;
+	}
+	return map;
+}
+
+TEST_F(dev, convert_efault_dst_midway)
+{
+	size_t good = 8192;
 	unsigned char *src = malloc(good);
 	unsigned char *map;
 	struct utfconv_convert cv;
@@ -1270,11 +1404,9 @@ TEST_F(dev, convert_efault_dst_midway)
 
 	ASSERT_NE(NULL, src);
 	memset(src, 'A', good);
-	map = mmap(NULL, n * pg, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, map);
 	/* the page after the first 8192 bytes is unmapped */
-	ASSERT_EQ(0, munmap(map + good, (n * pg) - good));
+	map = map_before_hole(good);
+	ASSERT_NE(NULL, map);
 	cv = cv_make(src, good, map, 2 * good);
 	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
 	EXPECT_EQ(EFAULT, errno);
@@ -1284,6 +1416,78 @@ TEST_F(dev, convert_efault_dst_midway)
 		ASSERT_EQ(0, memcmp(map + i, "A\0", 2));
 	munmap(map, good);
 	free(src);
+}
+
+/*
+ * dst faults inside a character: dst_used counts exactly the bytes that
+ * reached dst (here the first byte of the last UTF-16 unit too), and
+ * src_used the input of the whole characters among them.
+ */
+TEST_F(dev, convert_efault_dst_inside_character)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t src_bytes = 3 * pg;
+	unsigned char *src = malloc(src_bytes);
+	unsigned char *map;
+	struct utfconv_convert cv;
+	size_t i;
+
+	ASSERT_NE(NULL, src);
+	memset(src, 'A', src_bytes);
+	map = map_before_hole(pg);
+	ASSERT_NE(NULL, map);
+	memset(map, 0x5A, pg);
+	/* pg - 1 writable bytes from map + 1: an odd count */
+	cv = cv_make(src, src_bytes, map + 1, 2 * src_bytes);
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ((__u64)pg - 1, cv.dst_used);
+	EXPECT_EQ((__u64)(pg - 1) / 2, cv.src_used);
+	EXPECT_EQ(0x5A, map[0]);
+	for (i = 1; i + 1 < (size_t)pg; i += 2)
+		ASSERT_EQ(0, memcmp(map + i, "A\0", 2)) TH_LOG("at %zu", i);
+	EXPECT_EQ('A', map[pg - 1]);
+	munmap(map, pg);
+	free(src);
+}
+
+/*
+ * A range whose end wraps around the address space, or that lies beyond
+ * user space, is refused with EFAULT before anything is read or written:
+ * dst keeps its bytes and the structure is not written back.
+ */
+TEST_F(dev, convert_range_wraps)
+{
+	unsigned char dst[16], src[4] = "abcd";
+	struct utfconv_convert cv;
+
+	memset(dst, 0x5A, sizeof(dst));
+	cv = cv_make(src, sizeof(src), dst, sizeof(dst));
+	cv.src = ~0ULL - 1;
+	cv.dst_used = 0xA5A5;
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0xA5A5U, cv.dst_used);
+
+	cv = cv_make(src, sizeof(src), dst, sizeof(dst));
+	cv.dst_bytes = ~0ULL - (uintptr_t)dst + 2;	/* dst + dst_bytes wraps */
+	cv.dst_used = 0xA5A5;
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0xA5A5U, cv.dst_used);
+	EXPECT_EQ(0x5A, dst[0]);
+
+	cv = cv_make(src, sizeof(src), dst, sizeof(dst));
+	cv.src = 1ULL << 63;	/* beyond user space, no wrap */
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0x5A, dst[0]);
+
+	/* a wrapping range is not mistaken for one that misses dst */
+	cv = cv_make(src, ~0ULL, dst, sizeof(dst));
+	ASSERT_EQ(-1, ioctl(self->fd, UTFCONV_IOC_CONVERT, &cv));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0x5A, dst[0]);
 }
 
 /* src is read while dst is written: overlapping buffers are refused. */
@@ -1308,9 +1512,13 @@ TEST_F(dev, convert_bad_direction)
 	unsigned char dst[8];
 	struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
 
-	cv.direction = 0;
+	cv.source = 0;
 	expect_convert_rejected(_metadata, self->fd, &cv);
-	cv.direction = UTFCONV_DIR_MAX + 1;
+	cv = cv_make("a", 1, dst, sizeof(dst));
+	cv.target = UTFCONV_ENC_UTF8;	/* UTF-8 to UTF-8 */
+	expect_convert_rejected(_metadata, self->fd, &cv);
+	cv = cv_make("a", 1, dst, sizeof(dst));
+	cv.flags = UTFCONV_FLAG_DETECT_BOM;	/* needs a UTF-16 source */
 	expect_convert_rejected(_metadata, self->fd, &cv);
 }
 
@@ -1319,7 +1527,7 @@ TEST_F(dev, convert_bad_policy)
 	unsigned char dst[8];
 	struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
 
-	cv.policy = UTFCONV_POLICY_MAX + 1;
+	cv.policy = TEST_POLICY_LAST + 1;
 	expect_convert_rejected(_metadata, self->fd, &cv);
 }
 
@@ -1331,7 +1539,7 @@ TEST_F(dev, convert_unknown_flags)
 	for (bit = 0; bit < 32; bit++) {
 		struct utfconv_convert cv = cv_make("a", 1, dst, sizeof(dst));
 
-		if ((1U << bit) & UTFCONV_FLAGS_ALL)
+		if ((1U << bit) & self->info.flags)
 			continue;
 		cv.flags = 1U << bit;
 		expect_convert_rejected(_metadata, self->fd, &cv);
@@ -1400,7 +1608,7 @@ TEST_F(dev, reset_during_blocked_flush)
 
 	ASSERT_NE(NULL, in);
 	memset(in, 'A', n);
-	ASSERT_EQ(0, utfconv_set(self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE,
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16LE,
 				 UTFCONV_POLICY_REPLACE, 0));
 	/* fills the output buffer exactly; then one pending byte */
 	ASSERT_EQ((ssize_t)n, write(self->fd, in, n));
@@ -1418,17 +1626,44 @@ TEST_F(dev, reset_during_blocked_flush)
 	free(in);
 }
 
-/*
- * max_streams caps the open files of the device, all users together, so
- * that a 0666 node cannot be used to fill kernel memory. Only root may
- * change it; this file (self->fd) is the only stream open during a test.
- */
-TEST_F(dev, open_max_streams)
+/* Child of open_max_user_streams: as @uid, open until refused. */
+static void fill_user_limit(uid_t uid, int report)
 {
-	static const char param[] = "/sys/module/utfconv/parameters/max_streams";
+	int fds[8], n = 0, e = 0;
+
+	if (setgid(uid) || setuid(uid))
+		_exit(2);
+	while (n < 8) {
+		fds[n] = utfconv_open(0);
+		if (fds[n] < 0) {
+			e = errno;
+			break;
+		}
+		n++;
+	}
+	if (write(report, &n, sizeof(n)) != sizeof(n) ||
+	    write(report, &e, sizeof(e)) != sizeof(e))
+		_exit(3);
+	pause();	/* holds its files until killed */
+	_exit(0);
+}
+
+/*
+ * max_user_streams caps the open files of the device per user (effective
+ * uid), so that a 0666 node cannot be used to fill kernel memory, and so
+ * that a user at its limit cannot make another user's open() fail: the
+ * errno is EMFILE, as at inotify's per-user limit (ENFILE would say the
+ * system's file table is full). Only root may change the limit; this
+ * file (self->fd) is root's only stream open during a test.
+ */
+TEST_F(dev, open_max_user_streams)
+{
+	static const char param[] =
+		"/sys/module/utfconv/parameters/max_user_streams";
+	int pfd, fd2, fd3, fd4, pipefd[2], n = -1, e = -1;
 	char old[32] = "";
-	int pfd, fd2, fd3;
-	ssize_t n;
+	pid_t child;
+	ssize_t len;
 
 	pfd = open(param, O_RDWR);
 	if (geteuid()) {
@@ -1437,25 +1672,129 @@ TEST_F(dev, open_max_streams)
 		return;
 	}
 	ASSERT_LE(0, pfd);
-	n = read(pfd, old, sizeof(old) - 1);
-	ASSERT_LT(0, n);
-	ASSERT_EQ(1, pwrite(pfd, "2", 1, 0));
+	len = read(pfd, old, sizeof(old) - 1);
+	ASSERT_LT(0, len);
+	ASSERT_EQ(1, pwrite(pfd, "3", 1, 0));
+
+	/* another user takes all of its three */
+	ASSERT_EQ(0, pipe(pipefd));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		fill_user_limit(65532, pipefd[1]);
+	EXPECT_EQ((ssize_t)sizeof(n), read(pipefd[0], &n, sizeof(n)));
+	EXPECT_EQ((ssize_t)sizeof(e), read(pipefd[0], &e, sizeof(e)));
+	EXPECT_EQ(3, n);
+	EXPECT_EQ(EMFILE, e) TH_LOG("the other user's 4th open: %s",
+				    strerror(e));
+
+	/* root's opens are not affected: its own three, then EMFILE */
 	fd2 = open(utfconv_dev_path(), O_RDWR);
 	fd3 = open(utfconv_dev_path(), O_RDWR);
-	EXPECT_LE(0, fd2);
-	EXPECT_EQ(-1, fd3);
-	EXPECT_EQ(ENFILE, errno);
-	if (fd2 >= 0)
-		close(fd2);
+	EXPECT_LE(0, fd2) TH_LOG("open while another user is at its limit: %s",
+				 strerror(errno));
+	EXPECT_LE(0, fd3);
+	fd4 = open(utfconv_dev_path(), O_RDWR);
+	EXPECT_EQ(-1, fd4);
+	EXPECT_EQ(EMFILE, errno);
+	if (fd4 >= 0)
+		close(fd4);
+	/* a closed file frees its place */
 	if (fd3 >= 0)
 		close(fd3);
-	/* a closed file frees its place */
-	fd2 = open(utfconv_dev_path(), O_RDWR);
-	EXPECT_LE(0, fd2);
+	fd3 = open(utfconv_dev_path(), O_RDWR);
+	EXPECT_LE(0, fd3);
+	if (fd3 >= 0)
+		close(fd3);
 	if (fd2 >= 0)
 		close(fd2);
-	ASSERT_EQ(n, pwrite(pfd, old, n, 0));
+
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	ASSERT_EQ(len, pwrite(pfd, old, len, 0));
 	close(pfd);
+}
+
+/* The text of /proc/self/fdinfo/@fd into @buf; its length or -1. */
+static ssize_t fdinfo_of(int fd, char *buf, size_t cap)
+{
+	char path[64];
+	ssize_t n;
+	int pfd;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	pfd = open(path, O_RDONLY);
+	if (pfd < 0)
+		return -1;
+	n = read(pfd, buf, cap - 1);
+	close(pfd);
+	if (n >= 0)
+		buf[n] = 0;
+	return n;
+}
+
+/* Whether @text has the line "@key:\t@value". */
+static bool fdinfo_has(const char *text, const char *key, const char *value)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "\n%s:\t%s\n", key, value);
+	return strstr(text, line) != NULL;
+}
+
+/*
+ * /proc/<pid>/fdinfo/<fd> shows the stream's configuration, counters and
+ * first error: here UTF-8 "a", an ill-formed FF, "b", and the start of a
+ * two-byte character, under the replace policy.
+ */
+TEST_F(dev, fdinfo_counters)
+{
+	static const char *const want[][2] = {
+		{ "utfconv-source", "UTF-8" },
+		{ "utfconv-target", "UTF-16BE" },
+		{ "utfconv-policy", "replace" },
+		{ "utfconv-flags", "0x2" },
+		{ "utfconv-bytes-in", "4" },
+		{ "utfconv-bytes-out", "8" },
+		{ "utfconv-code-points", "4" },
+		{ "utfconv-replacements", "1" },
+		{ "utfconv-error-kind", "ill-formed" },
+		{ "utfconv-error-offset", "1" },
+		{ "utfconv-state", "open" },
+		{ "utfconv-pending-bytes", "1" },
+		{ "utfconv-ready-bytes", "8" },
+	};
+	char text[4096];
+	unsigned int i;
+
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF8_TO_UTF16BE,
+				 UTFCONV_POLICY_REPLACE,
+				 UTFCONV_FLAG_EMIT_BOM));
+	ASSERT_EQ(4, write(self->fd, "a\xff" "b\xc3", 4));
+	ASSERT_LT(0, fdinfo_of(self->fd, text, sizeof(text)));
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		EXPECT_TRUE(fdinfo_has(text, want[i][0], want[i][1]))
+			TH_LOG("no \"%s:\t%s\" in:\n%s", want[i][0],
+			       want[i][1], text);
+
+	/* a strict stream that stopped, and one that ended */
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	ASSERT_LT(0, fdinfo_of(self->fd, text, sizeof(text)));
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-state", "ended")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-bytes-out", "2")) TH_LOG("%s", text);
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	ASSERT_EQ(0, utfconv_set(self->fd, TEST_DIR_UTF16_TO_UTF8,
+				 UTFCONV_POLICY_STRICT, 0));
+	ASSERT_EQ(2, write(self->fd, "\xff\xfe\x00\xdc", 4));
+	ASSERT_LT(0, fdinfo_of(self->fd, text, sizeof(text)));
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-source", "UTF-16BE")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-flags", "0x4")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-state", "failed")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-error-offset", "2")) TH_LOG("%s", text);
+	EXPECT_TRUE(fdinfo_has(text, "utfconv-policy", "strict")) TH_LOG("%s", text);
 }
 
 /* No mmap: the output is only read(). */
@@ -1493,7 +1832,7 @@ TEST_F(dev, opens_are_independent)
 	int end;
 
 	ASSERT_LE(0, fd2);
-	ASSERT_EQ(0, utfconv_set(fd2, UTFCONV_DIR_UTF16BE_TO_UTF8, 0, 0));
+	ASSERT_EQ(0, utfconv_set(fd2, TEST_DIR_UTF16BE_TO_UTF8, 0, 0));
 	ASSERT_EQ(-1, write(self->fd, "\x80", 1));	/* fd fails */
 	ASSERT_EQ(2, write(fd2, "\0z", 2));
 	ASSERT_EQ(0, ioctl(fd2, UTFCONV_IOC_FLUSH));

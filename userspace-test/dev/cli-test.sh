@@ -61,14 +61,22 @@ check() {
 
 run
 [ $rc = 2 ] && says 'required'; ok $? "no -f/-t: usage error, exit 2"
-run -f UTF-8 -t UTF-16
-[ $rc = 2 ] && says 'input encoding only'; ok $? "-t UTF-16 refused (input only), exit 2"
+# Unsupported conversions exit 1, as glibc iconv does ("conversion from
+# `X' unsupported"), and write nothing, not even to an -o file.
 run -f UTF-16LE -t UTF-16BE
-[ $rc = 2 ] && says 'not supported'; ok $? "UTF-16LE -> UTF-16BE refused, exit 2"
+[ $rc = 1 ] && says "^utfconv: conversion from .UTF-16LE. to .UTF-16BE. is not supported"
+ok $? "UTF-16LE -> UTF-16BE unsupported, exit 1"
 run -f UTF-8 -t UTF-8
-[ $rc = 2 ]; ok $? "UTF-8 -> UTF-8 refused, exit 2"
+[ $rc = 1 ] && says 'not supported'; ok $? "UTF-8 -> UTF-8 unsupported, exit 1"
 run -f LATIN1 -t UTF-8
-[ $rc = 2 ] && says 'LATIN1'; ok $? "unknown encoding, exit 2"
+[ $rc = 1 ] && says "^utfconv: conversion from .LATIN1. is not supported" && ! says 'Try'
+ok $? "unknown input encoding: exit 1, no usage hint"
+printf 'old' > "$T/keep"
+run -f UTF-8 -t KOI8-R -o "$T/keep"
+[ $rc = 1 ] && says "conversion to .KOI8-R. is not supported" && [ "$(cat "$T/keep")" = old ]
+ok $? "unknown output encoding: exit 1, -o file untouched"
+run -f UTF-8//FROB -t UTF-16LE
+[ $rc = 1 ]; ok $? "unknown //suffix: exit 1"
 run -f UTF-8 -t UTF-16LE --policy=lenient
 [ $rc = 2 ] && says 'unknown policy'; ok $? "unknown policy, exit 2"
 run -f UTF-8 -t UTF-16LE -c --policy=replace
@@ -137,10 +145,23 @@ input 'a\000b'; want 'a'; run -f UTF-16LE -t UTF-8
 check "odd trailing byte: incomplete at 2" 1 'incomplete character at end of input at position 2$'
 
 # policies
+# -c and //IGNORE with glibc iconv's exit status: -c drops ill-formed
+# input (exit 0), but a character cut off by the end of the input still
+# fails (exit 1); //IGNORE without -c fails (exit 1) when it dropped any.
+input 'a\377b\300cd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE -c
+check "-c drops ill-formed input like iconv -c, exit 0" 0
 input 'a\377b\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE -c
-check "-c drops invalid input like iconv -c" 0
-input 'a\377b\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE//IGNORE
-check "//IGNORE means -c" 0
+check "-c, incomplete last character: exit 1 (as iconv -c)" 1 '^utfconv: incomplete character at end of input at position 3$'
+input 'a\000\000\334b\000\075\330'; want 'ab'; run -f UTF-16LE -t UTF-8 -c
+check "-c, UTF-16 lead surrogate at the end: exit 1" 1 'incomplete character at end of input at position 6$'
+input 'ab\377cd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE//IGNORE
+check "//IGNORE drops like -c, exit 1 since it dropped (as glibc)" 1 '^utfconv: illegal input sequence at position 2$'
+input 'abcd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE//IGNORE
+check "//IGNORE, nothing to drop: exit 0" 0
+input 'ab\377cd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE//IGNORE -c
+check "//IGNORE with -c: as -c, exit 0" 0
+input 'a\377b\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE --policy=skip
+check "--policy=skip drops an incomplete last character too, exit 0" 0
 input 'a\377b\343\201'; want 'a\000\375\377b\000\375\377'; run -f UTF-8 -t UTF-16LE --policy=replace
 check "--policy=replace: U+FFFD per maximal subpart" 0
 input 'a\377b'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE --policy=skip
@@ -171,6 +192,106 @@ says '^code points: *8$' && says '^bytes out: *18$'; ok $? "--stats: code points
 input "$U8"; want ''; run -f UTF-8 -t UTF-16LE -o "$T/o1"
 [ $rc = 0 ] && printf "$LE" > "$T/want" && cmp -s "$T/o1" "$T/want" && [ ! -s "$T/out" ]
 ok $? "-o OUT writes the file, not stdout"
+
+# -t UTF-16 as glibc iconv: a BOM, then the machine's byte order
+# (little-endian here, x86), the BOM only before the first output byte.
+input "$U8"; want "\377\376$LE"; run -f UTF-8 -t UTF-16
+check "-t UTF-16: BOM FF FE, then UTF-16LE (glibc on x86)" 0
+input "$U8"; want "\377\376$LE"; run -f utf8 -t utf16
+check "-t utf16 (iconv spelling)" 0
+want ''; run -f UTF-8 -t UTF-16
+check "-t UTF-16, empty input: no output, no BOM (as glibc)" 0
+input '\377ab'; want ''; run -f UTF-8 -t UTF-16
+check "-t UTF-16, error at 0: no BOM, exit 1" 1 'illegal input sequence at position 0$'
+input 'ab\377'; want '\377\376a\000b\000'; run -f UTF-8 -t UTF-16
+check "-t UTF-16, error at 2: BOM and the output before it" 1 'position 2$'
+input '\377\377'; want ''; run -f UTF-8 -t UTF-16 -c
+check "-t UTF-16 -c, nothing valid: empty output (as glibc)" 0
+input '\357\273\277A'; want '\377\376\377\376A\000'; run -f UTF-8 -t UTF-16
+check "-t UTF-16: a BOM in the input is data after ours (as glibc)" 0
+input 'A'; want '\377\376A\000'; run -f UTF-8 -t UTF-16 --bom
+check "-t UTF-16 --bom: one BOM" 0
+input "$U8"; want ''; run -f UTF-8 -t UTF-16 -o "$T/o16"
+printf "\377\376$LE" > "$T/want"
+[ $rc = 0 ] && cmp -s "$T/o16" "$T/want"; ok $? "-t UTF-16 -o FILE"
+
+# -o FILE where FILE is also an input: converted through a temporary
+# file renamed over FILE, never truncated first.
+# tmpfiles: the temporaries -o left in $T (there must be none)
+tmpfiles() { find "$T" -name '*.utfconv-*'; }
+printf "$U8" > "$T/same"; chmod 640 "$T/same"
+want ''; run -f UTF-8 -t UTF-16LE -o "$T/same" "$T/same"
+printf "$LE" > "$T/want"
+[ $rc = 0 ] && cmp -s "$T/same" "$T/want" && [ -z "$(tmpfiles)" ]
+ok $? "-o FILE FILE: converted in place, no temporary left"
+[ "$(stat -c %a "$T/same")" = 640 ]; ok $? "-o FILE FILE: mode 640 kept ($(stat -c %a "$T/same"))"
+printf "$U8" > "$T/same"
+"$CLI" -f UTF-8 -t UTF-16BE -o "$T/same" < "$T/same" > "$T/out" 2> "$T/err"
+rc=$?
+printf "$BE" > "$T/want"
+[ $rc = 0 ] && cmp -s "$T/same" "$T/want"; ok $? "-o FILE < FILE: in place"
+ln -s same "$T/link"
+printf "$U8" > "$T/same"
+run -f UTF-8 -t UTF-16LE -o "$T/link" "$T/link"
+printf "$LE" > "$T/want"
+[ $rc = 0 ] && [ -L "$T/link" ] && cmp -s "$T/same" "$T/want"
+ok $? "-o LINK LINK: the symlink's target is replaced, the link stays"
+rm -f "$T/link"
+printf 'ab\377cd' > "$T/same"; cp "$T/same" "$T/want"
+run -f UTF-8 -t UTF-16LE -o "$T/same" "$T/same"
+[ $rc = 1 ] && cmp -s "$T/same" "$T/want" && says "same' left unchanged" && [ -z "$(tmpfiles)" ]
+ok $? "-o FILE FILE, invalid input: exit 1, FILE unchanged, no temporary"
+printf 'ab\377cd' > "$T/f1"; printf 'old' > "$T/o2"
+run -f UTF-8 -t UTF-16LE -o "$T/o2" "$T/f1"
+printf 'a\000b\000' > "$T/want"
+[ $rc = 1 ] && cmp -s "$T/o2" "$T/want"
+ok $? "-o OTHER, invalid input: the output before the error (as iconv)"
+printf '\377cd' > "$T/f1"; printf 'old' > "$T/o2"
+run -f UTF-8 -t UTF-16LE -o "$T/o2" "$T/f1"
+[ $rc = 1 ] && [ "$(cat "$T/o2")" = old ] && [ -z "$(tmpfiles)" ]
+ok $? "-o OTHER, error at 0: OTHER untouched (as iconv)"
+printf 'ab' > "$T/f1"; printf 'old' > "$T/o2"
+run -f UTF-8 -t UTF-16LE -o "$T/o2" "$T/f1" "$T/does-not-exist"
+[ $rc = 4 ] && [ "$(cat "$T/o2")" = old ] && [ -z "$(tmpfiles)" ]
+ok $? "-o OTHER, missing input: exit 4, OTHER untouched"
+rm -f "$T/new"
+(umask 027; "$CLI" -f UTF-8 -t UTF-16LE -o "$T/new" < /dev/null > "$T/out" 2> "$T/err")
+rc=$?
+[ $rc = 0 ] && [ -f "$T/new" ] && [ ! -s "$T/new" ] && [ "$(stat -c %a "$T/new")" = 640 ]
+ok $? "-o NEW, empty input: an empty file, mode 0666 less the umask"
+run -f UTF-8 -t UTF-16LE -o "$T/no-dir/x"
+[ $rc = 4 ] && says 'temporary file beside'; ok $? "-o in a missing directory: exit 4"
+input "$U8"; run -f UTF-8 -t UTF-16LE -o /dev/null
+[ $rc = 0 ] && [ -c /dev/null ]; ok $? "-o /dev/null: written in place, still a device"
+# An -o file its user may not write is refused, though renaming over it
+# would work (its directory is writable): iconv could not open it either.
+if [ "$(id -u)" = 0 ] && su -s /bin/sh nobody -c true 2>/dev/null; then
+	mkdir -p "$T/u"; chown nobody "$T/u"
+	printf 'keep' > "$T/u/ro"; chown nobody "$T/u/ro"; chmod 444 "$T/u/ro"
+	printf "$U8" > "$T/u/in"; chmod 644 "$T/u/in"; chmod 755 "$T"
+	su -s /bin/sh nobody -c "'$CLI' -f UTF-8 -t UTF-16LE -o '$T/u/ro' '$T/u/in'" > "$T/out" 2> "$T/err"
+	rc=$?
+	[ $rc = 4 ] && says 'Permission denied' && [ "$(cat "$T/u/ro")" = keep ] &&
+		[ -z "$(tmpfiles)" ]
+	ok $? "-o FILE not writable by its user (dir writable): exit 4, FILE kept"
+fi
+# A signal while converting: the temporary goes, FILE stays.
+if mkfifo "$T/fifo" 2>/dev/null; then
+	printf 'old' > "$T/o2"
+	"$CLI" -f UTF-8 -t UTF-16LE -o "$T/o2" "$T/fifo" 2> "$T/err" &
+	pid=$!
+	exec 3> "$T/fifo"
+	printf 'abc' >&3
+	i=0
+	while [ -z "$(tmpfiles)" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	exec 3>&-
+	[ $rc = 143 ] && [ "$(cat "$T/o2")" = old ] && [ -z "$(tmpfiles)" ]
+	ok $? "-o OTHER, SIGTERM while converting: OTHER untouched, temporary removed"
+	rm -f "$T/fifo"
+fi
 
 # several files: one stream, a character may span two files
 printf 'a\343' > "$T/f1"; printf '\201\202b' > "$T/f2"; printf 'c' > "$T/f3"

@@ -240,12 +240,12 @@ TEST_F_TIMEOUT(stress, many_files, 300)
 	struct utfconv_status st;
 
 	for (i = 0; i < NFILES; i++) {
-		unsigned int dir = 1 + i % UTFCONV_DIR_MAX;
+		unsigned int dir = 1 + i % TEST_DIR_COUNT;
 
 		fds[i] = utfconv_open(O_NONBLOCK);
 		ASSERT_LE(0, fds[i]) TH_LOG("open %d: %s", i, strerror(errno));
-		if (dir == UTFCONV_DIR_UTF16_TO_UTF8)
-			dir = UTFCONV_DIR_UTF16BE_TO_UTF8;
+		if (dir == TEST_DIR_UTF16_TO_UTF8)
+			dir = TEST_DIR_UTF16BE_TO_UTF8;
 		ASSERT_EQ(0, utfconv_set(fds[i], dir, i % 4, 0));
 	}
 	ASSERT_EQ(-1, write(fds[0], "\xff", 1));	/* strict: fails */
@@ -254,10 +254,10 @@ TEST_F_TIMEOUT(stress, many_files, 300)
 
 		for (pos = 0; pos < 10; pos++) {
 			for (i = 1; i < NFILES; i++) {
-				unsigned int dir = 1 + i % UTFCONV_DIR_MAX;
+				unsigned int dir = 1 + i % TEST_DIR_COUNT;
 				const unsigned char *src =
-					dir <= UTFCONV_DIR_UTF8_TO_UTF16BE ? u8 :
-					dir == UTFCONV_DIR_UTF16LE_TO_UTF8 ?
+					dir <= TEST_DIR_UTF8_TO_UTF16BE ? u8 :
+					dir == TEST_DIR_UTF16LE_TO_UTF8 ?
 					u16le : u16be;
 
 				ASSERT_EQ(1, write(fds[i], src + pos, 1));
@@ -265,10 +265,10 @@ TEST_F_TIMEOUT(stress, many_files, 300)
 		}
 	}
 	for (i = 1; i < NFILES; i++) {
-		unsigned int dir = 1 + i % UTFCONV_DIR_MAX;
+		unsigned int dir = 1 + i % TEST_DIR_COUNT;
 		const unsigned char *want =
-			dir == UTFCONV_DIR_UTF8_TO_UTF16LE ? u16le :
-			dir == UTFCONV_DIR_UTF8_TO_UTF16BE ? u16be : u8;
+			dir == TEST_DIR_UTF8_TO_UTF16LE ? u16le :
+			dir == TEST_DIR_UTF8_TO_UTF16BE ? u16be : u8;
 		unsigned char out[256];
 		size_t got = 0;
 		int r;
@@ -547,25 +547,25 @@ FIXTURE_TEARDOWN(big)
 
 TEST_F_TIMEOUT(big, utf8_to_utf16le_64m, 1200)
 {
-	stream_64m(_metadata, self->fd, UTFCONV_DIR_UTF8_TO_UTF16LE,
+	stream_64m(_metadata, self->fd, TEST_DIR_UTF8_TO_UTF16LE,
 		   self->c->u8, self->c->le, self->c->n, BIG_BYTES);
 }
 
 TEST_F_TIMEOUT(big, utf8_to_utf16be_64m, 1200)
 {
-	stream_64m(_metadata, self->fd, UTFCONV_DIR_UTF8_TO_UTF16BE,
+	stream_64m(_metadata, self->fd, TEST_DIR_UTF8_TO_UTF16BE,
 		   self->c->u8, self->c->be, self->c->n, BIG_BYTES);
 }
 
 TEST_F_TIMEOUT(big, utf16le_to_utf8_64m, 1200)
 {
-	stream_64m(_metadata, self->fd, UTFCONV_DIR_UTF16LE_TO_UTF8,
+	stream_64m(_metadata, self->fd, TEST_DIR_UTF16LE_TO_UTF8,
 		   self->c->le, self->c->u8, self->c->n, BIG_BYTES);
 }
 
 TEST_F_TIMEOUT(big, utf16be_to_utf8_64m, 1200)
 {
-	stream_64m(_metadata, self->fd, UTFCONV_DIR_UTF16BE_TO_UTF8,
+	stream_64m(_metadata, self->fd, TEST_DIR_UTF16BE_TO_UTF8,
 		   self->c->be, self->c->u8, self->c->n, BIG_BYTES);
 }
 
@@ -581,7 +581,8 @@ TEST_F_TIMEOUT(big, convert_corpus, 600)
 
 		ASSERT_NE(NULL, dst);
 		memset(&cv, 0, sizeof(cv));
-		cv.direction = UTFCONV_DIR_UTF8_TO_UTF16LE;
+		cv.source = UTFCONV_ENC_UTF8;
+		cv.target = UTFCONV_ENC_UTF16LE;
 		cv.src = (uintptr_t)u8->data;
 		cv.src_bytes = u8->len;
 		cv.dst = (uintptr_t)dst;
@@ -592,7 +593,8 @@ TEST_F_TIMEOUT(big, convert_corpus, 600)
 		ASSERT_EQ(0, memcmp(dst, le->data, le->len))
 			TH_LOG("%s", self->c->names[i]);
 
-		cv.direction = UTFCONV_DIR_UTF16LE_TO_UTF8;
+		cv.source = UTFCONV_ENC_UTF16LE;
+		cv.target = UTFCONV_ENC_UTF8;
 		cv.src = (uintptr_t)le->data;
 		cv.src_bytes = le->len;
 		cv.dst_bytes = u8->len;

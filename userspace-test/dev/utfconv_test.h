@@ -28,6 +28,8 @@
 
 #include <linux/utfconv.h>
 
+#include "utfconv_dirs.h"
+
 #define UTFCONV_DEFAULT_DEVICE	"/dev/utfconv"
 
 static inline const char *utfconv_dev_path(void)
@@ -48,9 +50,9 @@ static inline int utfconv_set(int fd, unsigned int dir, unsigned int policy,
 	struct utfconv_config cfg;
 
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.direction = dir;
 	cfg.policy = policy;
 	cfg.flags = flags;
+	test_dir_encodings(dir, &cfg.source, &cfg.target, &cfg.flags);
 	return ioctl(fd, UTFCONV_IOC_SET_CONFIG, &cfg);
 }
 
@@ -62,15 +64,15 @@ static inline int utfconv_status(int fd, struct utfconv_status *st)
 
 static inline bool utfconv_out_is_utf16(unsigned int dir)
 {
-	return dir == UTFCONV_DIR_UTF8_TO_UTF16LE ||
-	       dir == UTFCONV_DIR_UTF8_TO_UTF16BE;
+	return dir == TEST_DIR_UTF8_TO_UTF16LE ||
+	       dir == TEST_DIR_UTF8_TO_UTF16BE;
 }
 
 /* Read one UTF-16 unit of an output in the byte order of @dir. */
 static inline unsigned int utfconv_unit(const unsigned char *p,
 					unsigned int dir)
 {
-	return dir == UTFCONV_DIR_UTF8_TO_UTF16LE ? p[0] | p[1] << 8 :
+	return dir == TEST_DIR_UTF8_TO_UTF16LE ? p[0] | p[1] << 8 :
 						     p[0] << 8 | p[1];
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/utfconv on the field cases: every row of field-cases.tsv and
- * extra-cases.tsv, with the derived skip rows and other byte orders
- * (see gen_vectors.c), through the stream (as written, at every split
- * point, byte by byte, non-blocking with poll) and through the one-shot
+ * extra-cases.tsv, with the derived skip rows, other byte orders and
+ * UTF-16 (BOM) rows (build/dev/vectors.h, made by scripts/gen_vectors.py),
+ * through the stream (as written, at every split point, byte by byte,
+ * non-blocking with poll) and through the one-shot
  * UTFCONV_IOC_CONVERT (with room, and at every too-small capacity).
  *
  * What the stream must do on a strict error (the device's contract,
@@ -346,7 +347,7 @@ static void convert_init(struct utfconv_convert *cv,
 			 size_t src_bytes, void *dst, size_t dst_bytes)
 {
 	memset(cv, 0, sizeof(*cv));
-	cv->direction = v->direction;
+	test_dir_encodings(v->direction, &cv->source, &cv->target, &cv->flags);
 	cv->policy = v->policy;
 	cv->src = (uintptr_t)src;
 	cv->src_bytes = src_bytes;
@@ -428,7 +429,7 @@ TEST_F(vec, convert_e2big)
 		}
 		ASSERT_GE(v->in_bytes, cv.src_used);
 		/* Without the BOM that fixed it, UTF-16 has no byte order. */
-		if (v->direction == UTFCONV_DIR_UTF16_TO_UTF8)
+		if (v->direction == TEST_DIR_UTF16_TO_UTF8)
 			continue;
 		convert_init(&cv2, v, v->in + cv.src_used,
 			     v->in_bytes - cv.src_used, rest, sizeof(rest));

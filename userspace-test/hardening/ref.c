@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The userspace build of kmod/utfconv_codec.c (through ../compat/) as the
- * reference of the hardening tests: the whole input as one stream.
+ * reference of the hardening tests: the whole input as one stream; and
+ * the tests' one encoder of test texts (kunit/utfconv_encode.h).
  */
 #include <stdlib.h>
 
@@ -9,6 +10,17 @@
 #include <linux/utfconv.h>
 
 #include "ref.h"
+#include "utfconv_encode.h"
+
+size_t ref_put_utf8(unsigned char *d, unsigned int c)
+{
+	return utfconv_sweep_utf8(d, c);
+}
+
+size_t ref_put_utf16(unsigned char *d, unsigned int c, bool be)
+{
+	return utfconv_sweep_utf16(d, c, be);
+}
 
 int ref_convert(unsigned int dir, unsigned int policy, unsigned int flags,
 		const void *in, size_t len, unsigned char **out, size_t *outlen)

@@ -51,13 +51,10 @@ static void *fuzz_alloc(size_t bytes)
 	return p;
 }
 
-#define UTFCONV_CHECK(ctx, cond, fmt, ...)			\
-	do {							\
-		if (!(cond))					\
-			fuzz_fail(fmt, ##__VA_ARGS__);		\
-	} while (0)
+#define UTFCONV_FAIL(ctx, fmt, ...)	fuzz_fail(fmt, ##__VA_ARGS__)
 #define UTFCONV_ALLOC(ctx, bytes)	fuzz_alloc(bytes)
 
+#include "host_expect.h"
 #include "utfconv_checks.h"
 #include "../../kmod/utfconv_simd.h"
 

@@ -3,13 +3,19 @@
  * utfconv: UTF-8 <-> UTF-16 conversion through /dev/utfconv
  *
  * Every open file of /dev/utfconv is an independent conversion stream.
+ * This is version 2 of the interface (nothing depends on version 1); the
+ * module's features are discovered with UTFCONV_IOC_GET_INFO.
  * The ioctls below select its direction and options, report its status,
  * end its input and reset it; write() feeds input bytes and read()
  * returns converted bytes. UTFCONV_IOC_CONVERT converts one buffer in one
  * call without touching the stream.
  *
  * All structures use fixed-size types only; padding words are reserved,
- * must be zero on input and are written as zero on output.
+ * must be zero on input and are written as zero on output. A structure
+ * may grow at its end in a later version: its size is encoded in the
+ * command, and the module takes any size from the first one up (extra
+ * bytes from userspace must be zero; extra bytes to userspace are
+ * zeroed).
  */
 #ifndef _UAPI_LINUX_UTFCONV_H
 #define _UAPI_LINUX_UTFCONV_H
@@ -18,20 +24,16 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-/** define UTFCONV_ABI_VERSION - version of this interface, see &struct utfconv_info */
-#define UTFCONV_ABI_VERSION		1
-
 /*
- * Directions. UTF-16 (UTFCONV_DIR_UTF16_TO_UTF8) takes its byte order
- * from a leading byte order mark, which it consumes; without one the
- * input is big-endian (RFC 2781 section 4.3).
+ * Encodings of &utfconv_config.source and .target. One of the two is
+ * UTF-8 and the other UTF-16 (UTFCONV_IOC_GET_INFO lists which this module
+ * reads and writes); a new encoding gets a new value. UTF-16 input may
+ * instead take its byte order from a leading byte order mark with
+ * %UTFCONV_FLAG_DETECT_BOM.
  */
-#define UTFCONV_DIR_UTF8_TO_UTF16LE	1
-#define UTFCONV_DIR_UTF8_TO_UTF16BE	2
-#define UTFCONV_DIR_UTF16LE_TO_UTF8	3
-#define UTFCONV_DIR_UTF16BE_TO_UTF8	4
-#define UTFCONV_DIR_UTF16_TO_UTF8	5
-#define UTFCONV_DIR_MAX			UTFCONV_DIR_UTF16_TO_UTF8
+#define UTFCONV_ENC_UTF8		1
+#define UTFCONV_ENC_UTF16LE		2
+#define UTFCONV_ENC_UTF16BE		3
 
 /*
  * Error policies: what happens on ill-formed or incomplete input.
@@ -47,13 +49,20 @@
 #define UTFCONV_POLICY_REPLACE		1
 #define UTFCONV_POLICY_SKIP		2
 #define UTFCONV_POLICY_WTF8		3
-#define UTFCONV_POLICY_MAX		UTFCONV_POLICY_WTF8
 
-/* Option flags of &struct utfconv_config and &struct utfconv_convert. */
+/*
+ * Option flags of &struct utfconv_config and &struct utfconv_convert.
+ *
+ * STRIP_BOM:  drop a leading U+FEFF from input of a given byte order.
+ * EMIT_BOM:   start the output with U+FEFF in the target encoding.
+ * DETECT_BOM: the source is UTF-16 (source UTFCONV_ENC_UTF16BE) whose
+ *             byte order comes from a leading byte order mark, which is
+ *             consumed; without one it is big-endian (RFC 2781 section
+ *             4.3).
+ */
 #define UTFCONV_FLAG_STRIP_BOM		_BITUL(0)
 #define UTFCONV_FLAG_EMIT_BOM		_BITUL(1)
-#define UTFCONV_FLAGS_ALL		(UTFCONV_FLAG_STRIP_BOM | \
-					 UTFCONV_FLAG_EMIT_BOM)
+#define UTFCONV_FLAG_DETECT_BOM		_BITUL(2)
 
 /* Error kinds reported in &struct utfconv_status and &struct utfconv_convert. */
 #define UTFCONV_ERR_NONE		0
@@ -66,21 +75,22 @@
 
 /**
  * struct utfconv_config - configuration of one stream
- * @direction: one of UTFCONV_DIR_*
+ * @source: UTFCONV_ENC_* of the input
+ * @target: UTFCONV_ENC_* of the output
  * @policy: one of UTFCONV_POLICY_*
- * @flags: zero or more of UTFCONV_FLAG_*: STRIP_BOM drops a leading
- *	U+FEFF from input with an explicit byte order (UTF-8, UTF-16LE,
- *	UTF-16BE); EMIT_BOM starts the output with U+FEFF in the output
- *	encoding
+ * @flags: zero or more of UTFCONV_FLAG_*
  * @padding: reserved, must be zero
  *
- * Used by %UTFCONV_IOC_SET_CONFIG and %UTFCONV_IOC_GET_CONFIG.
+ * Used by %UTFCONV_IOC_SET_CONFIG and %UTFCONV_IOC_GET_CONFIG. A later
+ * version may append fields: the size is part of the command, and the
+ * module accepts this size and any larger one whose extra bytes are zero.
  */
 struct utfconv_config {
-	__u32 direction;
+	__u32 source;
+	__u32 target;
 	__u32 policy;
 	__u32 flags;
-	__u32 padding[5];
+	__u32 padding[4];
 };
 
 /**
@@ -119,30 +129,32 @@ struct utfconv_status {
 
 /**
  * struct utfconv_convert - one-shot conversion of a user buffer
- * @direction: one of UTFCONV_DIR_*
+ * @source: UTFCONV_ENC_* of the input
+ * @target: UTFCONV_ENC_* of the output
  * @policy: one of UTFCONV_POLICY_*
  * @flags: zero or more of UTFCONV_FLAG_*
- * @error_kind: out: UTFCONV_ERR_* of the first error seen
  * @src: in: user address of the input
  * @src_bytes: in: length of the input in bytes; it is complete (ends at
  *	its end)
  * @dst: in: user address of the output buffer
  * @dst_bytes: in: capacity of the output buffer in bytes
  * @src_used: out: input bytes converted
- * @dst_used: out: output bytes written
+ * @dst_used: out: output bytes written, every one of them
  * @error_offset: out: byte offset in @src of the first error, when
  *	@error_kind is not %UTFCONV_ERR_NONE
  * @replacements: out: sequences replaced or skipped
+ * @error_kind: out: UTFCONV_ERR_* of the first error seen
  * @padding: reserved, must be zero
  *
- * Used by %UTFCONV_IOC_CONVERT. The output never holds part of a character.
- * The two buffers must not overlap.
+ * Used by %UTFCONV_IOC_CONVERT. The output never holds part of a
+ * character, unless dst faults inside one. The two buffers must not
+ * overlap.
  */
 struct utfconv_convert {
-	__u32 direction;
+	__u32 source;
+	__u32 target;
 	__u32 policy;
 	__u32 flags;
-	__u32 error_kind;
 	__aligned_u64 src;
 	__aligned_u64 src_bytes;
 	__aligned_u64 dst;
@@ -151,24 +163,28 @@ struct utfconv_convert {
 	__aligned_u64 dst_used;
 	__aligned_u64 error_offset;
 	__aligned_u64 replacements;
-	__u32 padding[4];
+	__u32 error_kind;
+	__u32 padding[3];
 };
 
 /**
  * struct utfconv_info - what this module supports
- * @abi_version: %UTFCONV_ABI_VERSION of the module
- * @directions: bit (1 << d) set for each supported UTFCONV_DIR_* d
+ * @sources: bit (1 << e) set for each UTFCONV_ENC_* e it reads
+ * @targets: bit (1 << e) set for each UTFCONV_ENC_* e it writes
  * @policies: bit (1 << p) set for each supported UTFCONV_POLICY_* p
  * @flags: UTFCONV_FLAG_* bits understood
  * @buffer_bytes: capacity of a stream's output buffer in bytes
  * @max_pending_bytes: most input bytes a stream holds pending
  * @padding: reserved, written as zero
  *
- * Filled by %UTFCONV_IOC_GET_INFO.
+ * Filled by %UTFCONV_IOC_GET_INFO. Features are discovered here, not
+ * through a version number: a value is supported when its bit is set.
+ * The source and target must differ in encoding form (one UTF-8, the
+ * other UTF-16).
  */
 struct utfconv_info {
-	__u32 abi_version;
-	__u32 directions;
+	__u32 sources;
+	__u32 targets;
 	__u32 policies;
 	__u32 flags;
 	__u32 buffer_bytes;
@@ -176,6 +192,10 @@ struct utfconv_info {
 	__u32 padding[10];
 };
 
+/*
+ * Magic 0xBF, numbers 0x00-0x0F (free in
+ * Documentation/userspace-api/ioctl/ioctl-number.rst of Linux 6.12).
+ */
 #define UTFCONV_IOC_MAGIC	0xBF
 
 #define UTFCONV_IOC_GET_INFO	_IOR(UTFCONV_IOC_MAGIC, 0x00, struct utfconv_info)

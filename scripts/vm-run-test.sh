@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/vm.sh run end to end: the CLI's iconv-compatible cases
+# (userspace-test/dev/iconv-cases.sh) on files of this tree, run by
+# utfconv in the VM (Debian's 6.12 kernel, the tree shared by 9p) and by
+# glibc iconv here; standard output, exit status and -o files must be
+# byte for byte the same, and where iconv reports an illegal input
+# sequence, utfconv must report it at the same position.
+# Prints "ok N - ..." / "not ok N - ..." and "N passed, N failed".
+
+. "$(dirname "$0")/lib.sh"
+
+cd "$SRC"
+D=build/run-test
+rm -rf "$D"
+mkdir -p "$D/in"
+
+# The inputs: text in several scripts, its UTF-16 forms by iconv, and
+# ill-formed pieces.
+printf 'h\303\251llo w\303\266rld, \316\272\317\214\317\203\316\274\316\265, \320\274\320\270\321\200, \346\227\245\346\234\254\350\252\236, \360\237\230\273 e\314\201\n' >"$D/in/multi"
+iconv -f UTF-8 -t UTF-16LE "$D/in/multi" >"$D/in/multi.le"
+iconv -f UTF-8 -t UTF-16BE "$D/in/multi" >"$D/in/multi.be"
+iconv -f UTF-8 -t UTF-16 "$D/in/multi" >"$D/in/multi.16"
+{ printf '\376\377'; cat "$D/in/multi.be"; } >"$D/in/multi.16be"
+: >"$D/in/empty"
+printf 'ab\377cd' >"$D/in/bad"
+printf '\377ab' >"$D/in/bad0"
+printf 'ab\343\201' >"$D/in/trunc"
+printf '\357\273\277A' >"$D/in/bom8"
+printf 'a\000\000\334b\000\075\330' >"$D/in/lead16"
+
+section "vm-run: the cases in the VM (scripts/vm.sh run)"
+set +e
+VM_SHARE=$SRC "$UTFCONV_ROOT/scripts/vm.sh" run -- \
+	sh userspace-test/dev/iconv-cases.sh utfconv "$D/vm"
+vrc=$?
+sh userspace-test/dev/iconv-cases.sh iconv "$D/iconv" || die "iconv-cases.sh failed"
+
+# position FILE: the position of iconv's "illegal input sequence" line
+position() { sed -n 's/.*illegal input sequence at position \([0-9]*\)$/\1/p' "$1"; }
+
+tap_ok "$vrc" "scripts/vm.sh run: exit status 0 (got $vrc)"
+for rcf in "$D"/iconv/*.rc; do
+	name=$(basename "$rcf" .rc)
+	v=$D/vm/$name i=$D/iconv/$name
+	[ "$(cat "$v.rc" 2>/dev/null)" = "$(cat "$i.rc")" ]
+	tap_ok $? "$name: exit status $(cat "$i.rc"), as iconv (utfconv: $(cat "$v.rc" 2>/dev/null))"
+	cmp -s "$v.out" "$i.out"
+	tap_ok $? "$name: standard output, $(stat -c %s "$i.out") bytes, as iconv (utfconv: $(stat -c %s "$v.out" 2>/dev/null) bytes)"
+	if [ -e "$i.o" ] || [ -e "$v.o" ]; then
+		cmp -s "$v.o" "$i.o"
+		tap_ok $? "$name: the -o file, as iconv ($(od -An -tx1 "$i.o" 2>/dev/null | head -c 48 | tr -s ' '))"
+	fi
+	# (//IGNORE: glibc gives the end of its buffer, utfconv the first
+	# byte dropped; utfconv(1) says so.)
+	p=$(position "$i.err")
+	if [ -n "$p" ] && [ "${name#ignore-}" = "$name" ]; then
+		[ "$(position "$v.err")" = "$p" ]
+		tap_ok $? "$name: illegal input at position $p, as iconv (utfconv: $(head -c 200 "$v.err"))"
+	fi
+done
+echo "$tap_passed passed, $tap_failed failed"
+[ "$tap_failed" = 0 ]

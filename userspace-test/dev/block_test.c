@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/utfconv under long operations: no call waits for another task's
+ * long conversion or stalled user copy. poll(..., 0) returns at once
+ * during a 64 MiB skip-policy write of ill-formed bytes and during a
+ * read whose copy_to_user() is stalled by userfaultfd; tasks waiting in
+ * a shared epoll set are reaped within a second of SIGKILL; a caught
+ * signal ends a long write with the count it accepted.
+ *
+ * The measured times are printed ("# measured: ...") so that
+ * runs on different kernels can be compared.
+ */
+#include <linux/userfaultfd.h>
+#include <pthread.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "utfconv_test.h"
+
+#define BIG_BYTES	(64u << 20)
+#define POLL_LIMIT_NS	10000000LL	/* 10 ms */
+#define REAP_LIMIT_NS	1000000000LL	/* 1 s */
+#define POLLS		50
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* SIGUSR1 with a handler and without SA_RESTART: it ends blocking calls. */
+static void catch_usr1(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* A stream of the skip policy: ill-formed input gives no output at all. */
+static int open_skip(void)
+{
+	int fd = utfconv_open(0);
+
+	if (fd >= 0 &&
+	    utfconv_set(fd, TEST_DIR_UTF8_TO_UTF16LE,
+			UTFCONV_POLICY_SKIP, 0)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct big_writer {
+	int fd;
+	unsigned char *buf;
+	volatile int running;	/* inside write() */
+	volatile int stop;
+	ssize_t first;		/* result of the first write() */
+	int first_errno;
+	long long signalled_ns;	/* when the stopping signal was sent */
+	long long returned_ns;	/* when the first write() returned */
+	pthread_t thread;
+};
+
+/*
+ * Writes 64 MiB of 0xFF again and again until told to stop. The thread
+ * runs at the lowest priority so that the measuring thread is not
+ * preempted by it (the VM has one CPU).
+ */
+static void *big_writer_main(void *arg)
+{
+	struct big_writer *w = arg;
+	bool first = true;
+	ssize_t n;
+
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+	while (!w->stop) {
+		w->running = 1;
+		n = write(w->fd, w->buf, BIG_BYTES);
+		if (first) {
+			w->returned_ns = now_ns();
+			w->first = n;
+			w->first_errno = n < 0 ? errno : 0;
+			first = false;
+		}
+		if (n <= 0)
+			break;
+	}
+	w->running = 0;
+	return NULL;
+}
+
+static int big_writer_start(struct big_writer *w, int fd)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = fd;
+	w->buf = malloc(BIG_BYTES);
+	if (!w->buf)
+		return -1;
+	memset(w->buf, 0xFF, BIG_BYTES);
+	catch_usr1();
+	if (pthread_create(&w->thread, NULL, big_writer_main, w))
+		return -1;
+	while (!w->running)
+		usleep(1000);
+	usleep(50000);	/* well inside the kernel's conversion loop */
+	return 0;
+}
+
+static void big_writer_stop(struct big_writer *w)
+{
+	w->stop = 1;
+	w->signalled_ns = now_ns();
+	pthread_kill(w->thread, SIGUSR1);
+	pthread_join(w->thread, NULL);
+	free(w->buf);
+}
+
+/* The longest and the median of @n poll(..., 0) calls on @fd, 1 ms apart. */
+static void poll_times(int fd, short events, int n, long long *max_ns,
+		       long long *median_ns, int *errors)
+{
+	long long t[POLLS], v;
+	struct pollfd p;
+	int i, j;
+
+	*errors = 0;
+	for (i = 0; i < n; i++) {
+		p.fd = fd;
+		p.events = events;
+		p.revents = 0;
+		t[i] = now_ns();
+		if (poll(&p, 1, 0) < 0)
+			++*errors;
+		t[i] = now_ns() - t[i];
+		usleep(1000);
+	}
+	for (i = 1; i < n; i++)	/* insertion sort */
+		for (j = i, v = t[i]; j > 0 && t[j - 1] > v; j--) {
+			t[j] = t[j - 1];
+			t[j - 1] = v;
+		}
+	*max_ns = t[n - 1];
+	*median_ns = t[n / 2];
+}
+
+FIXTURE(blk) {
+	int fd;
+};
+
+FIXTURE_SETUP(blk)
+{
+	self->fd = open_skip();
+	ASSERT_LE(0, self->fd) TH_LOG("open/config: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(blk)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
+ * poll(..., 0) on the stream and on a second file of the device while a
+ * 64 MiB skip-policy write of 0xFF converts: every call under 10 ms (it
+ * took seconds when poll waited for the writer's lock). Two more files'
+ * ioctls and a second writer are not held up either.
+ */
+TEST_F_TIMEOUT(blk, poll_during_long_write, 600)
+{
+	long long max_ns, med_ns, t;
+	struct utfconv_status st;
+	struct big_writer w;
+	int errors;
+
+	ASSERT_EQ(0, big_writer_start(&w, self->fd));
+	poll_times(self->fd, POLLIN | POLLOUT, POLLS, &max_ns, &med_ns,
+		   &errors);
+	EXPECT_EQ(1, w.running) TH_LOG("the write ended before the polls did");
+	EXPECT_EQ(0, errors);
+	TH_LOG("poll: during a 64 MiB skip write: max %lld us, median %lld us over %d calls",
+	       max_ns / 1000, med_ns / 1000, POLLS);
+	printf("# measured: poll: long write: max %lld us median %lld us\n",
+	       max_ns / 1000, med_ns / 1000);
+	EXPECT_GT(POLL_LIMIT_NS, max_ns);
+
+	/* GET_STATUS and a short write of another thread do not wait either. */
+	t = now_ns();
+	EXPECT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(1, write(self->fd, "\xff", 1));
+	t = now_ns() - t;
+	EXPECT_GT(POLL_LIMIT_NS, t) TH_LOG("status + write took %lld us",
+					   t / 1000);
+	EXPECT_EQ(0U, st.ready_bytes);
+	EXPECT_EQ(st.bytes_in, st.replacements);
+
+	big_writer_stop(&w);
+	EXPECT_LT(0, w.first) TH_LOG("first write: %zd (%s)", w.first,
+				     strerror(w.first_errno));
+}
+
+/*
+ * A caught signal ends a long write with the count it accepted, soon:
+ * exactly that many bytes were taken (each 0xFF is one skipped maximal
+ * subpart), and the stream goes on from there.
+ */
+TEST_F_TIMEOUT(blk, long_write_partial_on_signal, 600)
+{
+	struct utfconv_status st;
+	struct big_writer w;
+	long long t;
+
+	ASSERT_EQ(0, big_writer_start(&w, self->fd));
+	w.stop = 1;		/* one write() only */
+	big_writer_stop(&w);
+	t = w.returned_ns - w.signalled_ns;
+	printf("# measured: signal: a 64 MiB write returned %lld us after SIGUSR1\n",
+	       t / 1000);
+	ASSERT_LT(0, w.first) TH_LOG("write: %s", strerror(w.first_errno));
+	EXPECT_GT((ssize_t)BIG_BYTES, w.first)
+		TH_LOG("the write finished before the signal: nothing tested");
+	EXPECT_GT(REAP_LIMIT_NS, t) TH_LOG("write returned %lld us late",
+					   t / 1000);
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ((__u64)w.first, st.bytes_in);
+	EXPECT_EQ((__u64)w.first, st.replacements);
+	EXPECT_EQ(0U, st.bytes_out);
+	EXPECT_EQ(2, write(self->fd, "ok", 2));
+	ASSERT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ((__u64)w.first + 2, st.bytes_in);
+	EXPECT_EQ(4U, st.ready_bytes);
+}
+
+/* Processes that wait in one shared epoll set watching the stream. */
+static pid_t epoll_waiter(int ep)
+{
+	struct epoll_event ev;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	for (;;)	/* level-triggered EPOLLOUT: poll is called every time */
+		epoll_wait(ep, &ev, 1, 1000);
+}
+
+/* SIGKILL @pid, wait for it; returns the time to the reap, or -1. */
+static long long kill_and_reap(pid_t pid)
+{
+	long long t = now_ns();
+	int status;
+
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	t = now_ns() - t;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? t : -1;
+}
+
+/*
+ * Two processes share an epoll set holding the stream while a long write
+ * converts, a third writes; each is reaped within a second of SIGKILL
+ * (a waiter behind epoll's mutex stayed unkillable for the whole write
+ * when poll took the stream's lock).
+ */
+TEST_F_TIMEOUT(blk, epoll_waiters_killable, 600)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT };
+	long long t1, t2, t3;
+	struct big_writer w;
+	pid_t p1, p2, p3;
+	int ep;
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, ep);
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, self->fd, &ev));
+	ASSERT_EQ(0, big_writer_start(&w, self->fd));
+
+	p1 = epoll_waiter(ep);
+	p2 = epoll_waiter(ep);
+	p3 = fork();
+	if (!p3) {
+		for (;;)
+			write(self->fd, w.buf, BIG_BYTES);
+	}
+	ASSERT_LT(0, p1);
+	ASSERT_LT(0, p2);
+	ASSERT_LT(0, p3);
+	usleep(300000);
+	t2 = kill_and_reap(p2);
+	t1 = kill_and_reap(p1);
+	t3 = kill_and_reap(p3);
+	EXPECT_EQ(1, w.running) TH_LOG("the write ended before the kills");
+	printf("# measured: reap: epoll waiters %lld us and %lld us, writer %lld us\n",
+	       t2 / 1000, t1 / 1000, t3 / 1000);
+	EXPECT_LE(0, t1);
+	EXPECT_LE(0, t2);
+	EXPECT_LE(0, t3);
+	EXPECT_GT(REAP_LIMIT_NS, t1);
+	EXPECT_GT(REAP_LIMIT_NS, t2);
+	EXPECT_GT(REAP_LIMIT_NS, t3);
+	big_writer_stop(&w);
+	close(ep);
+}
+
+struct stalled_read {
+	int fd;
+	void *buf;
+	size_t len;
+	ssize_t ret;
+	int err;
+};
+
+static void *stalled_reader(void *arg)
+{
+	struct stalled_read *r = arg;
+
+	r->ret = read(r->fd, r->buf, r->len);
+	r->err = errno;
+	return NULL;
+}
+
+/* A userfaultfd handling missing pages of @area, @len bytes. */
+static int uffd_register(void *area, size_t len)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = {
+		.range = { .start = (unsigned long)area, .len = len },
+		.mode = UFFDIO_REGISTER_MODE_MISSING,
+	};
+	int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+
+	if (uffd < 0)
+		return -errno;
+	if (ioctl(uffd, UFFDIO_API, &api) ||
+	    ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		close(uffd);
+		return -errno;
+	}
+	return uffd;
+}
+
+/*
+ * A read whose copy_to_user() faults on a page that userfaultfd holds
+ * back: while it is stalled, poll(..., 0), GET_STATUS, a write and a
+ * second read return at once; once the page is supplied the stalled read
+ * completes with the bytes it was due, in order.
+ */
+TEST_F_TIMEOUT(blk, poll_during_stalled_read, 120)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct stalled_read r = { .fd = self->fd, .len = 4 };
+	struct uffdio_zeropage zp;
+	struct uffd_msg msg;
+	long long max_ns, med_ns, t;
+	struct utfconv_status st;
+	unsigned char out[8];
+	pthread_t th;
+	int uffd, errors;
+
+	r.buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r.buf);
+	uffd = uffd_register(r.buf, page);
+	if (uffd == -ENOSYS)
+		SKIP(return, "no userfaultfd in this kernel");
+	ASSERT_LE(0, uffd) TH_LOG("userfaultfd: %s (as a user it needs vm.unprivileged_userfaultfd=1)",
+				  strerror(-uffd));
+
+	ASSERT_EQ(4, write(self->fd, "abcd", 4));	/* 8 bytes ready */
+	ASSERT_EQ(0, pthread_create(&th, NULL, stalled_reader, &r));
+	/* The fault message: the reader is inside copy_to_user() now. */
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	poll_times(self->fd, POLLIN | POLLOUT, 20, &max_ns, &med_ns,
+		   &errors);
+	printf("# measured: poll: stalled read: max %lld us median %lld us\n",
+	       max_ns / 1000, med_ns / 1000);
+	EXPECT_EQ(0, errors);
+	EXPECT_GT(POLL_LIMIT_NS, max_ns);
+	t = now_ns();
+	EXPECT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(2, write(self->fd, "ef", 2));
+	EXPECT_EQ(2, read(self->fd, out, 2));	/* "a", not held by the stall */
+	t = now_ns() - t;
+	EXPECT_GT(POLL_LIMIT_NS, t) TH_LOG("status, write, read: %lld us",
+					   t / 1000);
+	EXPECT_EQ(0, memcmp(out, "a\0", 2));
+	EXPECT_EQ(8U, st.ready_bytes);
+
+	zp.range.start = msg.arg.pagefault.address & ~(page - 1);
+	zp.range.len = page;
+	zp.mode = 0;
+	EXPECT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zp));
+	pthread_join(th, NULL);
+	/* It copied again after the other reader took "a": "b" and "c". */
+	EXPECT_EQ(4, r.ret) TH_LOG("stalled read: %s", strerror(r.err));
+	EXPECT_EQ(0, memcmp(r.buf, "b\0c\0", 4));
+	EXPECT_EQ(6, read(self->fd, out, sizeof(out)));
+	EXPECT_EQ(0, memcmp(out, "d\0e\0f\0", 6));
+	close(uffd);
+	munmap(r.buf, page);
+}
+
+UTFCONV_TEST_MAIN
