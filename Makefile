@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# utfconv: wrapper Makefile (the kbuild side is in Kbuild and kmod/Kbuild).
+# utfconv: wrapper Makefile (the kbuild side is in Kbuild, kmod/Kbuild and
+# kunit/Kbuild, with Kconfig for in-tree builds).
 #
-#   make            build kmod/utfconv.ko and the CLI tools/utfconv
+#   make            build kmod/utfconv.ko (library), kmod/utfconv_dev.ko
+#                   (device) and the CLI tools/utfconv
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
 #   make shell      a shell in QEMU with utfconv loaded, this directory shared
 #   make check      every test: host-check, kunit, style, docs, install-test,
@@ -128,7 +130,8 @@ install: install-check modules
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools install PREFIX=$(PREFIX); fi
 
 uninstall: install-check
-	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/kmod/utfconv.ko*
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/kmod/utfconv.ko* \
+		$(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)/kmod/utfconv_dev.ko*
 	$(DEPMOD)
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/utfconv.1 \
 		$(DESTDIR)$(PREFIX)/share/man/man4/utfconv.4 \
@@ -137,8 +140,9 @@ uninstall: install-check
 clean:
 	rm -rf build
 	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd \
-		kmod/.*.d kmod/modules.order .*.cmd *.o .*.o modules.order \
-		Module.symvers .checkpatch-camelcase.*
+		kmod/.*.d kmod/modules.order kunit/*.o kunit/*.ko kunit/*.mod \
+		kunit/*.mod.c kunit/.*.cmd kunit/modules.order .*.cmd *.o .*.o \
+		modules.order Module.symvers .checkpatch-camelcase.*
 	@if [ -f userspace-test/Makefile ]; then $(MAKE) -C userspace-test clean; fi
 	@if [ -f tools/Makefile ]; then $(MAKE) -C tools clean; fi
 

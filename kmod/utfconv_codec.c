@@ -8,16 +8,21 @@
  */
 
 #include <linux/bits.h>
+#include <linux/cache.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/init.h>
+#include <linux/jump_label.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 #include <linux/utfconv.h>
+#include <kunit/visibility.h>
 
 #include "utfconv_block.h"
 #include "utfconv_simd.h"
@@ -298,47 +303,43 @@ consume:
  * DOC: SIMD paths
  *
  * On x86-64 the block paths have SSE2, SSSE3 and AVX2 counterparts for
- * large buffers (utfconv_simd_x86.c). They run only where may_use_simd() allows, between
- * kernel_fpu_begin() and kernel_fpu_end(), at most %UTFCONV_SIMD_CHUNK
- * input bytes per FPU section; anything they do not convert goes on
- * through the scalar paths, which stay the only ones in atomic contexts
- * that forbid the FPU, on other architectures and for small buffers. The
- * output, errors, offsets and counters are the same on every path.
+ * large buffers (utfconv_simd_x86.c). They run only where may_use_simd()
+ * allows, between kernel_fpu_begin() and kernel_fpu_end(), at most
+ * %UTFCONV_SIMD_CHUNK input bytes per FPU section; anything they do not
+ * convert goes on through the scalar paths, which stay the only ones in
+ * atomic contexts that forbid the FPU, on other architectures and for
+ * small buffers. The output, errors, offsets and counters are the same on
+ * every path.
  *
  * Where the CPU has SSSE3, both directions pack their encoded lanes with
  * pshufb; where it has AVX2 (and the kernel saves the YMM registers),
  * UTF-16 to UTF-8 takes 16 or 32 units at a time and UTF-8 to UTF-16 runs
- * of 32 ASCII bytes. The module parameter
- * ``simd`` (read-only at run time) chooses: 0 scalar paths only;
- * 1 (default) SIMD for calls with at least %UTFCONV_SIMD_MIN bytes of
- * input and of output room; 2 SIMD whatever the size; 3 the same with
- * SSE2 only and 4 without AVX2, for the tests. Other values make the
- * module load fail with -EINVAL.
+ * of 32 ASCII bytes. Which of them a call may use is decided once, when
+ * the module loads, from the CPU's features and the module parameter
+ * ``simd`` (bool, read-only at run time; 1, the default: SIMD for calls
+ * with at least %UTFCONV_SIMD_MIN bytes of input and of output room; 0:
+ * scalar paths only), and kept in static keys. Kernels with KUnit have
+ * utfconv_force_path() besides, with which the tests run every path in
+ * one boot.
  */
-int utfconv_simd_mode = UTFCONV_SIMD_AUTO;
-
-/* "simd=" outside 0..4 makes the module load fail with -EINVAL. */
-static int utfconv_simd_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, UTFCONV_SIMD_OFF,
-				     UTFCONV_SIMD_SSSE3);
-}
-
-static const struct kernel_param_ops utfconv_simd_ops = {
-	.set = utfconv_simd_set,
-	.get = param_get_int,
-};
-
-module_param_cb(simd, &utfconv_simd_ops, &utfconv_simd_mode, 0444);
-__MODULE_PARM_TYPE(simd, "int");
+static bool utfconv_simd_param = true;
+module_param_named(simd, utfconv_simd_param, bool, 0444);
 MODULE_PARM_DESC(simd,
-		 "SIMD paths: 0 off, 1 for large buffers (default), 2 always, 3 always SSE2 only, 4 always without AVX2");
+		 "Use the SIMD paths (x86-64: SSE2, SSSE3, AVX2) for large buffers (default: 1)");
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* utfconv_force_path()'s choice */
+static enum utfconv_path utfconv_forced_path = UTFCONV_PATH_AUTO;
+#endif
 
 #if UTFCONV_HAVE_SIMD
+static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_simd_key);
+static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_ssse3_key);
+static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx2_key);
+
 /*
- * The CPU has AVX2 and the kernel saves the YMM registers; worked out on
- * first use (cpu_has_xfeatures() is out of line), the same answer if two
- * callers race.
+ * The static keys, from the parameter and the CPU: AVX2 also needs the
+ * kernel to save the YMM registers.
  *
  * Under UML the flags are the host's, and the kernel code runs in host
  * processes: the host saves their whole vector state, YMM included, on
@@ -346,21 +347,44 @@ MODULE_PARM_DESC(simd,
  * calls, across which no vector register is kept; its kernel_fpu_begin()
  * is empty for that reason, and there is no cpu_has_xfeatures().
  */
-static bool utfconv_have_avx2(void)
+static void __init utfconv_simd_init(void)
 {
-	static int avx2 = -1;
-	int ok = READ_ONCE(avx2);
+	bool avx2 = boot_cpu_has(X86_FEATURE_AVX2);
 
-	if (ok < 0) {
-		ok = boot_cpu_has(X86_FEATURE_AVX2);
 #ifndef CONFIG_UML
-		ok = ok && cpu_has_xfeatures(XFEATURE_MASK_SSE |
-					     XFEATURE_MASK_YMM, NULL);
+	avx2 = avx2 && cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
+					 NULL);
 #endif
-		WRITE_ONCE(avx2, ok);
+	if (utfconv_simd_param)
+		static_branch_enable(&utfconv_simd_key);
+	if (boot_cpu_has(X86_FEATURE_SSSE3)) {
+		static_branch_enable(&utfconv_ssse3_key);
+		if (avx2)
+			static_branch_enable(&utfconv_avx2_key);
 	}
-	return ok;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* What utfconv_force_path() pinned: a lower @level, no minimum size. */
+static inline void utfconv_forced(unsigned int *level, size_t *min)
+{
+	enum utfconv_path path = READ_ONCE(utfconv_forced_path);
+
+	if (path == UTFCONV_PATH_AUTO)
+		return;
+	*min = 0;
+	if (path == UTFCONV_PATH_SCALAR)
+		*level = 0;
+	else if (path == UTFCONV_PATH_SSE2)
+		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_SSE2);
+	else if (path == UTFCONV_PATH_SSSE3)
+		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_SSSE3);
+}
+#else
+static inline void utfconv_forced(unsigned int *level, size_t *min)
+{
+}
+#endif
 
 /*
  * Whether a call with @in_bytes of input and @out_bytes of room takes the
@@ -371,18 +395,19 @@ static bool utfconv_have_avx2(void)
  */
 static unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes)
 {
-	int mode = READ_ONCE(utfconv_simd_mode);
+	unsigned int level = UTFCONV_LEVEL_SSE2;
+	size_t min = UTFCONV_SIMD_MIN;
 
-	if (mode <= UTFCONV_SIMD_OFF ||
-	    (mode == UTFCONV_SIMD_AUTO &&
-	     (in_bytes < UTFCONV_SIMD_MIN || out_bytes < UTFCONV_SIMD_MIN)) ||
-	    !may_use_simd())
+	if (!static_branch_likely(&utfconv_simd_key))
 		return 0;
-	if (mode == UTFCONV_SIMD_SSE2 || !boot_cpu_has(X86_FEATURE_SSSE3))
-		return UTFCONV_LEVEL_SSE2;
-	if (mode == UTFCONV_SIMD_SSSE3 || !utfconv_have_avx2())
-		return UTFCONV_LEVEL_SSSE3;
-	return UTFCONV_LEVEL_AVX2;
+	if (static_branch_likely(&utfconv_avx2_key))
+		level = UTFCONV_LEVEL_AVX2;
+	else if (static_branch_likely(&utfconv_ssse3_key))
+		level = UTFCONV_LEVEL_SSSE3;
+	utfconv_forced(&level, &min);
+	if (!level || in_bytes < min || out_bytes < min || !may_use_simd())
+		return 0;
+	return level;
 }
 
 /*
@@ -417,6 +442,10 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 	return ncp;
 }
 #else
+static inline void utfconv_simd_init(void)
+{
+}
+
 static inline unsigned int utfconv_simd_usable(size_t in_bytes,
 					       size_t out_bytes)
 {
@@ -428,6 +457,19 @@ static inline u64 utfconv_simd(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 {
 	return 0;
 }
+#endif
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For KUnit only (kernel-doc in utfconv_simd.h): pins the paths. */
+VISIBLE_IF_KUNIT int utfconv_force_path(enum utfconv_path path)
+{
+	if (path > UTFCONV_PATH_SSSE3)
+		return -EINVAL;
+	WRITE_ONCE(utfconv_forced_path, path);
+	return utfconv_simd_usable(SIZE_MAX, SIZE_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(utfconv_force_path);
+
 #endif
 
 static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
@@ -1197,11 +1239,23 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 }
 EXPORT_SYMBOL_GPL(utfconv_buf);
 
-#if UTFCONV_HAVE_SIMD && !defined(__KERNEL__)
 /*
- * Userspace builds of the codec (host tests, bench, fuzzer) compile it as
- * one translation unit; the kernel builds utfconv_simd_x86.c on its own
- * with the FPU flags.
+ * The paths are chosen once, here; the rest of the module (the
+ * filesystem name functions of utfconv_fsname.c) needs no set-up.
  */
-#include "utfconv_simd_x86.c"
-#endif
+static int __init utfconv_codec_init(void)
+{
+	utfconv_simd_init();
+	return 0;
+}
+module_init(utfconv_codec_init);
+
+static void __exit utfconv_codec_exit(void)
+{
+}
+module_exit(utfconv_codec_exit);
+
+MODULE_DESCRIPTION("UTF-8 <-> UTF-16 conversion library (streaming codec, file name conversion)");
+MODULE_AUTHOR("utfconv developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION("1.0");

@@ -1,28 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * utfconv codec: the SIMD paths (utfconv_simd_x86.c) and the knob that
- * chooses between them and the scalar paths.
+ * utfconv codec: the SIMD paths (utfconv_simd_x86.c) and, for KUnit, the
+ * hook that pins the codec's paths.
  */
 #ifndef _UTFCONV_SIMD_H
 #define _UTFCONV_SIMD_H
 
 #include <linux/types.h>
 
-/* utfconv_simd_mode, the module parameter "simd" */
-#define UTFCONV_SIMD_OFF	0	/* scalar paths only */
-#define UTFCONV_SIMD_AUTO	1	/* SIMD for large buffers (default) */
-#define UTFCONV_SIMD_ALWAYS	2	/* SIMD whatever the size (tests) */
-#define UTFCONV_SIMD_SSE2	3	/* as 2, SSE2 only: no SSSE3 (tests) */
-#define UTFCONV_SIMD_SSSE3	4	/* as 2, no AVX2 (tests) */
+/**
+ * enum utfconv_path - codec paths utfconv_force_path() can pin (KUnit)
+ * @UTFCONV_PATH_SCALAR: the scalar paths only
+ * @UTFCONV_PATH_AUTO: what the module chose when it loaded: SIMD for
+ *	large buffers where the CPU has it and ``simd=1`` (the default)
+ * @UTFCONV_PATH_SIMD: the SIMD paths whatever the size, with every
+ *	instruction set the CPU has
+ * @UTFCONV_PATH_SSE2: the same with SSE2 only
+ * @UTFCONV_PATH_SSSE3: the same without AVX2
+ */
+enum utfconv_path {
+	UTFCONV_PATH_SCALAR,
+	UTFCONV_PATH_AUTO,
+	UTFCONV_PATH_SIMD,
+	UTFCONV_PATH_SSE2,
+	UTFCONV_PATH_SSSE3,
+};
 
 /* What utfconv_simd_usable() allows: the instruction sets to use */
 #define UTFCONV_LEVEL_SSE2	1
 #define UTFCONV_LEVEL_SSSE3	2
 #define UTFCONV_LEVEL_AVX2	3
 
-extern int utfconv_simd_mode;
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * utfconv_force_path() - pin the codec paths that every later call takes
+ * @path: %UTFCONV_PATH_AUTO (what users get), %UTFCONV_PATH_SCALAR, or
+ *	%UTFCONV_PATH_SIMD, %UTFCONV_PATH_SSE2, %UTFCONV_PATH_SSSE3: the SIMD
+ *	paths whatever the size of the buffers, with at most the instruction
+ *	sets named (SIMD: all the CPU has; SSSE3: no AVX2)
+ *
+ * For KUnit only: the tests call it between suites, so that one boot runs
+ * every suite on every path. It narrows what the module decided when it
+ * loaded: on a CPU without SSSE3, or with ``simd=0``, the paths named
+ * are not taken.
+ *
+ * Context: Any context; changes the paths of all the codec's callers.
+ * Return: the UTFCONV_LEVEL_* of the instruction sets a large call from
+ * this context now uses, 0 for the scalar paths only (also where the
+ * architecture has no SIMD paths); -EINVAL for an unknown @path.
+ */
+int utfconv_force_path(enum utfconv_path path);
+#endif
 
-#if defined(CONFIG_X86_64) || (!defined(__KERNEL__) && defined(__x86_64__))
+#if IS_ENABLED(CONFIG_X86_64)
 #define UTFCONV_HAVE_SIMD	1
 
 /*
@@ -32,7 +62,7 @@ extern int utfconv_simd_mode;
  */
 #define UTFCONV_SIMD_CHUNK	4096
 
-/* Below this many bytes of input or output room, SIMD_AUTO stays scalar. */
+/* Below this many bytes of input or output room, calls stay scalar. */
 #define UTFCONV_SIMD_MIN	512
 
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,

@@ -64,22 +64,29 @@
 #include "utfconv_simd.h"
 #include "utfconv_simd_tables.h"
 
-#ifdef __CHECKER__
 /*
- * sparse knows neither vector types nor the vector builtins: it checks
- * this file with the scalar blocks in place of the vector loops.
+ * sparse has no vector types (it takes these typedefs for their element
+ * types) and none of the vector builtins: for it, and only for it, the
+ * builtins and vector constants below are values of the right type, so
+ * that it reads all of the code around them.
  */
-#define utfconv_sse2_utf8(sp, se, dp, de, be, ssse3) \
-	((void)(ssse3), utfconv_utf8_block(sp, se, dp, de, be))
-#define utfconv_sse2_utf16(sp, se, dp, de, le, ssse3) \
-	((void)(ssse3), utfconv_utf16_block(sp, se, dp, de, le))
-static inline u64 utfconv_avx2(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			       bool utf8, bool flag)
-{
-	return utf8 ? utfconv_utf8_block(sp, se, dp, de, flag) :
-		      utfconv_utf16_block(sp, se, dp, de, flag);
-}
+#ifdef __CHECKER__
+#define UTFCONV_VEC(...)			0
+#define __builtin_shufflevector(a, b, ...)	((void)(b), (a))
+#define __builtin_ia32_pmovmskb128(v)		((int)(v))
+#define __builtin_ia32_pmovmskb256(v)		((int)(v))
+#define __builtin_ia32_pmovzxbw256(v)		((int)(v))
+#define __builtin_ia32_packuswb128(a, b)	((void)(b), (a))
+#define __builtin_ia32_packsswb128(a, b)	((void)(b), (a))
+#define __builtin_ia32_packuswb256(a, b)	((void)(b), (a))
+#define __builtin_ia32_packsswb256(a, b)	((void)(b), (a))
+#define __builtin_ia32_pshufb256(a, b)		((void)(b), (a))
+#define __builtin_ia32_vzeroupper()		((void)0)
 #else
+/* a vector constant, one initializer per lane */
+#define UTFCONV_VEC(...)			{ __VA_ARGS__ }
+#endif
+
 typedef u8 utfconv_u8x16 __attribute__((__vector_size__(16)));
 typedef u16 utfconv_u16x8 __attribute__((__vector_size__(16)));
 typedef s16 utfconv_s16x8 __attribute__((__vector_size__(16)));
@@ -331,10 +338,11 @@ static __always_inline unsigned int utfconv_utf8_run3(utfconv_u8x16 v,
 						      utfconv_u16x8 *u)
 {
 	/* lane i: bytes 3i + 1 and 3i (high), then byte 3i + 2 */
-	const utfconv_u8x16 first = { 1, 0, 4, 3, 7, 6, 10, 9, 13, 12,
-				      128, 128, 128, 128, 128, 128 };
-	const utfconv_u8x16 last = { 2, 128, 5, 128, 8, 128, 11, 128, 14, 128,
-				     128, 128, 128, 128, 128, 128 };
+	const utfconv_u8x16 first = UTFCONV_VEC(1, 0, 4, 3, 7, 6, 10, 9, 13, 12,
+						128, 128, 128, 128, 128, 128);
+	const utfconv_u8x16 last = UTFCONV_VEC(2, 128, 5, 128, 8, 128, 11, 128,
+					       14, 128, 128, 128, 128, 128, 128,
+					       128);
 	const utfconv_u8x16 zero = { 0 };
 	utfconv_u8x16 n1 = __builtin_shufflevector(v, zero, 1, 2, 3, 4, 5, 6,
 						   7, 8, 9, 10, 11, 12, 13,
@@ -401,8 +409,8 @@ static __always_inline unsigned int utfconv_utf8_run4(utfconv_u8x16 v,
 						      utfconv_u8x16 *w, bool be)
 {
 	/* each lane's four bytes, first byte highest */
-	const utfconv_u8x16 rev = { 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
-				    15, 14, 13, 12 };
+	const utfconv_u8x16 rev = UTFCONV_VEC(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9,
+					      8, 15, 14, 13, 12);
 	const utfconv_u8x16 zero = { 0 };
 	utfconv_u8x16 n1 = __builtin_shufflevector(v, zero, 1, 2, 3, 4, 5, 6,
 						   7, 8, 9, 10, 11, 12, 13,
@@ -641,7 +649,7 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 					      bool ssse3)
 {
 	const utfconv_s16x8 zero = { 0 };
-	const utfconv_s16x8 idx = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	const utfconv_s16x8 idx = UTFCONV_VEC(0, 1, 2, 3, 4, 5, 6, 7);
 	const u8 *s = *sp;
 	u8 *d = *dp;
 	u64 ncp = 0;
@@ -725,18 +733,24 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 			 * lane of x, the third in y, merged in order by
 			 * constant shuffles.
 			 */
-			const utfconv_u8x16 x0 = { 0, 1, 128, 2, 3, 128, 4, 5,
-						   128, 6, 7, 128, 8, 9, 128,
-						   10 };
-			const utfconv_u8x16 y0 = { 128, 128, 0, 128, 128, 2,
-						   128, 128, 4, 128, 128, 6,
-						   128, 128, 8, 128 };
-			const utfconv_u8x16 x1 = { 11, 128, 12, 13, 128, 14,
-						   15, 128, 128, 128, 128, 128,
-						   128, 128, 128, 128 };
-			const utfconv_u8x16 y1 = { 128, 10, 128, 128, 12, 128,
-						   128, 14, 128, 128, 128, 128,
-						   128, 128, 128, 128 };
+			const utfconv_u8x16 x0 = UTFCONV_VEC(0, 1, 128, 2, 3,
+							     128, 4, 5, 128, 6,
+							     7, 128, 8, 9, 128,
+							     10);
+			const utfconv_u8x16 y0 = UTFCONV_VEC(128, 128, 0, 128,
+							     128, 2, 128, 128,
+							     4, 128, 128, 6,
+							     128, 128, 8, 128);
+			const utfconv_u8x16 x1 = UTFCONV_VEC(11, 128, 12, 13,
+							     128, 14, 15, 128,
+							     128, 128, 128, 128,
+							     128, 128, 128,
+							     128);
+			const utfconv_u8x16 y1 = UTFCONV_VEC(128, 10, 128, 128,
+							     12, 128, 128, 14,
+							     128, 128, 128, 128,
+							     128, 128, 128,
+							     128);
 			utfconv_u8x16 x = (utfconv_u8x16)(0x80E0 | a >> 12 |
 							  (a & 0xFC0) << 2);
 			utfconv_u8x16 y = (utfconv_u8x16)(0x80 | (a & 0x3F));
@@ -1041,22 +1055,24 @@ utfconv_avx2_utf16_below800(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 static __always_inline UTFCONV_AVX2 void utfconv_avx2_utf16_three(u8 *d,
 								  utfconv_u16x16 a)
 {
-	const utfconv_u8x32 x0 = { 0, 1, 128, 2, 3, 128, 4, 5, 128, 6, 7, 128,
-				   8, 9, 128, 10,
-				   0, 1, 128, 2, 3, 128, 4, 5, 128, 6, 7, 128,
-				   8, 9, 128, 10 };
-	const utfconv_u8x32 y0 = { 128, 128, 0, 128, 128, 2, 128, 128, 4, 128,
-				   128, 6, 128, 128, 8, 128,
-				   128, 128, 0, 128, 128, 2, 128, 128, 4, 128,
-				   128, 6, 128, 128, 8, 128 };
-	const utfconv_u8x32 x1 = { 11, 128, 12, 13, 128, 14, 15, 128, 128,
-				   128, 128, 128, 128, 128, 128, 128,
-				   11, 128, 12, 13, 128, 14, 15, 128, 128,
-				   128, 128, 128, 128, 128, 128, 128 };
-	const utfconv_u8x32 y1 = { 128, 10, 128, 128, 12, 128, 128, 14, 128,
-				   128, 128, 128, 128, 128, 128, 128,
-				   128, 10, 128, 128, 12, 128, 128, 14, 128,
-				   128, 128, 128, 128, 128, 128, 128 };
+	const utfconv_u8x32 x0 = UTFCONV_VEC(0, 1, 128, 2, 3, 128, 4, 5, 128, 6,
+					     7, 128, 8, 9, 128, 10, 0, 1, 128,
+					     2, 3, 128, 4, 5, 128, 6, 7, 128, 8,
+					     9, 128, 10);
+	const utfconv_u8x32 y0 = UTFCONV_VEC(128, 128, 0, 128, 128, 2, 128, 128,
+					     4, 128, 128, 6, 128, 128, 8, 128,
+					     128, 128, 0, 128, 128, 2, 128, 128,
+					     4, 128, 128, 6, 128, 128, 8, 128);
+	const utfconv_u8x32 x1 = UTFCONV_VEC(11, 128, 12, 13, 128, 14, 15, 128,
+					     128, 128, 128, 128, 128, 128, 128,
+					     128, 11, 128, 12, 13, 128, 14, 15,
+					     128, 128, 128, 128, 128, 128, 128,
+					     128, 128);
+	const utfconv_u8x32 y1 = UTFCONV_VEC(128, 10, 128, 128, 12, 128, 128,
+					     14, 128, 128, 128, 128, 128, 128,
+					     128, 128, 128, 10, 128, 128, 12,
+					     128, 128, 14, 128, 128, 128, 128,
+					     128, 128, 128, 128);
 	utfconv_u8x32 x = (utfconv_u8x32)(0x80E0 | a >> 12 | (a & 0xFC0) << 2);
 	utfconv_u8x32 y = (utfconv_u8x32)(0x80 | (a & 0x3F));
 	utfconv_u8x32 o0 = utfconv_pshufb32(x, x0) | utfconv_pshufb32(y, y0);
@@ -1248,14 +1264,15 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf8_run3(const u8 *s,
 								bool be)
 {
 	/* as in utfconv_utf8_run3(), in each half */
-	const utfconv_u8x32 first = { 1, 0, 4, 3, 7, 6, 10, 9, 13, 12, 128,
-				      128, 128, 128, 128, 128,
-				      1, 0, 4, 3, 7, 6, 10, 9, 13, 12, 128,
-				      128, 128, 128, 128, 128 };
-	const utfconv_u8x32 last = { 2, 128, 5, 128, 8, 128, 11, 128, 14, 128,
-				     128, 128, 128, 128, 128, 128,
-				     2, 128, 5, 128, 8, 128, 11, 128, 14, 128,
-				     128, 128, 128, 128, 128, 128 };
+	const utfconv_u8x32 first = UTFCONV_VEC(1, 0, 4, 3, 7, 6, 10, 9, 13, 12,
+						128, 128, 128, 128, 128, 128,
+						1, 0, 4, 3, 7, 6, 10, 9, 13, 12,
+						128, 128, 128, 128, 128, 128);
+	const utfconv_u8x32 last = UTFCONV_VEC(2, 128, 5, 128, 8, 128, 11, 128,
+					       14, 128, 128, 128, 128, 128, 128,
+					       128, 2, 128, 5, 128, 8, 128, 11,
+					       128, 14, 128, 128, 128, 128, 128,
+					       128, 128);
 	const utfconv_u8x32 zero = { 0 };
 	utfconv_u8x32 v = utfconv_rows(s, s + 15);
 	/* each byte's next one within its half: byte 15 is not looked at */
@@ -1409,7 +1426,6 @@ static noinline UTFCONV_AVX2 u64 utfconv_avx2(const u8 **sp, const u8 *se,
 	return flag ? utfconv_avx2_utf16(sp, se, dp, de, true) :
 		      utfconv_avx2_utf16(sp, se, dp, de, false);
 }
-#endif /* __CHECKER__ */
 
 /**
  * utfconv_sse2_from_utf8() - convert well-formed UTF-8 to UTF-16 with SSE2

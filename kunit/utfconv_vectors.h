@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv test vectors: one named table shared by the KUnit suites
- * (kunit/utfconv_kunit.c) and the host-native tests (userspace-test/host/),
+ * (kunit/utfconv_codec_test.c) and the host-native tests (userspace-test/host/),
  * included by both, never copied.
  *
  * The table itself, utfconv_vectors_gen.h, is generated at build time by

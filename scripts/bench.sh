@@ -226,7 +226,7 @@ bench_kunit() {
 	kcfg=$SRC/kunit/bench/.kunitconfig
 	stage=$UTFCONV_CACHE/bench-tests
 	mkdir -p "$stage"
-	for f in "$SRC"/kunit/bench/*.c "$SRC"/kunit/bench/*.h; do
+	for f in "$SRC"/kunit/bench/*.c "$SRC"/kunit/bench/*.h "$SRC"/kunit/bench/Kbuild; do
 		sync_file "$f" "$stage/${f##*/}"
 	done
 	gen_corpus "$stage"
@@ -235,7 +235,7 @@ bench_kunit() {
 	raw=$cdir/build/test.log
 	dhash=$(sha256sum <"$SRC/kunit/.kunitconfig" | cut -c1-12)
 	seed_build "$UTFCONV_CACHE/kunit-$(linux_source_version)-$dhash" "$cdir"
-	KUNIT_KUNITCONFIG=$kcfg KUNIT_TESTS_DIR=$stage KUNIT_PATHS=default \
+	KUNIT_KUNITCONFIG=$kcfg KUNIT_TESTS_DIR=$stage \
 		KUNIT_LOG=$SRC/build/bench-kunit.log \
 		"$UTFCONV_ROOT/scripts/kunit.sh" kunit.filter_glob='utfconv_bench*' ||
 		die "in-kernel bench failed (see $SRC/build/bench-kunit.log, $raw)"

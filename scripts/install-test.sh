@@ -83,26 +83,31 @@ for k in 6.1 6.12; do
 		fail "dkms build/install for $rel"
 		continue
 	fi
-	ko=$(find "$S/root/lib/modules/$rel" -name 'utfconv.ko*' | head -n1)
+	lib=$(find "$S/root/lib/modules/$rel" -name 'utfconv.ko*' | head -n1)
+	dev=$(find "$S/root/lib/modules/$rel" -name 'utfconv_dev.ko*' | head -n1)
 	checks=$((checks + 1))
-	if [ -z "$ko" ]; then
-		fail "no utfconv.ko* under $S/root/lib/modules/$rel"
+	if [ -z "$lib" ] || [ -z "$dev" ]; then
+		fail "no utfconv.ko* and utfconv_dev.ko* under $S/root/lib/modules/$rel"
 		continue
 	fi
-	ok "installed ${ko#"$S"/root}"
-	expect_modinfo "$ko" description 'UTF-8 <-> UTF-16'
-	expect_modinfo "$ko" author '.'
-	expect_modinfo "$ko" license '^GPL'
-	expect_modinfo "$ko" version "^$VER"
-	expect_modinfo "$ko" vermagic "^$(printf '%s' "$rel" | sed 's/[.+]/\\&/g') "
-	expect_modinfo "$ko" parm '^buffer_bytes:Output buffer bytes per open file.*\(uint\)'
-	expect_modinfo "$ko" parm ' max_user_streams:Most open files of /dev/utfconv per user.*\(uint\)'
-	expect_modinfo "$ko" parm ' simd:SIMD paths: 0 off, 1 for large buffers \(default\).*\(int\)'
+	ok "installed ${lib#"$S"/root} ${dev#"$S"/root}"
+	for ko in "$lib" "$dev"; do
+		expect_modinfo "$ko" description 'UTF-8 <-> UTF-16'
+		expect_modinfo "$ko" author '.'
+		expect_modinfo "$ko" license '^GPL'
+		expect_modinfo "$ko" version "^$VER"
+		expect_modinfo "$ko" vermagic "^$(printf '%s' "$rel" | sed 's/[.+]/\\&/g') "
+	done
+	expect_modinfo "$lib" depends '^ *$'
+	expect_modinfo "$lib" parm '^simd:Use the SIMD paths .*\(default: 1\) \(bool\)'
+	expect_modinfo "$dev" depends '^utfconv *$'
+	expect_modinfo "$dev" parm '^buffer_bytes:Output buffer bytes per open file.*\(uint\)'
+	expect_modinfo "$dev" parm ' max_user_streams:Most open files of /dev/utfconv per user.*\(uint\)'
 
 	checks=$((checks + 1))
 	if depmod -b "$S/root" "$rel" 2>/dev/null &&
-	   grep -q 'utfconv\.ko' "$S/root/lib/modules/$rel/modules.dep"; then
-		ok "depmod -b lists utfconv in modules.dep for $rel"
+	   grep -q 'utfconv_dev\.ko.*: .*utfconv\.ko' "$S/root/lib/modules/$rel/modules.dep"; then
+		ok "depmod -b: utfconv_dev needs utfconv in modules.dep for $rel"
 	else
 		fail "depmod -b for $rel"
 	fi
@@ -114,7 +119,7 @@ dkms_ns status -m utfconv --installtree "$S/root/lib/modules" 2>&1 |
 checks=$((checks + 1))
 if dkms_ns remove -m utfconv -v "$VER" --all --no-depmod \
 		--installtree "$S/root/lib/modules" >"$S/remove.log" 2>&1 &&
-   [ -z "$(find "$S/root/lib/modules" -name 'utfconv.ko*')" ]; then
+   [ -z "$(find "$S/root/lib/modules" -name 'utfconv*.ko*')" ]; then
 	ok "dkms remove --all"
 else
 	cat "$S/remove.log"
@@ -129,6 +134,7 @@ R=$S/make-root
 if make -s install KDIR="$kdir" INSTALL_MOD_PATH="$R" DESTDIR="$R" \
 		>"$S/make-install.log" 2>&1 &&
    [ -n "$(find "$R/lib/modules/$rel/updates" -name 'utfconv.ko*')" ] &&
+   [ -n "$(find "$R/lib/modules/$rel/updates" -name 'utfconv_dev.ko*')" ] &&
    grep -q utfconv "$R/lib/modules/$rel/modules.dep" &&
    [ -f "$R/etc/udev/rules.d/60-utfconv.rules" ] &&
    [ -f "$R/usr/local/share/man/man4/utfconv.4" ] &&

@@ -13,11 +13,12 @@ HARD_BUILD := $(BUILD)/hardening
 HARD_VM := $(BUILD)/vm/hardening
 HARD_CC ?= $(CC)
 # The test is compiled against the UAPI header; the reference codec
-# (kmod/utfconv_codec.c) and the test-text encoder (kunit/utfconv_encode.h)
-# through compat/, as in host.mk.
+# (codec.mk) and the test-text encoder (kunit/utfconv_encode.h) through
+# compat/, as in host.mk, the codec into one relocatable object.
 HARD_CFLAGS := -O2 -g -Wall -Wextra -Wno-sign-compare -Wno-unused-result \
 	-std=gnu11 -pthread
-HARD_REF_INC := -I$(CURDIR)/compat -I$(TOPDIR)/include -I$(TOPDIR)/kunit
+include $(CURDIR)/codec.mk
+HARD_REF_INC := $(CODEC_INC) -I$(TOPDIR)/kunit
 
 hardening: $(HARD_VM)/utfconv_hardening $(HARD_VM)/run.sh
 
@@ -28,10 +29,10 @@ $(HARD_BUILD)/ref.o: $(HARD_SRC)/ref.c $(HARD_SRC)/ref.h \
 	@mkdir -p $(HARD_BUILD)
 	$(HARD_CC) -O2 -g -std=gnu11 -Wall -Wno-unused-parameter $(HARD_REF_INC) -c -o $@ $<
 
-$(HARD_BUILD)/codec.o: $(TOPDIR)/kmod/utfconv_codec.c \
-		$(TOPDIR)/include/linux/utfconv.h $(wildcard $(CURDIR)/compat/*/*.h)
+$(HARD_BUILD)/codec.o: $(CODEC_DEPS)
 	@mkdir -p $(HARD_BUILD)
-	$(HARD_CC) -O2 -g -std=gnu11 -w $(HARD_REF_INC) -c -o $@ $<
+	$(HARD_CC) -O2 -g -std=gnu11 -w $(HARD_REF_INC) -r -nostdlib -o $@ \
+		$(call codec_srcs,$(HARD_CC))
 
 $(HARD_VM)/utfconv_hardening: $(HARD_SRC)/hardening.c $(HARD_SRC)/ref.h \
 		$(HARD_BUILD)/ref.o $(HARD_BUILD)/codec.o \

@@ -13,7 +13,8 @@
 #   make -C userspace-test fuzz         libFuzzer target for FUZZ_SECONDS
 #   make -C userspace-test fuzz-long    the same for FUZZ_LONG_SECONDS (600)
 #
-# kmod/utfconv_codec.c is compiled in place through compat/, never copied.
+# The codec's sources (codec.mk) are compiled in place through compat/,
+# never copied.
 
 HOST_CC ?= gcc
 FUZZ_CC ?= clang
@@ -25,13 +26,11 @@ GUARD_LONG_CASES ?= 2000000
 
 HOST_SRC := $(CURDIR)/host
 HOST_BUILD := $(BUILD)/host
-HOST_CODEC := $(TOPDIR)/kmod/utfconv_codec.c
-HOST_INC := -I$(CURDIR)/compat -I$(TOPDIR)/include -I$(TOPDIR)/kunit
-HOST_DEPS := $(HOST_CODEC) $(VEC_KUNIT) $(wildcard $(TOPDIR)/kunit/*.h) \
-	$(wildcard $(HOST_SRC)/*.h) \
-	$(wildcard $(TOPDIR)/kmod/*.h) $(TOPDIR)/kmod/utfconv_simd_x86.c \
-	$(wildcard $(CURDIR)/compat/*/*.h) $(TOPDIR)/include/linux/utfconv.h \
-	$(TOPDIR)/include/uapi/linux/utfconv.h
+include $(CURDIR)/codec.mk
+HOST_CODEC := $(call codec_srcs,$(HOST_CC))
+HOST_INC := $(CODEC_INC) -I$(TOPDIR)/kunit
+HOST_DEPS := $(CODEC_DEPS) $(VEC_KUNIT) $(wildcard $(TOPDIR)/kunit/*.h) \
+	$(wildcard $(HOST_SRC)/*.h)
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-sign-compare \
 	-Wno-unused-parameter -Wno-missing-field-initializers \
 	-fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -69,17 +68,19 @@ $(HOST_BUILD)/guard_test: $(HOST_SRC)/guard_test.c $(HOST_DEPS)
 
 $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(HOST_CODEC)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(call codec_srcs,$(FUZZ_CC))
 
-# Once per codec path: the scalar paths only (simd=0), then the SIMD paths
-# whatever the size (simd=2, with SSSE3 where the CPU has it; on a machine
-# without SIMD paths this run repeats the scalar one), then the parts with
-# long inputs again with SSE2 only (simd=3) and without AVX2 (simd=4). The SIMD runs leave out the
+# Once per codec path, which host_test -s (host_cli: UTFCONV_SIMD) pins
+# with the library's utfconv_force_path() (enum utfconv_path): the scalar
+# paths only (0), then the SIMD paths whatever the size (2, with SSSE3
+# and AVX2 where the CPU has them; on a machine without SIMD paths this
+# run repeats the scalar one), then the parts with long inputs again with
+# SSE2 only (3) and without AVX2 (4). The SIMD runs leave out the
 # exhaustive sweeps: their inputs (one character or pair, at most 8 bytes)
-# are below the SIMD paths' minimum of 72 bytes, so every run would execute
-# the same code. Then the parts with long inputs on the SIMD paths built
-# with -funsigned-char, and the guard-page test, which runs every case
-# under every codec path (simd=0..4) itself.
+# are below the SIMD paths' minimum of 72 bytes, so every run would
+# execute the same code. Then the parts with long inputs on the SIMD paths
+# built with -funsigned-char, and the guard-page test, which runs every
+# case on every codec path (0..4) itself.
 host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
 		$(HOST_BUILD)/guard_test $(HOST_BUILD)/host_test-uchar host-be
 	$(HOST_BUILD)/host_test -q -s 0 $(SHARED) \
@@ -87,11 +88,11 @@ host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
 	$(HOST_BUILD)/host_test -q -s 2 -X sweep $(SHARED) \
 		"UTFCONV_SIMD=2 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
 	@for s in 3 4; do for p in runs random iconv; do \
-		echo "host-check: part $$p, SIMD paths $$([ $$s = 3 ] && echo 'SSE2 only' || echo 'without AVX2') (simd=$$s)"; \
+		echo "host-check: part $$p, SIMD paths $$([ $$s = 3 ] && echo 'SSE2 only' || echo 'without AVX2') (-s $$s)"; \
 		$(HOST_BUILD)/host_test -q -s $$s -x $$p $(SHARED) || exit 1; \
 	done; done
 	@for p in runs random; do \
-		echo "host-check: part $$p, SIMD paths, char unsigned (simd=2)"; \
+		echo "host-check: part $$p, SIMD paths, char unsigned (-s 2)"; \
 		$(HOST_BUILD)/host_test-uchar -q -s 2 -x $$p $(SHARED) || exit 1; \
 	done
 	$(HOST_BUILD)/guard_test -n $(GUARD_CASES)
@@ -111,7 +112,7 @@ $(HOST_BUILD)/host_test-s390x: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
 	$(BE_CC) -std=gnu11 -O2 -static -Wall -Wextra -Wno-sign-compare \
 		-Wno-unused-parameter -Wno-missing-field-initializers \
-		$(HOST_INC) -o $@ $< $(HOST_CODEC)
+		$(HOST_INC) -o $@ $< $(call codec_srcs,$(BE_CC))
 
 host-be: $(HOST_BUILD)/host_test-s390x
 	@for p in $(BE_PARTS); do \

@@ -11,6 +11,7 @@
 #define _LINUX_UTFCONV_H
 
 #include <linux/bits.h>
+#include <linux/nls.h>
 #include <linux/types.h>
 #include <uapi/linux/utfconv.h>
 
@@ -113,5 +114,22 @@ static inline int utfconv_error(const struct utfconv_state *st)
 {
 	return st->halt;
 }
+
+/* File names (kmod/utfconv_fsname.c): drop-ins for fs/nls that never truncate */
+int utfconv_fsname_utf8s_to_utf16s_off(const u8 *s, int inlen,
+				       enum utf16_endian endian,
+				       wchar_t *pwcs, int maxout, u32 policy,
+				       u64 *error_offset);
+int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
+				   enum utf16_endian endian, wchar_t *pwcs,
+				   int maxout);
+int utfconv_fsname_utf16s_to_utf8s_off(const wchar_t *pwcs, int inlen,
+				       enum utf16_endian endian, u8 *s,
+				       int maxout, u32 policy,
+				       u64 *error_offset);
+int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
+				   enum utf16_endian endian, u8 *s, int maxout);
+int utfconv_fsname_utf16_len(const u8 *s, int inlen, u32 policy,
+			     u64 *error_offset);
 
 #endif /* _LINUX_UTFCONV_H */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * utfconv in-kernel bench: utfconv_buf() (strict policy) on its scalar
- * paths only (utfconv_simd_mode 0) and with its SIMD paths (mode 1, the
- * default: for large buffers, where the architecture has them) against
+ * paths only (utfconv_force_path(UTFCONV_PATH_SCALAR)) and with its SIMD
+ * paths (UTFCONV_PATH_AUTO, the default: for large buffers, where the
+ * architecture has them) against
  * fs/nls's utf8s_to_utf16s() and utf16s_to_utf8s() on the same buffers, for every
  * corpus file embedded at build time (utfconv_bench.h). Runs on UML, where
  * kernel code runs at native speed; scripts/bench.sh builds it with its own
@@ -18,6 +19,7 @@
 #include <kunit/test.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/nls.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -43,8 +45,8 @@ struct bench_buf {
 static long bench_run(int impl, int dir, const struct bench_buf *b)
 {
 	if (impl != IMPL_NLS) {
-		WRITE_ONCE(utfconv_simd_mode, impl == IMPL_SIMD ?
-			   UTFCONV_SIMD_AUTO : UTFCONV_SIMD_OFF);
+		utfconv_force_path(impl == IMPL_SIMD ? UTFCONV_PATH_AUTO :
+				   UTFCONV_PATH_SCALAR);
 		return utfconv_buf(dir == D_8TO16 ? UTFCONV_DIR_UTF8_TO_UTF16LE :
 				   UTFCONV_DIR_UTF16LE_TO_UTF8,
 				   UTFCONV_POLICY_STRICT, 0, b->src, b->n,
@@ -142,7 +144,7 @@ static void utfconv_bench_corpus(struct kunit *test)
 		for (i = 0; i < NIMPL; i++)
 			kvfree(out[i]);
 	}
-	WRITE_ONCE(utfconv_simd_mode, UTFCONV_SIMD_AUTO);
+	utfconv_force_path(UTFCONV_PATH_AUTO);
 	pr_info("utfconv_bench: done %u files\n", utfconv_bench_nfiles);
 }
 
@@ -158,5 +160,6 @@ static struct kunit_suite utfconv_bench_suite = {
 
 kunit_test_suite(utfconv_bench_suite);
 
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("utfconv in-kernel bench against fs/nls");
 MODULE_LICENSE("GPL");

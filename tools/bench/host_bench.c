@@ -46,11 +46,14 @@
 ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		    const void *src, size_t src_bytes, void *dst,
 		    size_t dst_bytes, uint64_t *error_offset);
-/* From kmod/utfconv_simd.h: the module parameter simd and its values. */
-extern int utfconv_simd_mode;
-#define BENCH_SIMD_OFF		0	/* UTFCONV_SIMD_OFF */
-#define BENCH_SIMD_AUTO		1	/* UTFCONV_SIMD_AUTO, the default */
-#define BENCH_SIMD_SSSE3	4	/* UTFCONV_SIMD_SSSE3: no AVX2 */
+/*
+ * From kmod/utfconv_simd.h: pins the codec's paths for every later call
+ * (enum utfconv_path), as the host tests do.
+ */
+int utfconv_force_path(unsigned int path);
+#define BENCH_PATH_SCALAR	0	/* UTFCONV_PATH_SCALAR */
+#define BENCH_PATH_AUTO		1	/* UTFCONV_PATH_AUTO, the default */
+#define BENCH_PATH_SSSE3	4	/* UTFCONV_PATH_SSSE3: no AVX2 */
 
 enum {
 	IMPL_SCALAR, IMPL_SSSE3, IMPL_SIMD, IMPL_ICONV, IMPL_ICU,
@@ -107,12 +110,12 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static long run_codec(int mode, int dir, const void *src, size_t n,
+static long run_codec(unsigned int path, int dir, const void *src, size_t n,
 		      void *dst, size_t cap)
 {
 	ssize_t r;
 
-	utfconv_simd_mode = mode;
+	utfconv_force_path(path);
 	/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
 	r = utfconv_buf(dir == D_8TO16 ? 1 : 3, UTFCONV_POLICY_STRICT, 0, src,
 			n, dst, cap, NULL);
@@ -170,11 +173,11 @@ static long run(int impl, int dir, const void *src, size_t n, void *dst,
 {
 	switch (impl) {
 	case IMPL_SCALAR:
-		return run_codec(BENCH_SIMD_OFF, dir, src, n, dst, cap);
+		return run_codec(BENCH_PATH_SCALAR, dir, src, n, dst, cap);
 	case IMPL_SSSE3:
-		return run_codec(BENCH_SIMD_SSSE3, dir, src, n, dst, cap);
+		return run_codec(BENCH_PATH_SSSE3, dir, src, n, dst, cap);
 	case IMPL_SIMD:
-		return run_codec(BENCH_SIMD_AUTO, dir, src, n, dst, cap);
+		return run_codec(BENCH_PATH_AUTO, dir, src, n, dst, cap);
 	case IMPL_ICONV:
 		return run_iconv(dir, src, n, dst, cap);
 	case IMPL_ICU:

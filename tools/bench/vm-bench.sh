@@ -8,7 +8,7 @@
 #
 # Environment: VM_BENCH_ARGS (extra vm_bench options, e.g. "-s 16 -r 2"),
 # VM_BENCH_SIMD (the codec's paths, module and userspace build alike: the
-# module parameter simd; default 0, scalar only, because QEMU's TCG
+# library's parameter simd=0|1; default 0, scalar only, because QEMU's TCG
 # emulates the vector instructions, so SIMD figures here would measure
 # the emulator; `make bench`'s host and UML benches measure both paths).
 
@@ -22,8 +22,12 @@ CLI=${CLI:-$HERE/../utfconv}
 [ -s "$DATA/corpus.list" ] || { echo "vm-bench: no $DATA/corpus.list" >&2; exit 1; }
 
 SIMD=${VM_BENCH_SIMD:-0}
-if [ "$(cat /sys/module/utfconv/parameters/simd 2>/dev/null)" != "$SIMD" ]; then
-	rmmod utfconv && insmod "${UTFCONV_KO:-$HERE/../utfconv.ko}" simd="$SIMD" ||
+want=N
+[ "$SIMD" = 0 ] || want=Y
+if [ "$(cat /sys/module/utfconv/parameters/simd 2>/dev/null)" != "$want" ]; then
+	{ rmmod utfconv_dev && rmmod utfconv &&
+		insmod "${UTFCONV_LIB_KO:-$HERE/../utfconv.ko}" simd="$SIMD" &&
+		insmod "${UTFCONV_KO:-$HERE/../utfconv_dev.ko}"; } ||
 		{ echo "vm-bench: cannot reload utfconv with simd=$SIMD" >&2; exit 1; }
 fi
 echo "vm-bench: codec paths: simd=$SIMD (module and the codec alone)"

@@ -76,8 +76,11 @@
 ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		    const void *src, size_t src_bytes, void *dst,
 		    size_t dst_bytes, uint64_t *error_offset);
-/* The codec's path choice, the module parameter "simd" (kmod/utfconv_simd.h). */
-extern int utfconv_simd_mode;
+/*
+ * From kmod/utfconv_simd.h: pins the codec's paths; 0 scalar, 1 the
+ * default, as the module parameter simd=0|1.
+ */
+int utfconv_force_path(unsigned int path);
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MIB		(1024 * 1024UL)
@@ -1051,7 +1054,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "s:r:c:g:t:k:o:f:p:")) != -1) {
 		switch (opt) {
 		case 'p':
-			utfconv_simd_mode = atoi(optarg);
+			utfconv_force_path(!!atoi(optarg));
 			break;
 		case 's':
 			size = strtoul(optarg, NULL, 10) * MIB;

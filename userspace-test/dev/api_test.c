@@ -1659,7 +1659,7 @@ static void fill_user_limit(uid_t uid, int report)
 TEST_F(dev, open_max_user_streams)
 {
 	static const char param[] =
-		"/sys/module/utfconv/parameters/max_user_streams";
+		"/sys/module/utfconv_dev/parameters/max_user_streams";
 	int pfd, fd2, fd3, fd4, pipefd[2], n = -1, e = -1;
 	char old[32] = "";
 	pid_t child;

@@ -95,19 +95,23 @@ else
 fi
 
 # Module parameters: insmod refuses values out of range and takes valid
-# ones; the module is left loaded with its defaults. Root only, and only
-# with nothing else holding the device open.
-# param OK|FAIL DESC ARG...
+# ones; both modules are left loaded with their defaults. Root only, and
+# only with nothing else holding the device open.
+# param OK|FAIL DESC lib|dev ARG...: load the library (UTFCONV_LIB_KO,
+# after unloading both) or the device (UTFCONV_KO) with ARG...
 param() {
-	want=$1 desc=$2
-	shift 2
+	want=$1 desc=$2 which=$3
+	shift 3
 	r=1
-	if rmmod utfconv; then
-		if insmod "$UTFCONV_KO" "$@" 2> "$LOGDIR/insmod.err"; then
+	ko=$UTFCONV_KO
+	[ "$which" = lib ] && ko=$UTFCONV_LIB_KO
+	if rmmod utfconv_dev && { [ "$which" = dev ] || rmmod utfconv; }; then
+		if insmod "$ko" "$@" 2> "$LOGDIR/insmod.err"; then
 			[ "$want" = OK ] && r=0
 		else
 			[ "$want" = FAIL ] && grep -qi 'invalid' "$LOGDIR/insmod.err" && r=0
 		fi
+		[ -d /sys/module/utfconv ] || insmod "$UTFCONV_LIB_KO"
 		[ -c /dev/utfconv ] || insmod "$UTFCONV_KO"
 	fi
 	if [ $r = 0 ]; then
@@ -118,28 +122,31 @@ param() {
 	fi
 }
 
-if [ -n "${UTFCONV_KO:-}" ] && [ "$(id -u)" = 0 ] && [ -c /dev/utfconv ]; then
+# readback DESC WANT: the parameters simd (library) and buffer_bytes
+# (device) read back as WANT, "simd:buffer_bytes".
+readback() {
+	v=$(cat /sys/module/utfconv/parameters/simd):$(cat /sys/module/utfconv_dev/parameters/buffer_bytes)
+	if [ "$v" = "$2" ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "params: not ok - $1: simd:buffer_bytes read back $v, want $2"
+	fi
+}
+
+if [ -n "${UTFCONV_KO:-}" ] && [ -n "${UTFCONV_LIB_KO:-}" ] &&
+		[ "$(id -u)" = 0 ] && [ -c /dev/utfconv ]; then
 	p0=$passed
-	param FAIL "simd=5 refused" simd=5
-	param FAIL "simd=-1 refused" simd=-1
-	param FAIL "simd=x refused" simd=x
-	param FAIL "buffer_bytes=1000 (not a power of two) refused" buffer_bytes=1000
-	param OK "simd=3 buffer_bytes=4096 taken" simd=3 buffer_bytes=4096
-	v=$(cat /sys/module/utfconv/parameters/simd):$(cat /sys/module/utfconv/parameters/buffer_bytes)
-	if [ "$v" = 3:4096 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "params: not ok - simd:buffer_bytes read back $v, want 3:4096"
-	fi
-	param OK "defaults taken again"
-	v=$(cat /sys/module/utfconv/parameters/simd)
-	if [ "$v" = 1 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "params: not ok - default simd reads $v, want 1"
-	fi
+	# simd is a bool: on or off, nothing else
+	param FAIL "simd=5 refused" lib simd=5
+	param FAIL "simd=-1 refused" lib simd=-1
+	param FAIL "simd=x refused" lib simd=x
+	param FAIL "buffer_bytes=1000 (not a power of two) refused" dev buffer_bytes=1000
+	param OK "simd=0 taken" lib simd=0
+	param OK "buffer_bytes=4096 taken" dev buffer_bytes=4096
+	readback "simd=0 buffer_bytes=4096" N:4096
+	param OK "defaults taken again" lib
+	readback "defaults" Y:65536
 	echo "params: $((passed - p0)) passed"
 fi
 

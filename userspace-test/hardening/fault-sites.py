@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check that the fault sweep failed every allocation and user copy.
 
-    fault-sites.py MODULE.ko CONSOLE.log
-    fault-sites.py --list MODULE.ko      the call sites, one a line
+    fault-sites.py MODULE.ko... CONSOLE.log
+    fault-sites.py --list MODULE.ko...      the call sites, one a line
 
-The call sites come from the module itself: every call in its .text
+The call sites come from the modules themselves (utfconv.ko and
+utfconv_dev.ko): every call in their .text
 (not .init.text or .exit.text) to an allocator or to a function that
 copies from or to userspace, named by its return address as a kernel
 stack trace shows it, "function+0xoffset". The hits are the
@@ -67,13 +68,22 @@ def call_sites(ko):
     return sites
 
 
+def all_call_sites(kos):
+    """call_sites() of every module in kos together."""
+    sites = {}
+    for ko in kos:
+        sites.update(call_sites(ko))
+    return sites
+
+
 def main():
     if sys.argv[1] == '--list':
-        for where, callee in sorted(call_sites(sys.argv[2]).items()):
+        for where, callee in sorted(all_call_sites(sys.argv[2:]).items()):
             print(where, callee)
         return 0
-    ko, log = sys.argv[1], sys.argv[2]
-    sites = call_sites(ko)
+    kos, log = sys.argv[1:-1], sys.argv[-1]
+    ko = ' '.join(k.split('/')[-1] for k in kos)
+    sites = all_call_sites(kos)
     hits = {}
     with open(log, errors='replace') as f:
         for line in f:
@@ -100,7 +110,7 @@ def main():
     allocs = sum(1 for c in sites.values() if not re.search(r'copy|kfifo|strncpy', c))
     print('fault-sites: %d call sites in %s (%d allocations, %d user copies); '
           '%d distinct fault sites hit, %d of the call sites never failed'
-          % (len(sites), ko.split('/')[-1], allocs, len(sites) - allocs,
+          % (len(sites), ko, allocs, len(sites) - allocs,
              len(hits), missed))
     if not sites:
         print('fault-sites: FAIL: no call sites found in %s' % ko)

@@ -622,9 +622,11 @@ static void kmsg_line(char *msg, enum fop op)
 	p = msg;
 	while (*p == ' ')
 		p++;
-	if (p[0] == '?' || !strstr(p, " [utfconv]"))
+	/* a frame of the library or of the device module */
+	if (p[0] == '?' ||
+	    (!strstr(p, " [utfconv]") && !strstr(p, " [utfconv_dev]")))
 		return;
-	e = strchr(p, '/');	/* utfconv_open+0x1a5/0x4d0 [utfconv] */
+	e = strchr(p, '/');	/* utfconv_open+0x1a5/0x4d0 [utfconv_dev] */
 	if (e)
 		*e = 0;
 	site_add(p, attr, op);

@@ -56,17 +56,28 @@ run $P stress "${HARDENING_STRESS_SECONDS:-60}"
 run $P fault
 run $P fuzz "${HARDENING_FUZZ_COUNT:-200000}"
 
-# The module cannot be unloaded while a file is open.
+# The device module cannot be unloaded while a file is open, nor the
+# library while the device module uses it.
 exec 3<>/dev/utfconv
-if rmmod utfconv 2>/dev/null; then
-	echo "FAIL: rmmod utfconv succeeded with /dev/utfconv open"
+if rmmod utfconv_dev 2>/dev/null; then
+	echo "FAIL: rmmod utfconv_dev succeeded with /dev/utfconv open"
 	failed=$((failed + 1))
-	insmod "${UTFCONV_KO:-/utfconv/utfconv.ko}"
+	insmod "${UTFCONV_KO:-/utfconv/utfconv_dev.ko}"
 else
-	echo "# unload: rmmod refused while a file is open"
+	echo "# unload: rmmod utfconv_dev refused while a file is open"
 	passed=$((passed + 1))
 fi
 exec 3>&-
+if rmmod utfconv 2>/dev/null; then
+	echo "FAIL: rmmod utfconv succeeded with utfconv_dev loaded"
+	failed=$((failed + 1))
+	insmod "${UTFCONV_LIB_KO:-/utfconv/utfconv.ko}"
+	rmmod utfconv_dev
+	insmod "${UTFCONV_KO:-/utfconv/utfconv_dev.ko}"
+else
+	echo "# unload: rmmod utfconv refused while utfconv_dev uses it"
+	passed=$((passed + 1))
+fi
 
 # Per-open memory, charged to a child memory cgroup (cgroup v2).
 cg=

@@ -77,9 +77,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	pol = data[0] / 5 % 4;
 	flags = data[0] / 20 % 4;
 	/* the codec path: scalar, SIMD, SSE2 only, no AVX2, the default */
-	utfconv_simd_mode = (const int[]){ UTFCONV_SIMD_OFF, UTFCONV_SIMD_ALWAYS,
-					   UTFCONV_SIMD_SSE2, UTFCONV_SIMD_SSSE3,
-					   UTFCONV_SIMD_AUTO }[data[0] / 80 % 5];
+	utfconv_force_path(data[0] / 80 % 5);
 	ncuts = data[1] % 8;
 	cap = data[1] / 8;
 	if (size < 2 + ncuts)

@@ -5,9 +5,10 @@
  * buffer ends exactly at one, so that a read past the input or a write
  * past the output buffer faults at once (the block and SIMD paths may
  * look and write ahead, never beyond the ends). Each case runs under
- * every codec path (utfconv_simd_mode 0 to 4) and must give, call for
- * call, the same status, bytes used, output and counters as the scalar
- * path (simd=0); the scalar path must agree with the reference model
+ * every codec path (enum utfconv_path 0 to 4, pinned with
+ * utfconv_force_path()) and must give, call for call, the same status,
+ * bytes used, output and counters as the scalar path (0); the scalar path
+ * must agree with the reference model
  * (kunit/utfconv_ref.h).
  *
  * The texts are runs of characters of one UTF-8 length (1, 2, 3 or 4
@@ -379,7 +380,7 @@ static void guard_dump(const struct guard_case *c, int mode, const char *why)
 	size_t i;
 
 	fprintf(stderr,
-		"guard_test: FAIL: %s: dir %u pol %u flags %u simd=%d seed %#llx n %zu\n  input:",
+		"guard_test: FAIL: %s: dir %u pol %u flags %u path %d seed %#llx n %zu\n  input:",
 		why, c->dir, c->pol, c->flags, mode,
 		(unsigned long long)c->seed, c->n);
 	for (i = 0; i < c->n; i++)
@@ -422,7 +423,7 @@ static bool guard_one(struct guard_case *c)
 	for (mode = 0; mode < GUARD_MODES; mode++) {
 		struct guard_run *r = &guard_runs[mode];
 
-		utfconv_simd_mode = mode;
+		utfconv_force_path(mode);
 		guard_cur = c;
 		guard_cur_mode = mode;
 		guard_fail_why = NULL;
@@ -439,7 +440,7 @@ static bool guard_one(struct guard_case *c)
 			     memcmp(r->buf_off, s->buf_off, sizeof(r->buf_off)) ||
 			     memcmp(r->buf_hash, s->buf_hash,
 				    sizeof(r->buf_hash)))) {
-			guard_dump(c, mode, "differs from simd=0");
+			guard_dump(c, mode, "differs from the scalar path (0)");
 			fprintf(stderr,
 				"  stream: out %zu vs %zu bytes, code points %llu vs %llu, error %u at %llu vs %u at %llu\n",
 				r->out_bytes, s->out_bytes,
@@ -534,7 +535,7 @@ int main(int argc, char **argv)
 			printf("guard_test: %lu cases\n", i);
 	}
 	printf("guard_test: %lu cases (%llu with errors), %llu bytes in, %llu out per path,\n"
-	       "guard_test: simd=0..%d, inputs and outputs ending at guard pages: all paths agree\n",
+	       "guard_test: codec paths 0..%d, inputs and outputs ending at guard pages: all paths agree\n",
 	       cases, (unsigned long long)guard_errors,
 	       (unsigned long long)guard_bytes_in,
 	       (unsigned long long)guard_bytes_out, GUARD_MODES - 1);

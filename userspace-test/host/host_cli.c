@@ -5,8 +5,8 @@
  * writes for each (s32le errno, u32le error kind, u64le error offset,
  * u64le replacements, u32le output length, output bytes) to stdout,
  * converting each record as one complete stream in one call. The
- * environment variable UTFCONV_SIMD sets the codec's simd mode (as host_test
- * -s does).
+ * environment variable UTFCONV_SIMD pins the codec's paths (enum
+ * utfconv_path, as host_test -s does).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ int main(void)
 	int ret;
 
 	if (getenv("UTFCONV_SIMD"))
-		utfconv_simd_mode = atoi(getenv("UTFCONV_SIMD"));
+		utfconv_force_path(atoi(getenv("UTFCONV_SIMD")));
 	while (fread(hdr, 1, 7, stdin) == 7) {
 		len = get_unaligned_le32(hdr + 3);
 		in = realloc(in, len + 1);

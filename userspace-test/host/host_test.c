@@ -10,9 +10,10 @@
  *
  * Usage: host_test [-q] [-f] [-s MODE] [-x PART] [-X PART] SHARED_DIR [PYDIFF_COMMAND]
  * -q: print failures and the summary only; -f: full pair sweep in both
- * byte orders; -s: the codec's utfconv_simd_mode (0 scalar paths only,
- * 2 SIMD paths whatever the size, 3 the same without SSSE3; host.mk runs
- * the tests once with each);
+ * byte orders; -s: the codec paths to pin with utfconv_force_path() (enum
+ * utfconv_path: 0 scalar paths only, 1 the default, 2 SIMD paths whatever
+ * the size, 3 the same with SSE2 only, 4 without AVX2; host.mk runs the
+ * tests once with each);
  * -x: run only the parts whose name contains PART; -X: skip the parts whose
  * name contains PART.
  */
@@ -777,6 +778,8 @@ static void test_python(const char *cmd)
 
 int main(int argc, char **argv)
 {
+	unsigned int path = UTFCONV_PATH_AUTO;
+	int level;
 	const char *shared, *py = NULL, *only = NULL, *skip = NULL;
 	int i = 1;
 
@@ -786,7 +789,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-f"))
 			full = 1;
 		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
-			utfconv_simd_mode = atoi(argv[++i]);
+			path = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-x") && i + 1 < argc)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "-X") && i + 1 < argc)
@@ -795,6 +798,11 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		fprintf(stderr, "usage: %s [-q] [-f] [-s MODE] [-x PART] [-X PART] SHARED_DIR [PYDIFF_COMMAND]\n", argv[0]);
+		return 2;
+	}
+	level = utfconv_force_path(path);
+	if (level < 0) {
+		fprintf(stderr, "%s: -s %u: no such codec path\n", argv[0], path);
 		return 2;
 	}
 	shared = argv[i];
@@ -816,15 +824,15 @@ int main(int argc, char **argv)
 		test_sweep_utf16();
 		test_sweep_utf8();
 	}
-	printf("host_test: codec paths: %s\n",
-	       utfconv_simd_mode == UTFCONV_SIMD_OFF ? "scalar only (simd=0)" :
+	printf("host_test: codec paths: SIMD level %d, %s\n", level,
+	       path == UTFCONV_PATH_SCALAR ? "scalar only (-s 0)" :
 	       !UTFCONV_HAVE_SIMD ? "scalar only (no SIMD on this machine)" :
-	       utfconv_simd_mode == UTFCONV_SIMD_ALWAYS ? "SIMD whatever the size (simd=2)" :
-	       utfconv_simd_mode == UTFCONV_SIMD_SSE2 ?
-	       "SIMD whatever the size, SSE2 only (simd=3)" :
-	       utfconv_simd_mode == UTFCONV_SIMD_SSSE3 ?
-	       "SIMD whatever the size, no AVX2 (simd=4)" :
-	       "SIMD for large buffers (simd=1)");
+	       path == UTFCONV_PATH_SIMD ? "SIMD whatever the size (-s 2)" :
+	       path == UTFCONV_PATH_SSE2 ?
+	       "SIMD whatever the size, SSE2 only (-s 3)" :
+	       path == UTFCONV_PATH_SSSE3 ?
+	       "SIMD whatever the size, no AVX2 (-s 4)" :
+	       "SIMD for large buffers (-s 1)");
 	if (PART("runs")) {
 		test_long_runs();
 		test_two_byte_runs();

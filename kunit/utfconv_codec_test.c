@@ -13,7 +13,7 @@
  *                   empty calls and at every pair of split points
  * utfconv_capacity: each row at every output capacity from 0 up, with a
  *                   poisoned tail, and resumed
- * utfconv_paths:    which codec path this boot takes; long runs in one
+ * utfconv_paths:    the SIMD level each path gives; long runs in one
  *                   script each with a fault at every position, at every
  *                   output capacity (engage the block and SIMD paths)
  * utfconv_sweep:    every scalar value, every UTF-16 unit and surrogate-led
@@ -21,13 +21,19 @@
  * utfconv_api:      argument checks and stream life cycle
  * utfconv_nls:      differential against fs/nls utf8s_to_utf16s() and
  *                   utf16s_to_utf8s(), and where utfconv deliberately differs
+ *
+ * Each suite is there once per codec path, "<suite>_scalar" and
+ * "<suite>_simd", utfconv_paths also "_sse2" and "_ssse3", the sweeps
+ * scalar only (utfconv_paths.h): one boot runs them all.
  */
 
 #include <kunit/test.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/nls.h>
+#include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -47,6 +53,7 @@
 	kunit_kmalloc(((struct kunit *)(ctx)), max_t(size_t, bytes, 1), GFP_KERNEL)
 
 #include "utfconv_checks.h"
+#include "utfconv_paths.h"
 #include "utfconv_runs.h"
 
 KUNIT_ARRAY_PARAM_DESC(utfconv_vectors, utfconv_vectors, name);
@@ -90,10 +97,8 @@ static struct kunit_case utfconv_vectors_cases[] = {
 	{}
 };
 
-static struct kunit_suite utfconv_vectors_suite = {
-	.name = "utfconv_vectors",
-	.test_cases = utfconv_vectors_cases,
-};
+UTFCONV_DEFINE_PATH_SUITE(utfconv_vectors, scalar, utfconv_vectors_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_vectors, simd, utfconv_vectors_cases, NULL);
 
 /* ---- utfconv_chunking --------------------------------------------------- */
 
@@ -108,10 +113,8 @@ static struct kunit_case utfconv_chunking_cases[] = {
 	{}
 };
 
-static struct kunit_suite utfconv_chunking_suite = {
-	.name = "utfconv_chunking",
-	.test_cases = utfconv_chunking_cases,
-};
+UTFCONV_DEFINE_PATH_SUITE(utfconv_chunking, scalar, utfconv_chunking_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_chunking, simd, utfconv_chunking_cases, NULL);
 
 /* ---- utfconv_capacity --------------------------------------------------- */
 
@@ -126,38 +129,83 @@ static struct kunit_case utfconv_capacity_cases[] = {
 	{}
 };
 
-static struct kunit_suite utfconv_capacity_suite = {
-	.name = "utfconv_capacity",
-	.test_cases = utfconv_capacity_cases,
-};
+UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, scalar, utfconv_capacity_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, simd, utfconv_capacity_cases, NULL);
 
 /* ---- utfconv_paths ------------------------------------------------------ */
 
 /*
- * scripts/kunit.sh boots the test kernel once per codec path: utfconv.simd=0
- * (scalar paths only), utfconv.simd=2 (the SIMD paths whatever the size,
- * where the architecture has them), utfconv.simd=3 (the same without
- * SSSE3) and utfconv.simd=4 (without AVX2; both this suite only), so that
- * every suite runs on each path.
- * This suite gives those paths inputs long enough to engage them (see
+ * Each suite runs on the scalar paths and on the SIMD paths whatever the
+ * size (utfconv_paths.h); this one also with SSE2 only and without AVX2.
+ * It gives those paths inputs long enough to engage them (see
  * utfconv_check_long_runs() and, for the steps of four two-byte
  * characters, utfconv_check_two_byte_runs()).
  */
+enum utfconv_path utfconv_test_path = UTFCONV_PATH_AUTO;
 
-static void utfconv_paths_mode_test(struct kunit *test)
+/* Pin @path for the suite; the SIMD level it gives goes to the log. */
+static int utfconv_test_pin(struct kunit_suite *suite, enum utfconv_path path)
 {
-	KUNIT_EXPECT_GE(test, utfconv_simd_mode, UTFCONV_SIMD_OFF);
-	KUNIT_EXPECT_LE(test, utfconv_simd_mode, UTFCONV_SIMD_SSSE3);
-	kunit_info(test, "codec paths: simd=%d (%s)%s\n", utfconv_simd_mode,
-		   utfconv_simd_mode == UTFCONV_SIMD_OFF ? "scalar only" :
-		   utfconv_simd_mode == UTFCONV_SIMD_ALWAYS ?
-		   "SIMD whatever the size" :
-		   utfconv_simd_mode == UTFCONV_SIMD_SSE2 ?
-		   "SIMD whatever the size, without SSSE3" :
-		   utfconv_simd_mode == UTFCONV_SIMD_SSSE3 ?
-		   "SIMD whatever the size, without AVX2" :
-		   "SIMD for large buffers",
-		   UTFCONV_HAVE_SIMD ? "" : ", no SIMD paths here");
+	int level = utfconv_force_path(path);
+
+	if (level < 0)
+		return level;
+	utfconv_test_path = path;
+	pr_info("%s: codec path %d, SIMD level %d%s\n", suite->name, path,
+		level, UTFCONV_HAVE_SIMD ? "" : " (no SIMD paths here)");
+	return 0;
+}
+
+int utfconv_test_pin_scalar(struct kunit_suite *suite)
+{
+	return utfconv_test_pin(suite, UTFCONV_PATH_SCALAR);
+}
+
+int utfconv_test_pin_simd(struct kunit_suite *suite)
+{
+	return utfconv_test_pin(suite, UTFCONV_PATH_SIMD);
+}
+
+int utfconv_test_pin_sse2(struct kunit_suite *suite)
+{
+	return utfconv_test_pin(suite, UTFCONV_PATH_SSE2);
+}
+
+int utfconv_test_pin_ssse3(struct kunit_suite *suite)
+{
+	return utfconv_test_pin(suite, UTFCONV_PATH_SSSE3);
+}
+
+void utfconv_test_unpin(struct kunit_suite *suite)
+{
+	utfconv_test_path = UTFCONV_PATH_AUTO;
+	utfconv_force_path(UTFCONV_PATH_AUTO);
+}
+
+/*
+ * The SIMD level the pinned path gives: none on the scalar paths, at most
+ * SSE2 or SSSE3 where the path says so, and, where the architecture has
+ * SIMD paths, at least SSE2 (which every x86-64 CPU has) on the others.
+ */
+static void utfconv_paths_level_test(struct kunit *test)
+{
+	static const int most[] = {
+		[UTFCONV_PATH_SCALAR] = 0,
+		[UTFCONV_PATH_AUTO] = UTFCONV_LEVEL_AVX2,
+		[UTFCONV_PATH_SIMD] = UTFCONV_LEVEL_AVX2,
+		[UTFCONV_PATH_SSE2] = UTFCONV_LEVEL_SSE2,
+		[UTFCONV_PATH_SSSE3] = UTFCONV_LEVEL_SSSE3,
+	};
+	enum utfconv_path path = utfconv_test_path;
+	int level = utfconv_force_path(path);
+
+	KUNIT_EXPECT_GE(test, level, 0);
+	KUNIT_EXPECT_LE(test, level, most[path]);
+	if (UTFCONV_HAVE_SIMD && path != UTFCONV_PATH_SCALAR)
+		KUNIT_EXPECT_GE(test, level, UTFCONV_LEVEL_SSE2);
+	KUNIT_EXPECT_EQ(test, utfconv_force_path(UTFCONV_PATH_SSSE3 + 1),
+			-EINVAL);
+	kunit_info(test, "codec path %d: SIMD level %d\n", path, level);
 }
 
 static const unsigned int utfconv_paths_texts[UTFCONV_RUNS_TEXTS] = {
@@ -193,7 +241,7 @@ static void utfconv_paths_two_byte_utf16_test(struct kunit *test)
 }
 
 static struct kunit_case utfconv_paths_cases[] = {
-	KUNIT_CASE(utfconv_paths_mode_test),
+	KUNIT_CASE(utfconv_paths_level_test),
 	KUNIT_CASE_PARAM(utfconv_paths_long_runs_test,
 			 utfconv_paths_texts_gen_params),
 	KUNIT_CASE(utfconv_paths_two_byte_utf8_test),
@@ -201,12 +249,10 @@ static struct kunit_case utfconv_paths_cases[] = {
 	{}
 };
 
-static struct kunit_suite utfconv_paths_suite = {
-	.name = "utfconv_paths",
-	.test_cases = utfconv_paths_cases,
-};
-
-kunit_test_suite(utfconv_paths_suite);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, scalar, utfconv_paths_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, simd, utfconv_paths_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, sse2, utfconv_paths_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, ssse3, utfconv_paths_cases, NULL);
 
 /* ---- utfconv_sweep ------------------------------------------------------ */
 
@@ -435,11 +481,13 @@ static struct kunit_case utfconv_sweep_cases[] = {
 	{}
 };
 
-static struct kunit_suite utfconv_sweep_suite = {
-	.name = "utfconv_sweep",
-	.init = utfconv_sweep_init,
-	.test_cases = utfconv_sweep_cases,
-};
+/*
+ * The scalar paths only: the sweeps' inputs, one character or pair, are
+ * below the SIMD paths' minimum of 72 bytes, so that every path would run
+ * the same code.
+ */
+UTFCONV_DEFINE_PATH_SUITE(utfconv_sweep, scalar, utfconv_sweep_cases,
+			  utfconv_sweep_init);
 
 /* ---- utfconv_api -------------------------------------------------------- */
 
@@ -577,10 +625,8 @@ static struct kunit_case utfconv_api_cases[] = {
 	{}
 };
 
-static struct kunit_suite utfconv_api_suite = {
-	.name = "utfconv_api",
-	.test_cases = utfconv_api_cases,
-};
+UTFCONV_DEFINE_PATH_SUITE(utfconv_api, scalar, utfconv_api_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_api, simd, utfconv_api_cases, NULL);
 
 /* ---- utfconv_nls -------------------------------------------------------- */
 
@@ -778,18 +824,28 @@ static struct kunit_case utfconv_nls_cases[] = {
 	{}
 };
 
-static struct kunit_suite utfconv_nls_suite = {
-	.name = "utfconv_nls",
-	.test_cases = utfconv_nls_cases,
-};
+UTFCONV_DEFINE_PATH_SUITE(utfconv_nls, scalar, utfconv_nls_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_nls, simd, utfconv_nls_cases, NULL);
 
-kunit_test_suite(utfconv_nls_suite);
+kunit_test_suites(&utfconv_nls_scalar_suite, &utfconv_nls_simd_suite);
 
 #endif /* IS_ENABLED(CONFIG_NLS) */
 
-kunit_test_suites(&utfconv_vectors_suite, &utfconv_chunking_suite,
-		  &utfconv_capacity_suite, &utfconv_api_suite,
-		  &utfconv_sweep_suite);
+kunit_test_suites(&utfconv_vectors_scalar_suite, &utfconv_vectors_simd_suite,
+		  &utfconv_chunking_scalar_suite, &utfconv_chunking_simd_suite,
+		  &utfconv_capacity_scalar_suite, &utfconv_capacity_simd_suite,
+		  &utfconv_paths_scalar_suite, &utfconv_paths_simd_suite,
+		  &utfconv_paths_sse2_suite, &utfconv_paths_ssse3_suite,
+		  &utfconv_api_scalar_suite, &utfconv_api_simd_suite,
+		  &utfconv_sweep_scalar_suite);
 
-MODULE_DESCRIPTION("KUnit tests for the utfconv UTF-8 <-> UTF-16 codec");
+/*
+ * utfconv_force_path() is exported for KUnit only. The suites are built
+ * against 6.12 (UML and the debug kernel), which names the namespace as
+ * an identifier; from 6.13 on it is a string.
+ */
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_DESCRIPTION("KUnit tests of the utfconv library: codec on every path, file names");
+MODULE_AUTHOR("utfconv developers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION("1.0");

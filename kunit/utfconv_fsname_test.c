@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite utfconv_fsname: utfconv as a filesystem's name translator.
+ * KUnit suite utfconv_fsname: the library's file name functions
+ * (kmod/utfconv_fsname.c) as a filesystem's name translator.
  *
  * A filesystem that stores names as UTF-16LE (NTFS, exFAT, FAT long names,
  * Joliet is big-endian) translates every name between that form on disk
  * and UTF-8 in the VFS. In the kernel it calls utf8s_to_utf16s() and
- * utf16s_to_utf8s() of fs/nls. The wrappers below have the same signatures,
- * so a filesystem can switch to utfconv for an experiment, but they never
- * truncate and never drop anything, and the tests show, next to fs/nls,
- * where that matters.
+ * utf16s_to_utf8s() of fs/nls. utfconv's functions take the same
+ * arguments, but never truncate and never drop anything, and the tests
+ * show, next to fs/nls, where that matters.
  */
 
 #include <kunit/test.h>
@@ -21,125 +21,7 @@
 #include <linux/unaligned.h>
 #include <linux/utfconv.h>
 
-/**
- * DOC: utfconv_fsname wrappers
- *
- * utfconv_fsname_utf8s_to_utf16s() and utfconv_fsname_utf16s_to_utf8s()
- * take the arguments of utf8s_to_utf16s() and utf16s_to_utf8s(): lengths
- * and capacities in the same units (bytes of UTF-8, code units of UTF-16),
- * UTF-16 in the byte order @endian (%UTF16_HOST_ENDIAN is the CPU's), and
- * they return the number of units or bytes written. They translate with the
- * WTF-8 policy, so that a name on disk that holds an unpaired surrogate (NTFS
- * allows any 16-bit units) gets a UTF-8 form of its own and comes back to
- * the same units. Where fs/nls truncates or drops, they fail:
- *
- * * a VFS name whose UTF-16 form needs more than @maxout units:
- *   -ENAMETOOLONG, what a filesystem returns for a name it cannot store;
- * * a name on disk whose UTF-8 form needs more than @maxout bytes: -E2BIG,
- *   the caller's buffer is too small (a filesystem gives up on that entry,
- *   it does not hand out a shorter name that may be another file's);
- * * ill-formed UTF-8 from userspace: -EILSEQ, and the _off forms give the
- *   byte offset of the first bad byte;
- * * UTF-8 that ends inside a character: -EINVAL, with its offset.
- *
- * The output never holds part of a character. U+0000 is converted like any
- * other character (fs/nls stops there); the VFS never passes one in a name.
- */
-
-/* utfconv direction for UTF-16 in byte order @endian. */
-static u32 utfconv_fsname_dir(enum utf16_endian endian, bool to_utf16)
-{
-	bool be = endian == UTF16_BIG_ENDIAN ||
-		  (endian == UTF16_HOST_ENDIAN &&
-		   IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
-
-	if (to_utf16)
-		return be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
-			    UTFCONV_DIR_UTF8_TO_UTF16LE;
-	return be ? UTFCONV_DIR_UTF16BE_TO_UTF8 : UTFCONV_DIR_UTF16LE_TO_UTF8;
-}
-
-/**
- * utfconv_fsname_utf8s_to_utf16s_off() - a VFS name to its UTF-16 form
- * @s: the name in UTF-8 (WTF-8: unpaired surrogates in three-byte form)
- * @inlen: length of @s in bytes
- * @endian: byte order of the units written to @pwcs
- * @pwcs: output buffer of UTF-16 code units
- * @maxout: capacity of @pwcs in code units
- * @error_offset: out, may be NULL: byte offset in @s of the bad input on
- *	-EILSEQ and -EINVAL
- *
- * Context: Any context.
- * Return:
- * * >= 0 - code units written to @pwcs
- * * -ENAMETOOLONG - the name needs more than @maxout units
- * * -EILSEQ - @s is ill-formed at *@error_offset
- * * -EINVAL - @s ends inside a character at *@error_offset, or @inlen or
- *   @maxout is negative
- */
-static int utfconv_fsname_utf8s_to_utf16s_off(const u8 *s, int inlen,
-					      enum utf16_endian endian,
-					      wchar_t *pwcs, int maxout,
-					      u64 *error_offset)
-{
-	ssize_t ret;
-
-	if (inlen < 0 || maxout < 0)
-		return -EINVAL;
-	ret = utfconv_buf(utfconv_fsname_dir(endian, true),
-			  UTFCONV_POLICY_WTF8, 0, s, inlen, pwcs,
-			  (size_t)maxout * sizeof(*pwcs), error_offset);
-	if (ret == -E2BIG)
-		return -ENAMETOOLONG;
-	return ret < 0 ? ret : ret / sizeof(*pwcs);
-}
-
-/**
- * utfconv_fsname_utf8s_to_utf16s() - drop-in for utf8s_to_utf16s()
- * @s: the name in UTF-8 (WTF-8: unpaired surrogates in three-byte form)
- * @inlen: length of @s in bytes
- * @endian: byte order of the units written to @pwcs
- * @pwcs: output buffer of UTF-16 code units
- * @maxout: capacity of @pwcs in code units
- *
- * Context: Any context.
- * Return: as utfconv_fsname_utf8s_to_utf16s_off().
- */
-static int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
-					  enum utf16_endian endian,
-					  wchar_t *pwcs, int maxout)
-{
-	return utfconv_fsname_utf8s_to_utf16s_off(s, inlen, endian, pwcs,
-						  maxout, NULL);
-}
-
-/**
- * utfconv_fsname_utf16s_to_utf8s() - drop-in for utf16s_to_utf8s()
- * @pwcs: the name on disk, UTF-16 code units in byte order @endian
- * @inlen: length of @pwcs in code units
- * @endian: byte order of @pwcs
- * @s: output buffer for UTF-8 (WTF-8 for unpaired surrogates)
- * @maxout: capacity of @s in bytes
- *
- * Every sequence of code units has a WTF-8 form, so this only fails when
- * the output does not fit.
- *
- * Context: Any context.
- * Return:
- * * >= 0 - bytes written to @s
- * * -E2BIG - the UTF-8 form needs more than @maxout bytes
- * * -EINVAL - @inlen or @maxout is negative
- */
-static int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
-					  enum utf16_endian endian, u8 *s,
-					  int maxout)
-{
-	if (inlen < 0 || maxout < 0)
-		return -EINVAL;
-	return utfconv_buf(utfconv_fsname_dir(endian, false),
-			   UTFCONV_POLICY_WTF8, 0, pwcs,
-			   (size_t)inlen * sizeof(*pwcs), s, maxout, NULL);
-}
+#include "utfconv_paths.h"
 
 /* ---- helpers of the tests ------------------------------------------------ */
 
@@ -335,14 +217,7 @@ static const struct utfconv_fsname_bad utfconv_fsname_bad_names[] = {
 	{ "truncated at the end", "caf\xc3", -EINVAL, 3 },
 };
 
-static void utfconv_fsname_bad_desc(const struct utfconv_fsname_bad *t,
-				    char *desc)
-{
-	strscpy(desc, t->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(utfconv_fsname_bad, utfconv_fsname_bad_names,
-		  utfconv_fsname_bad_desc);
+KUNIT_ARRAY_PARAM_DESC(utfconv_fsname_bad, utfconv_fsname_bad_names, desc);
 
 static void utfconv_fsname_bad_utf8_test(struct kunit *test)
 {
@@ -359,9 +234,130 @@ static void utfconv_fsname_bad_utf8_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 #endif
 	ret = utfconv_fsname_utf8s_to_utf16s_off(name, len, le, disk, NAME_MAX,
-						 &off);
+						 UTFCONV_POLICY_WTF8, &off);
 	KUNIT_EXPECT_EQ(test, ret, t->ret);
 	KUNIT_EXPECT_EQ(test, off, t->offset);
+}
+
+/*
+ * The strict policy: a name on disk with an unpaired surrogate is refused
+ * with its offset in code units (a trail without lead is ill-formed, a
+ * lead as the last unit incomplete), and so is the WTF-8 form of one
+ * from the VFS; the WTF-8 policy converts both.
+ */
+static void utfconv_fsname_strict_test(struct kunit *test)
+{
+	static const u16 trail[] = { 'a', 0xDC00, 'b' };
+	static const u16 lead_last[] = { 'a', 'b', 0xD800 };
+	static const u8 wtf8[] = "a\xed\xa0\x80\x62";
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	wchar_t disk[3], units[4];
+	u64 off = ~0ULL;
+	u8 out[8];
+	int ret;
+
+	utfconv_fsname_put_le(disk, trail, 3);
+	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
+						 UTFCONV_POLICY_STRICT, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
+	KUNIT_EXPECT_EQ(test, off, 1);
+	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
+						 UTFCONV_POLICY_WTF8, &off);
+	KUNIT_EXPECT_EQ(test, ret, 5);
+	KUNIT_EXPECT_MEMEQ(test, out, "a\xed\xb0\x80\x62", 5);
+
+	off = ~0ULL;
+	utfconv_fsname_put_le(disk, lead_last, 3);
+	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
+						 UTFCONV_POLICY_STRICT, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, off, 2);
+
+	off = ~0ULL;
+	ret = utfconv_fsname_utf8s_to_utf16s_off(wtf8, 5, le, units, 4,
+						 UTFCONV_POLICY_STRICT, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
+	KUNIT_EXPECT_EQ(test, off, 1);
+	ret = utfconv_fsname_utf8s_to_utf16s_off(wtf8, 5, le, units, 4,
+						 UTFCONV_POLICY_WTF8, &off);
+	KUNIT_EXPECT_EQ(test, ret, 3);
+}
+
+/* Replace and skip would give two names one form; bad lengths. */
+static void utfconv_fsname_bad_arguments_test(struct kunit *test)
+{
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	wchar_t disk[4] = { 0 };
+	u64 off = 7;
+	u8 out[8];
+	const u8 *ab = (const u8 *)"ab";
+	int ret;
+
+	ret = utfconv_fsname_utf8s_to_utf16s_off(ab, 2, le, disk, 4,
+						 UTFCONV_POLICY_REPLACE, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 2, le, out, 8,
+						 UTFCONV_POLICY_SKIP, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf16_len(ab, 2, UTFCONV_POLICY_REPLACE, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf8s_to_utf16s(ab, -1, le, disk, 4);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf8s_to_utf16s(ab, 2, le, disk, -1);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, -1, le, out, 8);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf16_len(ab, -1, UTFCONV_POLICY_STRICT, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	/* the offset is only written for bad input */
+	KUNIT_EXPECT_EQ(test, off, 7);
+}
+
+/* The UTF-16 length: a supplementary character counts two units. */
+struct utfconv_fsname_len_case {
+	const char *desc;
+	const char *name;
+	u32 policy;
+	int ret;
+	u64 offset;
+};
+
+static const struct utfconv_fsname_len_case utfconv_fsname_len_cases[] = {
+	{ "ascii", "README.txt", UTFCONV_POLICY_STRICT, 10, ~0ULL },
+	{ "two- and three-byte", "r\xc3\xa9\xe6\xb1\x89", UTFCONV_POLICY_STRICT,
+	  3, ~0ULL },
+	{ "supplementary", "a\xf0\x9f\x98\x80", UTFCONV_POLICY_STRICT, 3,
+	  ~0ULL },
+	{ "empty", "", UTFCONV_POLICY_STRICT, 0, ~0ULL },
+	{ "overlong", "ab\xc0\xaf", UTFCONV_POLICY_STRICT, -EILSEQ, 2 },
+	{ "truncated", "caf\xc3", UTFCONV_POLICY_WTF8, -EINVAL, 3 },
+	{ "surrogate strict", "x\xed\xa0\x80", UTFCONV_POLICY_STRICT, -EILSEQ,
+	  1 },
+	{ "surrogate wtf8", "x\xed\xa0\x80", UTFCONV_POLICY_WTF8, 2, ~0ULL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(utfconv_fsname_len, utfconv_fsname_len_cases, desc);
+
+static void utfconv_fsname_utf16_len_test(struct kunit *test)
+{
+	const struct utfconv_fsname_len_case *t = test->param_value;
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	int len = strlen(t->name);
+	wchar_t *disk = utfconv_fsname_alloc(test, 2 * (len + 1));
+	u64 off = ~0ULL;
+	int ret;
+
+	ret = utfconv_fsname_utf16_len((const u8 *)t->name, len, t->policy,
+				       &off);
+	KUNIT_EXPECT_EQ(test, ret, t->ret);
+	KUNIT_EXPECT_EQ(test, off, t->offset);
+	if (ret < 0)
+		return;
+	/* the units the conversion writes */
+	ret = utfconv_fsname_utf8s_to_utf16s_off((const u8 *)t->name, len, le,
+						 disk, len + 1, t->policy,
+						 NULL);
+	KUNIT_EXPECT_EQ(test, ret, t->ret);
 }
 
 #if IS_ENABLED(CONFIG_NLS)
@@ -425,6 +421,10 @@ static struct kunit_case utfconv_fsname_cases[] = {
 	KUNIT_CASE(utfconv_fsname_supplementary_test),
 	KUNIT_CASE_PARAM(utfconv_fsname_bad_utf8_test,
 			 utfconv_fsname_bad_gen_params),
+	KUNIT_CASE(utfconv_fsname_strict_test),
+	KUNIT_CASE(utfconv_fsname_bad_arguments_test),
+	KUNIT_CASE_PARAM(utfconv_fsname_utf16_len_test,
+			 utfconv_fsname_len_gen_params),
 #if IS_ENABLED(CONFIG_NLS)
 	KUNIT_CASE_PARAM(utfconv_fsname_same_as_nls_test,
 			 utfconv_fsname_good_gen_params),
@@ -432,12 +432,8 @@ static struct kunit_case utfconv_fsname_cases[] = {
 	{}
 };
 
-static struct kunit_suite utfconv_fsname_suite = {
-	.name = "utfconv_fsname",
-	.test_cases = utfconv_fsname_cases,
-};
+UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, scalar, utfconv_fsname_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, simd, utfconv_fsname_cases, NULL);
 
-kunit_test_suite(utfconv_fsname_suite);
+kunit_test_suites(&utfconv_fsname_scalar_suite, &utfconv_fsname_simd_suite);
 
-MODULE_DESCRIPTION("KUnit tests: utfconv as a filesystem name translator, next to fs/nls");
-MODULE_LICENSE("GPL");

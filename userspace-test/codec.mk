@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The codec built for userspace (host tests, fuzzer, hardening reference,
+# benchmarks): kmod/*.c compiled in place through compat/ as kbuild
+# compiles them, each file its own translation unit with linux/kconfig.h
+# included first. Needs TOPDIR.
+
+CODEC_COMPAT := $(TOPDIR)/userspace-test/compat
+CODEC_INC := -include $(CODEC_COMPAT)/linux/kconfig.h -I$(CODEC_COMPAT) \
+	-I$(TOPDIR)/include
+CODEC_DEPS := $(wildcard $(TOPDIR)/kmod/*.[ch] $(CODEC_COMPAT)/*/*.h \
+	$(CODEC_COMPAT)/*/*/*.h) $(TOPDIR)/include/linux/utfconv.h \
+	$(TOPDIR)/include/uapi/linux/utfconv.h
+
+# $(call codec_srcs,CC): the codec's sources for CC's target; the SIMD
+# paths only where it is x86-64 (kmod/Kbuild: CONFIG_X86_64).
+codec_srcs = $(TOPDIR)/kmod/utfconv_codec.c \
+	$(if $(filter x86_64-%,$(shell $(1) -dumpmachine)),$(TOPDIR)/kmod/utfconv_simd_x86.c)

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utfconv userspace compat: static keys as plain flags, set once by the
+ * module's init function (run as a constructor, see linux/module.h).
+ */
+#ifndef _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
+#define _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
+
+#include <stdbool.h>
+
+struct static_key_false {
+	bool enabled;
+};
+
+#define DEFINE_STATIC_KEY_FALSE(name)	struct static_key_false name = { false }
+#define static_branch_likely(key)	__builtin_expect((key)->enabled, 1)
+#define static_branch_unlikely(key)	__builtin_expect((key)->enabled, 0)
+#define static_branch_enable(key)	((key)->enabled = true)
+
+#endif

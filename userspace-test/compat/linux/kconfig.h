@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * utfconv userspace compat: what kbuild's -include linux/kconfig.h and
+ * the kernel's configuration give the codec. The host builds pass
+ * "-include linux/kconfig.h" as kbuild does.
+ */
+#ifndef _UTFCONV_COMPAT_LINUX_KCONFIG_H
+#define _UTFCONV_COMPAT_LINUX_KCONFIG_H
+
+/* The SIMD paths where the host is x86-64, as the kernel's CONFIG_X86_64. */
+#ifdef __x86_64__
+#define CONFIG_X86_64 1
+#endif
+
+/* The host tests pin the codec paths with utfconv_force_path(). */
+#define CONFIG_KUNIT 1
+
+#define IS_ENABLED(option)	utfconv_compat_is_enabled(option)
+#define utfconv_compat_is_enabled(option) \
+	utfconv_compat_defined(utfconv_compat_probe_##option)
+#define utfconv_compat_probe_1	0,
+#define utfconv_compat_defined(x)	utfconv_compat_second(x 1, 0, 0)
+#define utfconv_compat_second(a, b, ...)	b
+
+#endif
