@@ -8,9 +8,9 @@
 #   scripts/vm.sh run -- CMD [ARG...]
 #   scripts/vm.sh shell
 #
-# run and shell boot Debian's 6.12 kernel with utfconv.ko loaded and the
-# current directory (VM_SHARE overrides it) shared read-write into the
-# guest by virtio-9p (Debian's own 9p modules, loaded from the
+# run and shell boot Debian's 6.12 kernel with utfconv.ko and
+# utfconv_dev.ko loaded and the current directory (VM_SHARE overrides it)
+# shared read-write into the guest by virtio-9p (Debian's own 9p modules, loaded from the
 # initramfs), mounted at the same path and made the working directory,
 # the CLI utfconv on PATH. run runs CMD there (busybox sh userland),
 # prints its standard output (exact bytes, when it has ended) on
