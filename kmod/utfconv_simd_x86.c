@@ -39,7 +39,9 @@
  * pshufb where the CPU has SSSE3; otherwise 8 units below the surrogates
  * are encoded in 32-bit lanes (one, two or three bytes each; even and odd
  * units in two vectors) and stored one after the other, each store
- * advancing by its lane's length.
+ * advancing by its lane's length; with SSSE3, each unit's first two bytes
+ * are worked out in its 16-bit lane and the third in a second vector,
+ * interleaved into 32-bit lanes and packed by pshufb four units at a time.
  * With SSSE3, eight units of three bytes each (CJK) are merged from two
  * vectors by constant shuffles. Four surrogate pairs in a row (emoji) are
  * encoded in 32-bit lanes; unpaired surrogates, and pairs across vectors,
@@ -48,6 +50,11 @@
  * Without SSSE3, sixteen bytes of UTF-8 without ASCII other than a run of
  * two-byte sequences (CJK, Thai) go through the scalar block, whose
  * branches are well predicted there and which is as fast.
+ *
+ * With AVX2 (utfconv_avx2_utf8(), utfconv_avx2_utf16()) each step takes 32
+ * bytes of UTF-8 or 16 to 32 units of UTF-16 in 256-bit vectors, the same
+ * ways, per 128-bit half where pshufb is involved; only four-byte
+ * sequences and surrogates go through the SSSE3 steps.
  */
 
 #include <linux/types.h>
@@ -68,6 +75,7 @@
 #define __builtin_shufflevector(a, b, ...)	((void)(b), (a))
 #define __builtin_ia32_pmovmskb128(v)		((int)(v))
 #define __builtin_ia32_pmovmskb256(v)		((int)(v))
+#define __builtin_ia32_pmovzxbw256(v)		((int)(v))
 #define __builtin_ia32_packuswb128(a, b)	((void)(b), (a))
 #define __builtin_ia32_packsswb128(a, b)	((void)(b), (a))
 #define __builtin_ia32_packuswb256(a, b)	((void)(b), (a))
@@ -167,6 +175,18 @@ static __always_inline utfconv_u16x8 utfconv_widen_mask(utfconv_u8x16 m,
 }
 
 /*
+ * In 16-bit lanes, of any width: the code unit of the character that the
+ * byte @b starts with the next bytes' low six bits @c1 and @c2, if @m2
+ * (0xFFFF: a two-byte lead) or @m3 (a three-byte lead), else @b.
+ */
+#define UTFCONV_UTF8_DECODE(b, c1, c2, m2, m3) ({			\
+	typeof(b) b_ = (b), c1_ = (c1), c2_ = (c2), m2_ = (m2), m3_ = (m3); \
+									\
+	(b_ & ~(m2_ | m3_)) | (m2_ & ((b_ & 0x1F) << 6 | c1_)) |	\
+	(m3_ & ((b_ & 0x0F) << 12 | c1_ << 6 | c2_));			\
+})
+
+/*
  * Bytes 0-7 (@hi false) or 8-15 of @v decoded in 16-bit lanes: each
  * lane its ASCII byte, or the character its two- (@l2) or three-byte
  * (@l3) lead starts with the next bytes @n1 and @n2; junk elsewhere.
@@ -184,8 +204,45 @@ static __always_inline utfconv_u16x8 utfconv_utf8_lanes(utfconv_u8x16 v,
 	utfconv_u16x8 m2 = utfconv_widen_mask(l2, hi);
 	utfconv_u16x8 m3 = utfconv_widen_mask(l3, hi);
 
-	return (b & ~(m2 | m3)) | (m2 & ((b & 0x1F) << 6 | c1)) |
-	       (m3 & ((b & 0x0F) << 12 | c1 << 6 | c2));
+	return UTFCONV_UTF8_DECODE(b, c1, c2, m2, m3);
+}
+
+/*
+ * The longest prefix of whole, well-formed one- to three-byte sequences
+ * other than surrogates in the @all (16 or 32) bytes whose masks (byte 0
+ * in bit 0) are @lead2 and @lead3 (leads of two- and three-byte
+ * sequences), @c (continuation bytes), @m (non-ASCII bytes) and @form
+ * (three-byte leads whose next byte makes an overlong form or a
+ * surrogate): returns its length, *@first the first bytes of the
+ * characters in it.
+ */
+static __always_inline unsigned int utfconv_utf8_cut(u32 lead2, u32 lead3,
+						     u32 c, u32 m, u32 form,
+						     unsigned int all,
+						     u32 *first)
+{
+	u32 bad, before, part;
+	unsigned int k;
+
+	/*
+	 * Trouble: other non-ASCII bytes (C0, C1, F0..FF), continuation
+	 * bytes other than the ones the leads call for (those of the last
+	 * two bytes' leads land on bit @all, so k stays at most @all, or shift
+	 * out; the check below stops before such leads), overlong three-byte
+	 * forms (E0 80..9F) and surrogates (ED A0..BF).
+	 */
+	bad = (m & ~(lead2 | lead3 | c)) |
+	      (c ^ (lead2 << 1 | lead3 << 1 | lead3 << 2)) | form;
+	k = bad ? __builtin_ctz(bad) : all;
+	/* and no character that does not end before byte k */
+	before = k < 32 ? (1U << k) - 1 : ~0U;
+	part = (lead2 & ~(before >> 1)) | (lead3 & ~(before >> 2));
+	if (part && __builtin_ctz(part) < k) {
+		k = __builtin_ctz(part);
+		before = (1U << k) - 1;
+	}
+	*first = ~c & before;
+	return k;
 }
 
 /*
@@ -207,8 +264,8 @@ static __always_inline unsigned int utfconv_utf8_whole(const u8 *s,
 						       utfconv_u8x16 *l3,
 						       u32 *first)
 {
-	u32 lead2 = 0, lead3 = 0, c = 0, m = 0, form = 0, bad, before, part;
-	unsigned int i, k, all = 16 * nv;
+	u32 lead2 = 0, lead3 = 0, c = 0, m = 0, form = 0;
+	unsigned int i, all = 16 * nv;
 
 #pragma GCC unroll 2
 	for (i = 0; i < nv; i++) {
@@ -229,25 +286,7 @@ static __always_inline unsigned int utfconv_utf8_whole(const u8 *s,
 					  (utfconv_u8x16)(n1[i] > 0x9F))) <<
 			16 * i;
 	}
-	/*
-	 * Trouble: other non-ASCII bytes (C0, C1, F0..FF), continuation
-	 * bytes other than the ones the leads call for (those of the last
-	 * two bytes' leads land on bit @all, so k stays at most @all, or shift
-	 * out; the check below stops before such leads), overlong three-byte
-	 * forms (E0 80..9F) and surrogates (ED A0..BF).
-	 */
-	bad = (m & ~(lead2 | lead3 | c)) |
-	      (c ^ (lead2 << 1 | lead3 << 1 | lead3 << 2)) | form;
-	k = bad ? __builtin_ctz(bad) : all;
-	/* and no character that does not end before byte k */
-	before = k < 32 ? (1U << k) - 1 : ~0U;
-	part = (lead2 & ~(before >> 1)) | (lead3 & ~(before >> 2));
-	if (part && __builtin_ctz(part) < k) {
-		k = __builtin_ctz(part);
-		before = (1U << k) - 1;
-	}
-	*first = ~c & before;
-	return k;
+	return utfconv_utf8_cut(lead2, lead3, c, m, form, all, first);
 }
 
 /*
@@ -570,6 +609,41 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 	return ncp;
 }
 
+/*
+ * SSSE3: the eight units of @a (no surrogates) as one to three bytes of
+ * UTF-8 each at @d, at most 32 bytes written; returns the end of the
+ * output. Each unit's first two bytes are worked out in its 16-bit lane
+ * (only the three-byte and the two-byte forms differ), the third in a
+ * second vector; interleaving the two gives each unit its 32-bit lane,
+ * which pshufb packs four at a time by the units' lengths. Those come
+ * from the byte masks at no cost: with bit 2i of the masks of the units
+ * above 0x7F and of those above 0x7FF for each unit i, their sum has the
+ * unit's length minus one in bits 2i and 2i + 1, four units per byte: the
+ * index of utfconv_pack32[].
+ */
+static __always_inline u8 *utfconv_ssse3_utf16_mixed(u8 *d, utfconv_u16x8 a)
+{
+	utfconv_u16x8 big = (utfconv_u16x8)(a > 0x7F);
+	utfconv_u16x8 mid = (utfconv_u16x8)(a > 0x7FF);
+	utfconv_u16x8 two = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
+	utfconv_u16x8 three = 0x80E0 | a >> 12 | (a & 0xFC0) << 2;
+	utfconv_u16x8 last = 0x80 | (a & 0x3F);
+	utfconv_u16x8 f = (a & ~big) | (two & big & ~mid) | (three & mid);
+	utfconv_u8x16 lo = (utfconv_u8x16)__builtin_shufflevector(f, last, 0, 8,
+								  1, 9, 2, 10,
+								  3, 11);
+	utfconv_u8x16 hi = (utfconv_u8x16)__builtin_shufflevector(f, last, 4, 12,
+								  5, 13, 6, 14,
+								  7, 15);
+	unsigned int n = (utfconv_movemask((utfconv_u8x16)big) & 0x5555) +
+			 (utfconv_movemask((utfconv_u8x16)mid) & 0x5555);
+
+	utfconv_store(d, utfconv_pshufb(lo, utfconv_load(utfconv_pack32[n & 0xFF])));
+	d += utfconv_pack32_bytes[n & 0xFF];
+	utfconv_store(d, utfconv_pshufb(hi, utfconv_load(utfconv_pack32[n >> 8])));
+	return d + utfconv_pack32_bytes[n >> 8];
+}
+
 static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool le,
 					      bool ssse3)
@@ -707,24 +781,7 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 		     (~t1 & (0x8080E0 | x1 >> 12 | (x1 & 0xFC0) << 2 |
 			     (x1 & 0x3F) << 16));
 		if (ssse3 && k == 8) {
-			/*
-			 * Units 0-3 and 4-7 in 32-bit lanes, each packed
-			 * with pshufb by the lengths of its units, 2 bits
-			 * each: (unit >= 0x80) + (unit >= 0x800).
-			 */
-			i = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
-							   zero));
-			k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
-							   zero));
-			i = utfconv_spread2(i) + utfconv_spread2(k);
-			p = utfconv_load(utfconv_pack32[i & 0xFF]);
-			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)
-				__builtin_shufflevector(w0, w1, 0, 4, 1, 5), p));
-			d += utfconv_pack32_bytes[i & 0xFF];
-			p = utfconv_load(utfconv_pack32[i >> 8]);
-			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)
-				__builtin_shufflevector(w0, w1, 2, 6, 3, 7), p));
-			d += utfconv_pack32_bytes[i >> 8];
+			d = utfconv_ssse3_utf16_mixed(d, a);
 			s += 16;
 			ncp += 8;
 			continue;
@@ -757,8 +814,10 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
  * AVX2, UTF-16 to UTF-8: each 128-bit half of a 256-bit vector does what
  * one SSSE3 vector does (pshufb stays within its half), for 16 units per
  * step, and 32 ASCII units per step: all below 0x800, all three bytes
- * long, or any mix of one to three bytes (even and odd units in 32-bit
- * lanes, as the SSSE3 step does); vectors with surrogates go through the
+ * long, or any mix of one to three bytes (two bytes in 16-bit lanes and
+ * the third in another vector, as the SSSE3 step does); below 0x800 and
+ * mixed, the next 16 units go the same way unless they need another
+ * step, for 32 units per trip. Vectors with surrogates go through the
  * SSSE3 steps, a few vectors at a time. The function
  * attribute enables AVX2 for these functions alone: the rest of the file
  * must run on any x86-64.
@@ -768,25 +827,10 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 typedef u8 utfconv_u8x32 __attribute__((__vector_size__(32)));
 /* the byte builtins take vectors of plain char */
 #define UTFCONV_C8X32	char __attribute__((__vector_size__(32)))
+#define UTFCONV_C8X16	char __attribute__((__vector_size__(16)))
 typedef u16 utfconv_u16x16 __attribute__((__vector_size__(32)));
 typedef s16 utfconv_s16x16 __attribute__((__vector_size__(32)));
 typedef u64 utfconv_u64x4 __attribute__((__vector_size__(32)));
-typedef s32 utfconv_s32x8 __attribute__((__vector_size__(32)));
-typedef u32 utfconv_u32x8 __attribute__((__vector_size__(32)));
-
-/*
- * Each unit in @x (below the surrogates; one per 32-bit lane) as one, two
- * or three bytes of UTF-8, little-endian in its lane.
- */
-static __always_inline UTFCONV_AVX2 utfconv_s32x8
-utfconv_utf8_enc32(utfconv_s32x8 x)
-{
-	utfconv_s32x8 m = x < 0x80, t = x < 0x800;
-
-	return (x & m) | (~m & t & (0x80C0 | x >> 6 | (x & 0x3F) << 8)) |
-	       (~t & (0x8080E0 | x >> 12 | (x & 0xFC0) << 2 |
-		      (x & 0x3F) << 16));
-}
 
 static __always_inline UTFCONV_AVX2 utfconv_u16x16
 utfconv_load16x16(const u8 *s, bool le)
@@ -849,12 +893,168 @@ static __always_inline UTFCONV_AVX2 void utfconv_store_hi(u8 *d,
 	__builtin_memcpy(d, (u8 *)&v + 16, 16);
 }
 
-static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
-							   const u8 *se,
-							   u8 **dp, u8 *de,
-							   bool le)
+/*
+ * The 16 units of @a, all below 0x800, as one or two bytes of UTF-8 each
+ * at @d, encoded in their 16-bit lanes and packed with vpshufb, one
+ * 128-bit half at a time: at most 32 bytes written; returns the end of
+ * the output.
+ */
+static __always_inline UTFCONV_AVX2 u8 *
+utfconv_avx2_utf16_two(u8 *d, utfconv_u16x16 a)
 {
-	/* as in utfconv_sse2_utf16(), in each half */
+	utfconv_u16x16 big = (utfconv_u16x16)(a > 0x7F);
+	unsigned int k7f = utfconv_unitmask(big);
+	utfconv_u8x32 e, r;
+
+	e = (utfconv_u8x32)((a & ~big) |
+			    ((0x80C0 | a >> 6 | (a & 0x3F) << 8) & big));
+	r = utfconv_rows(utfconv_pack8[k7f & 0xFF], utfconv_pack8[k7f >> 16]);
+	r = utfconv_pshufb32(e, r);
+	utfconv_store_lo(d, r);
+	d += utfconv_pack8_bytes[k7f & 0xFF];
+	utfconv_store_hi(d, r);
+	return d + utfconv_pack8_bytes[k7f >> 16];
+}
+
+/* Whether the 16 units of @a hold a surrogate. */
+static __always_inline UTFCONV_AVX2 bool
+utfconv_avx2_surrogates(utfconv_u16x16 a)
+{
+	return utfconv_movemask32((utfconv_u16x16)((a & 0xF800) == 0xD800));
+}
+
+/*
+ * utfconv_ssse3_utf16_mixed() for the 16 units of @a (no surrogates), one
+ * 128-bit half each for units 0-7 and 8-15: at most 64 bytes written at
+ * @d; returns the end of the output.
+ */
+static __always_inline UTFCONV_AVX2 u8 *
+utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
+{
+	utfconv_u16x16 big = (utfconv_u16x16)(a > 0x7F);
+	utfconv_u16x16 mid = (utfconv_u16x16)(a > 0x7FF);
+	utfconv_u16x16 two = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
+	utfconv_u16x16 three = 0x80E0 | a >> 12 | (a & 0xFC0) << 2;
+	utfconv_u16x16 last = 0x80 | (a & 0x3F);
+	/*
+	 * Masks, not __builtin_ia32_pblendvb256(): GCC folds that into a
+	 * select on the sign of plain char, which the kernel's
+	 * -funsigned-char makes never true.
+	 */
+	utfconv_u16x16 f = (a & ~big) | (two & big & ~mid) | (three & mid);
+	utfconv_u8x32 lo, hi;
+	unsigned int n;
+
+	/* per half: units 0-3 (lo) and 4-7 (hi), each in its 32-bit lane */
+	lo = (utfconv_u8x32)__builtin_shufflevector(f, last, 0, 16, 1, 17,
+						    2, 18, 3, 19, 8, 24, 9,
+						    25, 10, 26, 11, 27);
+	hi = (utfconv_u8x32)__builtin_shufflevector(f, last, 4, 20, 5, 21,
+						    6, 22, 7, 23, 12, 28, 13,
+						    29, 14, 30, 15, 31);
+	n = (utfconv_movemask32(big) & 0x55555555) +
+	    (utfconv_movemask32(mid) & 0x55555555);
+	lo = utfconv_pshufb32(lo, utfconv_rows(utfconv_pack32[n & 0xFF],
+					       utfconv_pack32[n >> 16 & 0xFF]));
+	hi = utfconv_pshufb32(hi, utfconv_rows(utfconv_pack32[n >> 8 & 0xFF],
+					       utfconv_pack32[n >> 24]));
+	utfconv_store_lo(d, lo);
+	d += utfconv_pack32_bytes[n & 0xFF];
+	utfconv_store_lo(d, hi);
+	d += utfconv_pack32_bytes[n >> 8 & 0xFF];
+	utfconv_store_hi(d, lo);
+	d += utfconv_pack32_bytes[n >> 16 & 0xFF];
+	utfconv_store_hi(d, hi);
+	return d + utfconv_pack32_bytes[n >> 24];
+}
+
+/* Whether the 32 units @a, then @b, are ASCII. */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_ascii16(utfconv_u16x16 a,
+							      utfconv_u16x16 b)
+{
+	return !utfconv_movemask32((utfconv_u16x16)(((a | b) & 0xFF80) != 0));
+}
+
+/*
+ * The 32 ASCII units @a, then @b, at *@sp narrowed at *@dp, and the next
+ * 32 while they are ASCII too, in a loop of its own (long runs of
+ * Latin-script text) while there is room; returns the units converted.
+ */
+static __always_inline UTFCONV_AVX2 u64
+utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			 bool le, utfconv_u16x16 a, utfconv_u16x16 b)
+{
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	u64 ncp;
+
+	do {
+		/* pack, then the quarters in order */
+		utfconv_u64x4 p = (utfconv_u64x4)
+			__builtin_ia32_packuswb256((utfconv_s16x16)a,
+						   (utfconv_s16x16)b);
+
+		p = __builtin_shufflevector(p, p, 0, 2, 1, 3);
+		__builtin_memcpy(d, &p, 32);
+		s += 64;
+		d += 32;
+		if (!utfconv_utf16_room(s, se, d, de))
+			break;
+		a = utfconv_load16x16(s, le);
+		b = utfconv_load16x16(s + 32, le);
+	} while (utfconv_avx2_ascii16(a, b));
+	ncp = (s - *sp) / 2;
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/*
+ * The 16 units @a at *@sp, all below 0x800, ASCII among them, and the
+ * next 16 (@b) as well if they are; then, while the next 32 units are
+ * below 0x800 and not all ASCII, those, in a loop of their own (Cyrillic,
+ * Greek, Hebrew, Arabic words between spaces) while there is room.
+ * Returns the units converted.
+ */
+static __always_inline UTFCONV_AVX2 u64
+utfconv_avx2_utf16_below800(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			    bool le, utfconv_u16x16 a, utfconv_u16x16 b)
+{
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	u64 ncp;
+
+	for (;;) {
+		d = utfconv_avx2_utf16_two(d, a);
+		if (utfconv_movemask32((utfconv_u16x16)(b > 0x7FF))) {
+			s += 32;
+			break;
+		}
+		d = utfconv_avx2_utf16_two(d, b);
+		s += 64;
+		if (!utfconv_utf16_room(s, se, d, de))
+			break;
+		a = utfconv_load16x16(s, le);
+		b = utfconv_load16x16(s + 32, le);
+		if (utfconv_movemask32((utfconv_u16x16)(a > 0x7FF)) ||
+		    utfconv_avx2_ascii16(a, b))
+			break;
+	}
+	ncp = (s - *sp) / 2;
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/*
+ * The 16 units @a (no surrogates), all three bytes long (CJK), at @d:
+ * the first two bytes of each in its 16-bit lane of x, the third in y,
+ * merged in order by constant shuffles, as the SSSE3 step does, in each
+ * half: 48 bytes.
+ */
+static __always_inline UTFCONV_AVX2 void utfconv_avx2_utf16_three(u8 *d,
+								  utfconv_u16x16 a)
+{
 	const utfconv_u8x32 x0 = UTFCONV_VEC(0, 1, 128, 2, 3, 128, 4, 5, 128, 6,
 					     7, 128, 8, 9, 128, 10, 0, 1, 128,
 					     2, 3, 128, 4, 5, 128, 6, 7, 128, 8,
@@ -873,6 +1073,22 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 					     128, 128, 128, 10, 128, 128, 12,
 					     128, 128, 14, 128, 128, 128, 128,
 					     128, 128, 128, 128);
+	utfconv_u8x32 x = (utfconv_u8x32)(0x80E0 | a >> 12 | (a & 0xFC0) << 2);
+	utfconv_u8x32 y = (utfconv_u8x32)(0x80 | (a & 0x3F));
+	utfconv_u8x32 o0 = utfconv_pshufb32(x, x0) | utfconv_pshufb32(y, y0);
+	utfconv_u8x32 o1 = utfconv_pshufb32(x, x1) | utfconv_pshufb32(y, y1);
+
+	utfconv_store_lo(d, o0);
+	utfconv_store_lo(d + 16, o1);
+	utfconv_store_hi(d + 24, o0);
+	utfconv_store_hi(d + 40, o1);
+}
+
+static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
+							   const u8 *se,
+							   u8 **dp, u8 *de,
+							   bool le)
+{
 	const u8 *s = *sp;
 	u8 *d = *dp;
 	u64 ncp = 0;
@@ -880,106 +1096,39 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 	while (utfconv_utf16_room(s, se, d, de)) {
 		utfconv_u16x16 a = utfconv_load16x16(s, le);
 		utfconv_u16x16 b = utfconv_load16x16(s + 32, le);
-		utfconv_u16x16 big, mid;
-		unsigned int k7f, k7ff;
+		unsigned int k7ff;
 		const u8 *s0;
 
-		if (!utfconv_movemask32((utfconv_u16x16)
-					(((a | b) & 0xFF80) != 0))) {
-			/* 32 ASCII units: pack, then the quarters in order */
-			utfconv_u64x4 p = (utfconv_u64x4)
-				__builtin_ia32_packuswb256((utfconv_s16x16)a,
-							   (utfconv_s16x16)b);
-
-			p = __builtin_shufflevector(p, p, 0, 2, 1, 3);
-			__builtin_memcpy(d, &p, 32);
-			s += 64;
-			d += 32;
-			ncp += 32;
+		if (utfconv_avx2_ascii16(a, b)) {
+			ncp += utfconv_avx2_utf16_ascii(&s, se, &d, de, le, a, b);
 			continue;
 		}
-		big = (utfconv_u16x16)(a > 0x7F);
-		mid = (utfconv_u16x16)(a > 0x7FF);
-		k7ff = utfconv_unitmask(mid);
+		k7ff = utfconv_movemask32((utfconv_u16x16)(a > 0x7FF));
 		if (!k7ff) {
-			/* 16 units below 0x800, ASCII among them */
-			utfconv_u8x32 e, r;
-
-			k7f = utfconv_unitmask(big);
-			e = (utfconv_u8x32)((a & ~big) |
-					    ((0x80C0 | a >> 6 |
-					      (a & 0x3F) << 8) & big));
-			r = utfconv_rows(utfconv_pack8[k7f & 0xFF],
-					 utfconv_pack8[k7f >> 16]);
-			r = utfconv_pshufb32(e, r);
-			utfconv_store_lo(d, r);
-			d += utfconv_pack8_bytes[k7f & 0xFF];
-			utfconv_store_hi(d, r);
-			d += utfconv_pack8_bytes[k7f >> 16];
-			s += 32;
-			ncp += 16;
+			ncp += utfconv_avx2_utf16_below800(&s, se, &d, de, le,
+							   a, b);
 			continue;
 		}
-		if (k7ff == 0xFF00FF &&
-		    !utfconv_unitmask((utfconv_u16x16)((a & 0xF800) ==
-						       0xD800))) {
-			/* 16 units of three bytes each (CJK) */
-			utfconv_u8x32 x = (utfconv_u8x32)(0x80E0 | a >> 12 |
-							  (a & 0xFC0) << 2);
-			utfconv_u8x32 y = (utfconv_u8x32)(0x80 | (a & 0x3F));
-			utfconv_u8x32 o0 = utfconv_pshufb32(x, x0) |
-					   utfconv_pshufb32(y, y0);
-			utfconv_u8x32 o1 = utfconv_pshufb32(x, x1) |
-					   utfconv_pshufb32(y, y1);
-
-			utfconv_store_lo(d, o0);
-			utfconv_store_lo(d + 16, o1);
-			utfconv_store_hi(d + 24, o0);
-			utfconv_store_hi(d + 40, o1);
+		if (k7ff == ~0U && !utfconv_avx2_surrogates(a)) {
+			utfconv_avx2_utf16_three(d, a);
 			s += 32;
 			d += 48;
 			ncp += 16;
 			continue;
 		}
-		if (!utfconv_unitmask((utfconv_u16x16)((a & 0xF800) ==
-						       0xD800))) {
+		if (!utfconv_avx2_surrogates(a)) {
 			/*
-			 * 16 units of one to three bytes: as the SSSE3 step,
-			 * even and odd units encoded in 32-bit lanes, then
-			 * per half units 0-3 and 4-7 packed by their lengths.
+			 * 16 units of one to three bytes, and the next 16 as
+			 * well unless they hold surrogates: text that mixes
+			 * scripts with ASCII takes 32 units per trip.
 			 */
-			utfconv_s32x8 x0 = (utfconv_s32x8)a & 0xFFFF;
-			utfconv_s32x8 x1 = (utfconv_s32x8)
-					   ((utfconv_u32x8)a >> 16);
-			utfconv_s32x8 w0 = utfconv_utf8_enc32(x0);
-			utfconv_s32x8 w1 = utfconv_utf8_enc32(x1);
-			utfconv_u8x32 lo = (utfconv_u8x32)
-				__builtin_shufflevector(w0, w1, 0, 8, 1, 9,
-							4, 12, 5, 13);
-			utfconv_u8x32 hi = (utfconv_u8x32)
-				__builtin_shufflevector(w0, w1, 2, 10, 3, 11,
-							6, 14, 7, 15);
-			unsigned int l0, l1;
-
-			k7f = utfconv_unitmask(big);
-			l0 = utfconv_spread2(k7f & 0xFF) +
-			     utfconv_spread2(k7ff & 0xFF);
-			l1 = utfconv_spread2(k7f >> 16) +
-			     utfconv_spread2(k7ff >> 16);
-			lo = utfconv_pshufb32(lo,
-					      utfconv_rows(utfconv_pack32[l0 & 0xFF],
-							   utfconv_pack32[l1 & 0xFF]));
-			hi = utfconv_pshufb32(hi,
-					      utfconv_rows(utfconv_pack32[l0 >> 8],
-							   utfconv_pack32[l1 >> 8]));
-			utfconv_store_lo(d, lo);
-			d += utfconv_pack32_bytes[l0 & 0xFF];
-			utfconv_store_lo(d, hi);
-			d += utfconv_pack32_bytes[l0 >> 8];
-			utfconv_store_hi(d, lo);
-			d += utfconv_pack32_bytes[l1 & 0xFF];
-			utfconv_store_hi(d, hi);
-			d += utfconv_pack32_bytes[l1 >> 8];
+			d = utfconv_avx2_utf16_mixed(d, a);
+			if (!utfconv_avx2_surrogates(b)) {
+				d = utfconv_avx2_utf16_mixed(d, b);
+				s += 64;
+				ncp += 32;
+				continue;
+			}
 			s += 32;
 			ncp += 16;
 			continue;
@@ -1003,48 +1152,251 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 }
 
 /*
- * AVX2, UTF-8 to UTF-16: 32 ASCII bytes per step, widened to 32 code
- * units; anything else goes through the SSSE3 steps, some 32 to 64 bytes
- * at a time.
+ * The 16 bytes @h zero-extended to 16-bit lanes: one vpmovzxbw. GCC
+ * splits __builtin_convertvector() into two 128-bit halves here; clang
+ * has no builtin for the instruction and compiles the conversion into it.
+ */
+static __always_inline UTFCONV_AVX2 utfconv_u16x16
+utfconv_avx2_extend(utfconv_u8x16 h)
+{
+#ifdef __clang__
+	return __builtin_convertvector(h, utfconv_u16x16);
+#else
+	return (utfconv_u16x16)__builtin_ia32_pmovzxbw256((UTFCONV_C8X16)h);
+#endif
+}
+
+/* Bytes 0-15 (@hi false) or 16-31 of @v, zero-extended to 16-bit lanes. */
+static __always_inline UTFCONV_AVX2 utfconv_u16x16
+utfconv_avx2_widen(utfconv_u8x32 v, bool hi)
+{
+	utfconv_u8x16 h;
+
+	if (hi)
+		h = __builtin_shufflevector(v, v, 16, 17, 18, 19, 20, 21, 22, 23,
+					    24, 25, 26, 27, 28, 29, 30, 31);
+	else
+		h = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+					    10, 11, 12, 13, 14, 15);
+	return utfconv_avx2_extend(h);
+}
+
+/* The same for a 0/0xFF mask, to 0/0xFFFF lanes. */
+static __always_inline UTFCONV_AVX2 utfconv_u16x16
+utfconv_avx2_widen_mask(utfconv_u8x32 m, bool hi)
+{
+	utfconv_u16x16 w = utfconv_avx2_widen(m, hi);
+
+	return w | w << 8;
+}
+
+static __always_inline UTFCONV_AVX2 unsigned int
+utfconv_movemask8x32(utfconv_u8x32 v)
+{
+	return __builtin_ia32_pmovmskb256((UTFCONV_C8X32)v);
+}
+
+/*
+ * AVX2: utfconv_utf8_mixed32() with the 32 bytes at @s in one vector: the
+ * prefix utfconv_utf8_cut() allows, decoded in 16-bit lanes, one vector
+ * per 16 bytes, and packed with vpshufb, one 128-bit half (eight bytes of
+ * input) at a time, at @d: at most 64 bytes written. Returns the length
+ * of the prefix in bytes, 0 if none; *@units: the code units written.
+ */
+static __always_inline UTFCONV_AVX2 unsigned int
+utfconv_avx2_utf8_mixed(const u8 *s, u8 *d, bool be, unsigned int *units)
+{
+	utfconv_u8x32 v, n1, n2, l2, l3;
+	unsigned int i, k, pos = 0;
+	u32 first;
+
+	__builtin_memcpy(&v, s, sizeof(v));
+	__builtin_memcpy(&n1, s + 1, sizeof(n1));
+	__builtin_memcpy(&n2, s + 2, sizeof(n2));
+	l2 = (utfconv_u8x32)(v >= 0xC2) & (utfconv_u8x32)(v <= 0xDF);
+	l3 = (utfconv_u8x32)((v & 0xF0) == 0xE0);
+	k = utfconv_utf8_cut(utfconv_movemask8x32(l2), utfconv_movemask8x32(l3),
+			     utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) ==
+								  0x80)),
+			     utfconv_movemask8x32(v),
+			     utfconv_movemask8x32(((utfconv_u8x32)(v == 0xE0) &
+						   (utfconv_u8x32)(n1 < 0xA0)) |
+						  ((utfconv_u8x32)(v == 0xED) &
+						   (utfconv_u8x32)(n1 > 0x9F))),
+			     32, &first);
+	if (!k)
+		return 0;
+#pragma GCC unroll 2
+	for (i = 0; i < 2; i++) {
+		utfconv_u16x16 b = utfconv_avx2_widen(v, i);
+		utfconv_u16x16 c1 = utfconv_avx2_widen(n1, i) & 0x3F;
+		utfconv_u16x16 c2 = utfconv_avx2_widen(n2, i) & 0x3F;
+		utfconv_u16x16 m2 = utfconv_avx2_widen_mask(l2, i);
+		utfconv_u16x16 m3 = utfconv_avx2_widen_mask(l3, i);
+		utfconv_u16x16 u = UTFCONV_UTF8_DECODE(b, c1, c2, m2, m3);
+		unsigned int lo = first >> 16 * i & 0xFF;
+		unsigned int hi = first >> (16 * i + 8) & 0xFF;
+		utfconv_u8x32 r;
+
+		if (be)
+			u = u << 8 | u >> 8;
+		r = utfconv_pshufb32((utfconv_u8x32)u,
+				     utfconv_rows(utfconv_pack16[lo],
+						  utfconv_pack16[hi]));
+		utfconv_store_lo(d + pos, r);
+		pos += utfconv_pack16_bytes[lo];
+		utfconv_store_hi(d + pos, r);
+		pos += utfconv_pack16_bytes[hi];
+	}
+	*units = pos / 2;
+	return k;
+}
+
+/*
+ * AVX2: whether the 30 bytes at @s are ten whole three-byte sequences (no
+ * overlong forms, no surrogates), checked and decoded as
+ * utfconv_utf8_run3() does, five in each 128-bit half (bytes 0-14 and
+ * 15-29); their code units are written at @d either way (20 bytes, at
+ * most 32 written).
+ */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf8_run3(const u8 *s,
+								u8 *d,
+								bool be)
+{
+	/* as in utfconv_utf8_run3(), in each half */
+	const utfconv_u8x32 first = UTFCONV_VEC(1, 0, 4, 3, 7, 6, 10, 9, 13, 12,
+						128, 128, 128, 128, 128, 128,
+						1, 0, 4, 3, 7, 6, 10, 9, 13, 12,
+						128, 128, 128, 128, 128, 128);
+	const utfconv_u8x32 last = UTFCONV_VEC(2, 128, 5, 128, 8, 128, 11, 128,
+					       14, 128, 128, 128, 128, 128, 128,
+					       128, 2, 128, 5, 128, 8, 128, 11,
+					       128, 14, 128, 128, 128, 128, 128,
+					       128, 128);
+	const utfconv_u8x32 zero = { 0 };
+	utfconv_u8x32 v = utfconv_rows(s, s + 15);
+	/* each byte's next one within its half: byte 15 is not looked at */
+	utfconv_u8x32 n1 = __builtin_shufflevector(v, zero, 1, 2, 3, 4, 5, 6,
+						   7, 8, 9, 10, 11, 12, 13, 14,
+						   15, 32, 17, 18, 19, 20, 21,
+						   22, 23, 24, 25, 26, 27, 28,
+						   29, 30, 31, 32);
+	utfconv_u16x16 a = (utfconv_u16x16)utfconv_pshufb32(v, first);
+	utfconv_u16x16 b = (utfconv_u16x16)utfconv_pshufb32(v, last);
+	utfconv_u16x16 u = (a << 4 & 0xF000) | (a & 0x3F) << 6 | (b & 0x3F);
+	unsigned int lead, cont, form;
+
+	lead = utfconv_movemask8x32((utfconv_u8x32)((v & 0xF0) == 0xE0));
+	cont = utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) == 0x80));
+	form = utfconv_movemask8x32(((utfconv_u8x32)(v == 0xE0) &
+				     (utfconv_u8x32)(n1 < 0xA0)) |
+				    ((utfconv_u8x32)(v == 0xED) &
+				     (utfconv_u8x32)(n1 > 0x9F)));
+	if (be)
+		u = u << 8 | u >> 8;
+	utfconv_store_lo(d, (utfconv_u8x32)u);
+	utfconv_store_hi(d + 10, (utfconv_u8x32)u);
+	return !(((lead ^ 0x12491249) | (cont ^ 0x6DB66DB6) | form) &
+		 0x7FFF7FFF);
+}
+
+/* AVX2: the 32 ASCII bytes @v widened to code units at @d (64 bytes). */
+static __always_inline UTFCONV_AVX2 void
+utfconv_avx2_utf8_ascii(u8 *d, utfconv_u8x32 v, bool be)
+{
+	utfconv_u16x16 u0 = utfconv_avx2_widen(v, false);
+	utfconv_u16x16 u1 = utfconv_avx2_widen(v, true);
+
+	if (be) {
+		u0 <<= 8;
+		u1 <<= 8;
+	}
+	__builtin_memcpy(d, &u0, sizeof(u0));
+	__builtin_memcpy(d + 32, &u1, sizeof(u1));
+}
+
+/*
+ * AVX2: whether the 32 bytes @v are 16 whole two-byte sequences (no
+ * overlong forms), decoded as utfconv_utf8_run2() does into *@u.
+ */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf8_run2(utfconv_u8x32 v,
+								utfconv_u16x16 *u)
+{
+	utfconv_u16x16 w = (utfconv_u16x16)v;
+	unsigned int lead, cont;
+
+	lead = utfconv_movemask8x32((utfconv_u8x32)(v >= 0xC2) &
+				    (utfconv_u8x32)(v <= 0xDF));
+	cont = utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) == 0x80));
+	*u = (w & 0x1F) << 6 | (w >> 8 & 0x3F);
+	return lead == 0x55555555 && cont == 0xAAAAAAAA;
+}
+
+/*
+ * AVX2, UTF-8 to UTF-16: 32 ASCII bytes per step, widened to code units,
+ * in a loop of their own while they last; 32 bytes without ASCII that
+ * are 16 two-byte or ten three-byte sequences, decoded in place; else
+ * the longest prefix of whole one- to three-byte sequences of the 32
+ * bytes, decoded and packed; anything else (four-byte sequences,
+ * trouble) goes through the SSSE3 steps, some 32 to 64 bytes at a time.
  */
 static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 							  const u8 *se,
 							  u8 **dp, u8 *de,
 							  bool be)
 {
-	const utfconv_u8x32 zero = { 0 };
 	const u8 *s = *sp;
 	u8 *d = *dp;
 	u64 ncp = 0;
 
 	while (utfconv_utf8_room(s, se, d, de)) {
+		unsigned int k, m, units;
+		utfconv_u16x16 u;
 		utfconv_u8x32 v;
 		const u8 *s0;
 
 		__builtin_memcpy(&v, s, sizeof(v));
-		if (!__builtin_ia32_pmovmskb256((UTFCONV_C8X32)v)) {
-			utfconv_u16x16 u0 = (utfconv_u16x16)
-				__builtin_shufflevector(v, zero,
-							0, 32, 1, 33, 2, 34, 3, 35,
-							4, 36, 5, 37, 6, 38, 7, 39,
-							8, 40, 9, 41, 10, 42, 11, 43,
-							12, 44, 13, 45, 14, 46, 15, 47);
-			utfconv_u16x16 u1 = (utfconv_u16x16)
-				__builtin_shufflevector(v, zero,
-							16, 48, 17, 49, 18, 50, 19, 51,
-							20, 52, 21, 53, 22, 54, 23, 55,
-							24, 56, 25, 57, 26, 58, 27, 59,
-							28, 60, 29, 61, 30, 62, 31, 63);
-
-			if (be) {
-				u0 <<= 8;
-				u1 <<= 8;
-			}
-			__builtin_memcpy(d, &u0, 32);
-			__builtin_memcpy(d + 32, &u1, 32);
+		m = utfconv_movemask8x32(v);
+		if (!m) {
+			/* ASCII, in a loop of its own while it lasts */
+			do {
+				utfconv_avx2_utf8_ascii(d, v, be);
+				s += 32;
+				d += 64;
+				ncp += 32;
+				if (!utfconv_utf8_room(s, se, d, de))
+					break;
+				__builtin_memcpy(&v, s, sizeof(v));
+			} while (!utfconv_movemask8x32(v));
+			continue;
+		}
+		/*
+		 * Without ASCII, runs of one script advance by a constant:
+		 * 16 two-byte characters (Cyrillic, Greek, Hebrew, Arabic)
+		 * or ten three-byte ones (CJK, Indic, Thai).
+		 */
+		if (m == ~0U && (*s & 0xE0) == 0xC0 &&
+		    utfconv_avx2_utf8_run2(v, &u)) {
+			if (be)
+				u = u << 8 | u >> 8;
+			__builtin_memcpy(d, &u, sizeof(u));
 			s += 32;
-			d += 64;
-			ncp += 32;
+			d += 32;
+			ncp += 16;
+			continue;
+		}
+		if (m == ~0U && (*s & 0xF0) == 0xE0 &&
+		    utfconv_avx2_utf8_run3(s, d, be)) {
+			s += 30;
+			d += 20;
+			ncp += 10;
+			continue;
+		}
+		k = utfconv_avx2_utf8_mixed(s, d, be, &units);
+		if (k) {
+			s += k;
+			d += 2 * units;
+			ncp += units;
 			continue;
 		}
 		/* the SSSE3 steps, upper halves cleared as above */
@@ -1084,7 +1436,7 @@ static noinline UTFCONV_AVX2 u64 utfconv_avx2(const u8 **sp, const u8 *se,
  * @be: UTF-16BE output, else UTF-16LE
  * @level: %UTFCONV_LEVEL_SSE2; %UTFCONV_LEVEL_SSSE3: the CPU has SSSE3,
  *	pack the decoded lanes with pshufb; %UTFCONV_LEVEL_AVX2: and it has
- *	AVX2, the YMM registers saved: 32 ASCII bytes at a time
+ *	AVX2, the YMM registers saved: 32 bytes at a time
  *
  * Converts whole characters (no surrogates: those are for the careful
  * path) while the input and output left cover a block's worst case.

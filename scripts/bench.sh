@@ -6,10 +6,11 @@
 #
 #   scripts/bench.sh [host|kunit|vm|all]
 #
-#   host   the codec built natively (-O2, tools/bench/), scalar paths only
-#          and with its SIMD paths, against glibc iconv and ICU on every
-#          file of $SHARED/corpus, both directions; table, CSV and PNG plot
-#          in results/ (git-ignored)
+#   host   the codec built natively (-O2, tools/bench/), scalar paths only,
+#          SSSE3 and with its SIMD paths, against glibc iconv, ICU and
+#          simdutf's kernels (from $SIMDUTF_DIR, if there) on every file of
+#          $SHARED/corpus, both directions; table, CSV and PNG plot in
+#          results/ (git-ignored)
 #   kunit  the codec (scalar paths only, and with its SIMD paths) against
 #          fs/nls (utf8s_to_utf16s, utf16s_to_utf8s)
 #          inside the kernel, on User-Mode Linux (scripts/kunit.sh with
@@ -18,7 +19,9 @@
 #          (scripts/vm.sh bench): CLI vs iconv(1), names, memory per open
 #
 # Environment: SHARED (default ../shared), BENCH_ROUNDS (default 20),
-# BENCH_MIN_MS (host: minimum ms per timed sample, default 2).
+# BENCH_MIN_MS (host: minimum ms per timed sample, default 2), SIMDUTF_DIR
+# (host: simdutf's amalgamation, default $SHARED/peers/simdutf; without
+# it the host bench runs without simdutf and says so).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -56,7 +59,10 @@ corpus_files() {
 bench_host() {
 	section "host bench: codec vs glibc iconv vs ICU"
 	need_pkg libicu-dev pkg-config gnuplot-nox
-	make -s -C "$SRC/tools/bench" BUILD="$SRC/build/bench"
+	sdu=${SIMDUTF_DIR:-$SHARED/peers/simdutf}
+	[ -f "$sdu/simdutf.cpp" ] ||
+		log "bench: no simdutf at $sdu (set SIMDUTF_DIR): host bench without it"
+	make -s -C "$SRC/tools/bench" BUILD="$SRC/build/bench" SIMDUTF_DIR="$sdu"
 	csv=$RESULTS/bench-host.csv
 	# shellcheck disable=SC2046
 	"$SRC/build/bench/host_bench" -r "$ROUNDS" -m "${BENCH_MIN_MS:-2}" \
@@ -135,6 +141,57 @@ kunit_table() {
 		printf "  %-40s measured %5.2fx  %s (scalar paths only: %.2fx)\n", "codec >= 10x utf8s_to_utf16s", r, (r >= 10 ? "met" : "MISSED"), ratio["utf8-to-utf16le"]
 		r = sratio["utf16le-to-utf8"]
 		printf "  %-40s measured %5.2fx  %s (scalar paths only: %.2fx)\n", "codec >= 5x utf16s_to_utf8s", r, (r >= 5 ? "met" : "MISSED"), ratio["utf16le-to-utf8"]
+		printf "\nissue 15 goal 4 (the same run):\n"
+		r = sratio["utf8-to-utf16le"]
+		printf "  %-40s measured %5.2fx  %s\n", "codec >= 6x utf8s_to_utf16s", r, (r >= 6 ? "met" : "MISSED")
+		r = sratio["utf16le-to-utf8"]
+		printf "  %-40s measured %5.2fx  %s\n", "codec >= 20x utf16s_to_utf8s", r, (r >= 20 ? "met" : "MISSED")
+	}'
+}
+
+# uml_vs_host RAWLOG CSV: per file and direction, the SIMD paths in the
+# kernel (UML, RAWLOG) next to the same source in userspace on the same
+# corpus file (the host bench's SIMD column, CSV), as a ratio. The two
+# come from different processes run one after the other, so the ratio
+# carries the noise of both runs.
+uml_vs_host() {
+	grep -a -o 'utfconv_bench: utf[^ ]* .*' "$1" | awk -v csv="$2" '
+	BEGIN {
+		while ((getline line < csv) > 0) {
+			n = split(line, f, ",")
+			if (f[1] == "file" || n < 5)
+				continue
+			k = f[1]; sub(/\.utf8\.txt$/, "", k)
+			host[f[2], k] = f[5]
+		}
+	}
+	{
+		k = $3; sub(/\.utf8\.txt$/, "", k); sub(/.*\//, "", k)
+		sub(/simd_ps=/, "", $6)
+		if (!(($2, k) in host) || $6 <= 0)
+			next
+		d = $2; i = ++nf[d]
+		name[d, i] = k; user[d, i] = host[d, k]; uml[d, i] = $4 / $6 * 1e6
+	}
+	END {
+		if (!nf["utf8-to-utf16le"]) { print "UML vs userspace: no matching host results"; exit 0 }
+		printf "\nSIMD paths in the kernel (UML) vs the same code in userspace on the same file (input MB/s)\n"
+		printf "%-16s %-24s %10s %10s %9s\n", "direction", "file", "userspace", "UML", "UML/user"
+		split("utf8-to-utf16le utf16le-to-utf8", dirs, " ")
+		for (j = 1; j <= 2; j++) {
+			d = dirs[j]; g = 0
+			for (i = 1; i <= nf[d]; i++) {
+				r = uml[d, i] / user[d, i]; g += log(r)
+				printf "%-16s %-24.24s %10.0f %10.0f %8.2fx\n", d, name[d, i], user[d, i], uml[d, i], r
+			}
+			gm[d] = exp(g / nf[d])
+			printf "%-16s %-24s %10s %10s %8.2fx\n", d, "geometric mean", "", "", gm[d]
+		}
+		printf "\nissue 15 goal 4 (UML and host runs one after the other; ratios of two runs):\n"
+		for (j = 1; j <= 2; j++) {
+			d = dirs[j]
+			printf "  %-40s measured %5.2fx  %s\n", "UML SIMD within 10% of userspace, " d, gm[d], (gm[d] >= 0.9 ? "met" : "MISSED")
+		}
 	}'
 }
 
@@ -183,6 +240,12 @@ bench_kunit() {
 		"$UTFCONV_ROOT/scripts/kunit.sh" kunit.filter_glob='utfconv_bench*' ||
 		die "in-kernel bench failed (see $SRC/build/bench-kunit.log, $raw)"
 	kunit_table "$raw" | tee "$RESULTS/bench-kunit.txt"
+	if [ -f "$RESULTS/bench-host.csv" ]; then
+		uml_vs_host "$raw" "$RESULTS/bench-host.csv" |
+			tee -a "$RESULTS/bench-kunit.txt"
+	else
+		log "bench: no results/bench-host.csv: run the host bench for UML vs userspace"
+	fi
 	log "bench: results/bench-kunit.txt"
 }
 

@@ -8,9 +8,9 @@
 #   scripts/vm.sh run -- CMD [ARG...]
 #   scripts/vm.sh shell
 #
-# run and shell boot Debian's 6.12 kernel with utfconv.ko loaded and the
-# current directory (VM_SHARE overrides it) shared read-write into the
-# guest by virtio-9p (Debian's own 9p modules, loaded from the
+# run and shell boot Debian's 6.12 kernel with utfconv.ko and
+# utfconv_dev.ko loaded and the current directory (VM_SHARE overrides it)
+# shared read-write into the guest by virtio-9p (Debian's own 9p modules, loaded from the
 # initramfs), mounted at the same path and made the working directory,
 # the CLI utfconv on PATH. run runs CMD there (busybox sh userland),
 # prints its standard output (exact bytes, when it has ended) on
@@ -482,10 +482,7 @@ for k in $KERNELS; do
 			GUEST_EXTRA=/utfconv/hardening/run.sh
 			GUEST_ENV=$DEBUG_ENV
 			# The KUnit suites as a module too (kunit/Kbuild), in the
-			# same build as the library they call; the generated
-			# vector table (never checked in) first.
-			python3 "$SRC/scripts/gen_vectors.py" --kunit \
-				"$SRC/kunit/utfconv_vectors_gen.h"
+			# same build as the library they call.
 			kunit_mod=1
 		fi
 		log "vm: debug slice $VM_DEBUG_SLICE: $GUEST_ENV, timeout ${timeout}s"
@@ -504,6 +501,9 @@ for k in $KERNELS; do
 	kopt=()
 	if [ -n "$kunit_mod" ]; then
 		mkdir -p "$bdir/kunit"
+		# the generated vector table (never checked in) first
+		python3 "$SRC/scripts/gen_vectors.py" --kunit \
+			"$SRC/kunit/utfconv_vectors_gen.h"
 		rsync --checksum "$SRC"/kunit/*.[ch] "$SRC/kunit/Kbuild" "$bdir/kunit/"
 		kopt=(CONFIG_UTFCONV_KUNIT_TEST=m)
 		ktest=$bdir/kunit/utfconv_kunit.ko

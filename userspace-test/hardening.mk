@@ -13,7 +13,8 @@ HARD_BUILD := $(BUILD)/hardening
 HARD_VM := $(BUILD)/vm/hardening
 HARD_CC ?= $(CC)
 # The test is compiled against the UAPI header; the reference codec
-# (codec.mk) through compat/, as in host.mk, into one relocatable object.
+# (codec.mk) and the test-text encoder (kunit/utfconv_encode.h) through
+# compat/, as in host.mk, the codec into one relocatable object.
 HARD_CFLAGS := -O2 -g -Wall -Wextra -Wno-sign-compare -Wno-unused-result \
 	-std=gnu11 -pthread
 include $(CURDIR)/codec.mk

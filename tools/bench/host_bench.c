@@ -2,23 +2,29 @@
 /*
  * host_bench: throughput of utfconv's codec (kmod/utfconv_codec.c built
  * natively, strict policy, utfconv_buf()) on its scalar paths only
- * (simd=0) and with its SIMD paths (simd=1, the default; where the machine
- * has them), against glibc iconv and ICU, UTF-8 -> UTF-16LE and
- * UTF-16LE -> UTF-8, on every file given.
+ * (simd=0), its SIMD paths without AVX2 (simd=4: SSE2 and SSSE3) and as
+ * shipped (simd=1: AVX2 where the CPU has it), against glibc iconv, ICU
+ * and, where SIMDUTF_DIR held it at build time, simdutf's fallback,
+ * westmere, haswell and icelake kernels (the ones this CPU runs),
+ * UTF-8 -> UTF-16LE and UTF-16LE -> UTF-8, on every file given.
  *
  *   host_bench [-r ROUNDS] [-m MIN_MS] [-c CSV] FILE...
  *
  * Per file and direction the outputs of all implementations are first
- * compared byte for byte. Then each round times every implementation once
- * (round-robin, so a noisy neighbour hurts all of them alike), each sample
- * a loop of at least MIN_MS milliseconds; the minimum time per call over
- * the rounds is kept. Prints MB/s of input bytes and the ratios, the
- * geometric means and the goal lines of issue 4. Ratios are information,
- * never a pass/fail test: the exit status only reports errors.
+ * compared byte for byte (simdutf through its validating conversions).
+ * Then each round times every implementation once (round-robin, so a
+ * noisy neighbour hurts all of them alike), each sample a loop of at
+ * least MIN_MS milliseconds; the minimum time per call over the rounds is
+ * kept. Prints MB/s of input bytes, the ratios of each of our paths to
+ * its peer of the same instruction-set level (scalar / simdutf fallback,
+ * SSSE3 / westmere, AVX2 / haswell), the geometric means and the goal
+ * lines of issues 4 and 15. Ratios are information, never a pass/fail
+ * test: the exit status only reports errors.
  */
 #include <errno.h>
 #include <iconv.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,17 +34,45 @@
 #include <unicode/ustring.h>
 #include <unicode/utypes.h>
 #include <linux/utfconv.h>	/* the uapi header: policies */
+#if BENCH_HAVE_SIMDUTF
+#include "simdutf_shim.h"
+#endif
+
+#ifndef BENCH_SIMDUTF_DIR
+#define BENCH_SIMDUTF_DIR "(SIMDUTF_DIR unset)"
+#endif
 
 /* From include/linux/utfconv.h (kernel types there). */
 ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		    const void *src, size_t src_bytes, void *dst,
 		    size_t dst_bytes, uint64_t *error_offset);
-/* From kmod/utfconv_simd.h: pins the codec's paths (0 scalar, 1 default). */
+/*
+ * From kmod/utfconv_simd.h: pins the codec's paths for every later call
+ * (enum utfconv_path), as the host tests do.
+ */
 int utfconv_force_path(unsigned int path);
+#define BENCH_PATH_SCALAR	0	/* UTFCONV_PATH_SCALAR */
+#define BENCH_PATH_AUTO		1	/* UTFCONV_PATH_AUTO, the default */
+#define BENCH_PATH_SSSE3	4	/* UTFCONV_PATH_SSSE3: no AVX2 */
 
-enum { IMPL_SCALAR, IMPL_SIMD, IMPL_ICONV, IMPL_ICU, NIMPL };
-static const char *const impl_name[NIMPL] = { "scalar", "SIMD", "iconv",
-					      "ICU" };
+enum {
+	IMPL_SCALAR, IMPL_SSSE3, IMPL_SIMD, IMPL_ICONV, IMPL_ICU,
+	IMPL_FALLBACK, IMPL_WESTMERE, IMPL_HASWELL, IMPL_ICELAKE, NIMPL
+};
+#define IMPL_SDU0	IMPL_FALLBACK	/* the first simdutf kernel */
+static const char *const impl_name[NIMPL] = {
+	"scalar", "SSSE3", "SIMD", "iconv", "ICU",
+	"fallback", "westmere", "haswell", "icelake"
+};
+static const char *const impl_csv[NIMPL] = {
+	"scalar", "simd", "iconv", "icu", "ssse3",
+	"sdu_fallback", "sdu_westmere", "sdu_haswell", "sdu_icelake"
+};
+/* CSV column order: the first four as before issue 15, then the rest. */
+static const int csv_order[NIMPL] = {
+	IMPL_SCALAR, IMPL_SIMD, IMPL_ICONV, IMPL_ICU, IMPL_SSSE3,
+	IMPL_FALLBACK, IMPL_WESTMERE, IMPL_HASWELL, IMPL_ICELAKE
+};
 enum { D_8TO16, D_16TO8, NDIR };
 static const char *const dir_name[NDIR] = { "UTF-8 -> UTF-16LE",
 					    "UTF-16LE -> UTF-8" };
@@ -46,6 +80,19 @@ static const char *const dir_tag[NDIR] = { "utf8-to-utf16le",
 					   "utf16le-to-utf8" };
 
 static iconv_t cd[NDIR];
+static bool avail[NIMPL];
+static const void *sdu_kernel[NIMPL];	/* simdutf kernels, by IMPL_* */
+
+/* Our paths and their peers of the same level: the ratio columns. */
+static const struct { int ours, peer; const char *label; } pairs[] = {
+	{ IMPL_SCALAR, IMPL_FALLBACK, "sc/fallbk" },
+	{ IMPL_SSSE3, IMPL_WESTMERE, "SSSE3/wsm" },
+	{ IMPL_SIMD, IMPL_HASWELL, "SIMD/hsw" },
+	{ IMPL_SIMD, IMPL_ICELAKE, "SIMD/icl" },
+	{ IMPL_SIMD, IMPL_ICONV, "SIMD/iconv" },
+	{ IMPL_SIMD, IMPL_ICU, "SIMD/ICU" },
+};
+#define NPAIRS	(sizeof(pairs) / sizeof(pairs[0]))
 
 static void die(const char *fmt, const char *arg)
 {
@@ -63,44 +110,80 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+static long run_codec(unsigned int path, int dir, const void *src, size_t n,
+		      void *dst, size_t cap)
+{
+	ssize_t r;
+
+	utfconv_force_path(path);
+	/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
+	r = utfconv_buf(dir == D_8TO16 ? 1 : 3, UTFCONV_POLICY_STRICT, 0, src,
+			n, dst, cap, NULL);
+	return r < 0 ? -1 : r;
+}
+
+static long run_iconv(int dir, const void *src, size_t n, void *dst,
+		      size_t cap)
+{
+	char *in = (char *)src, *out = dst;
+	size_t inl = n, outl = cap;
+
+	iconv(cd[dir], NULL, NULL, NULL, NULL);
+	if (iconv(cd[dir], &in, &inl, &out, &outl) == (size_t)-1)
+		return -1;
+	return out - (char *)dst;
+}
+
+static long run_icu(int dir, const void *src, size_t n, void *dst,
+		    size_t cap)
+{
+	UErrorCode err = U_ZERO_ERROR;
+	int32_t len = 0;
+
+	if (dir == D_8TO16) {
+		u_strFromUTF8(dst, cap / 2, &len, src, n, &err);
+		return U_FAILURE(err) ? -1 : (long)len * 2;
+	}
+	u_strToUTF8(dst, cap, &len, src, n / 2, &err);
+	return U_FAILURE(err) ? -1 : len;
+}
+
+/* simdutf's validating conversions; it returns 0 for ill-formed input. */
+static long run_simdutf(int impl, int dir, const void *src, size_t n,
+			void *dst)
+{
+#if BENCH_HAVE_SIMDUTF
+	size_t r;
+
+	if (dir == D_8TO16) {
+		r = bench_simdutf_utf8_to_utf16le(sdu_kernel[impl], src, n,
+						  dst);
+		return r || !n ? (long)r * 2 : -1;
+	}
+	r = bench_simdutf_utf16le_to_utf8(sdu_kernel[impl], src, n / 2, dst);
+	return r || !n ? (long)r : -1;
+#else
+	return -1;
+#endif
+}
+
 /* One conversion; returns output bytes, or -1 on error. */
 static long run(int impl, int dir, const void *src, size_t n, void *dst,
 		size_t cap)
 {
 	switch (impl) {
 	case IMPL_SCALAR:
-	case IMPL_SIMD: {
-		ssize_t r;
-
-		utfconv_force_path(impl == IMPL_SIMD);
-		/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
-		r = utfconv_buf(dir == D_8TO16 ? 1 : 3,
-					UTFCONV_POLICY_STRICT, 0, src, n, dst,
-					cap, NULL);
-		return r < 0 ? -1 : r;
+		return run_codec(BENCH_PATH_SCALAR, dir, src, n, dst, cap);
+	case IMPL_SSSE3:
+		return run_codec(BENCH_PATH_SSSE3, dir, src, n, dst, cap);
+	case IMPL_SIMD:
+		return run_codec(BENCH_PATH_AUTO, dir, src, n, dst, cap);
+	case IMPL_ICONV:
+		return run_iconv(dir, src, n, dst, cap);
+	case IMPL_ICU:
+		return run_icu(dir, src, n, dst, cap);
 	}
-	case IMPL_ICONV: {
-		char *in = (char *)src, *out = dst;
-		size_t inl = n, outl = cap;
-
-		iconv(cd[dir], NULL, NULL, NULL, NULL);
-		if (iconv(cd[dir], &in, &inl, &out, &outl) == (size_t)-1)
-			return -1;
-		return out - (char *)dst;
-	}
-	case IMPL_ICU: {
-		UErrorCode err = U_ZERO_ERROR;
-		int32_t len = 0;
-
-		if (dir == D_8TO16) {
-			u_strFromUTF8(dst, cap / 2, &len, src, n, &err);
-			return U_FAILURE(err) ? -1 : (long)len * 2;
-		}
-		u_strToUTF8(dst, cap, &len, src, n / 2, &err);
-		return U_FAILURE(err) ? -1 : len;
-	}
-	}
-	return -1;
+	return run_simdutf(impl, dir, src, n, dst);
 }
 
 /* Seconds-free timing: ns per call of a loop of iters calls. */
@@ -137,6 +220,239 @@ static void *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/* Which implementations run here; says so for the missing ones. */
+static void find_impls(void)
+{
+	static const char *const sdu[] = { "fallback", "westmere", "haswell",
+					   "icelake" };
+
+	for (int i = 0; i < IMPL_SDU0; i++)
+		avail[i] = true;
+	__builtin_cpu_init();
+	avail[IMPL_SSSE3] = __builtin_cpu_supports("ssse3");
+	if (!__builtin_cpu_supports("avx2"))
+		printf("note: no AVX2 on this CPU: the SIMD column is the SSSE3 paths\n");
+#if BENCH_HAVE_SIMDUTF
+	printf("simdutf from %s (side by side, same rounds)\n",
+	       BENCH_SIMDUTF_DIR);
+	for (int i = IMPL_SDU0; i < NIMPL; i++) {
+		sdu_kernel[i] = bench_simdutf_kernel(sdu[i - IMPL_SDU0]);
+		avail[i] = sdu_kernel[i];
+		if (!avail[i])
+			printf("simdutf %s: not supported on this CPU, not measured\n",
+			       sdu[i - IMPL_SDU0]);
+	}
+#else
+	(void)sdu;
+	printf("simdutf: not found at %s (set SIMDUTF_DIR): measured without it\n",
+	       BENCH_SIMDUTF_DIR);
+#endif
+}
+
+/* The outputs of all implementations, byte for byte the scalar path's. */
+static void check_outputs(const char *path, int d, const void *src,
+			  size_t n, char **out, size_t cap)
+{
+	long olen[NIMPL];
+
+	for (int i = 0; i < NIMPL; i++) {
+		if (!avail[i])
+			continue;
+		memset(out[i], 0, cap);
+		olen[i] = run(i, d, src, n, out[i], cap);
+		if (olen[i] < 0) {
+			fprintf(stderr, "host_bench: %s: %s rejects the input (%s)\n",
+				path, impl_name[i], dir_name[d]);
+			exit(1);
+		}
+		if (olen[i] != olen[0] || memcmp(out[i], out[0], olen[0])) {
+			fprintf(stderr, "host_bench: %s: %s and %s outputs differ (%s)\n",
+				path, impl_name[0], impl_name[i], dir_name[d]);
+			exit(1);
+		}
+	}
+}
+
+/* Interleaved rounds; the MB/s of the best round of each into @mbs. */
+static void time_impls(int d, const void *src, size_t n, char **out,
+		       size_t cap, int rounds, double min_ms, double *mbs)
+{
+	long iters[NIMPL];
+	double best[NIMPL];
+
+	/* Calibrate: calls per sample for >= min_ms. */
+	for (int i = 0; i < NIMPL; i++) {
+		long k = 1;
+
+		best[i] = INFINITY;
+		iters[i] = 0;
+		if (!avail[i])
+			continue;
+		while (sample(i, d, src, n, out[i], cap, k) * k < min_ms * 1e6)
+			k *= 2;
+		iters[i] = k;
+	}
+	for (int r = 0; r < rounds; r++)
+		for (int i = 0; i < NIMPL; i++) {
+			double t;
+
+			if (!avail[i])
+				continue;
+			t = sample(i, d, src, n, out[i], cap, iters[i]);
+			if (t < best[i])
+				best[i] = t;
+		}
+	for (int i = 0; i < NIMPL; i++)
+		mbs[i] = avail[i] ? n / best[i] * 1e3 : NAN; /* B/ns -> MB/s */
+}
+
+static const char *short_name(const char *path)
+{
+	const char *s = strstr(path, "corpus/");
+
+	return s ? s + 7 : path;
+}
+
+static void print_mbs(int d, int nfiles, char **paths, size_t (*sizes)[NDIR],
+		      double (*mbs)[NDIR][NIMPL], int rounds, double *gm)
+{
+	printf("\nhost bench, %s (input MB/s, best of %d rounds)\n",
+	       dir_name[d], rounds);
+	printf("%-30s %7s", "file", "bytes");
+	for (int i = 0; i < NIMPL; i++)
+		printf(" %8s", impl_name[i]);
+	printf("\n");
+	for (int i = 0; i < NIMPL; i++)
+		gm[i] = 0;
+	for (int fi = 0; fi < nfiles; fi++) {
+		printf("%-30.30s %7zu", short_name(paths[fi]), sizes[fi][d]);
+		for (int i = 0; i < NIMPL; i++) {
+			printf(" %8.0f", mbs[fi][d][i]);
+			gm[i] += log(mbs[fi][d][i]);
+		}
+		printf("\n");
+	}
+	printf("%-30s %7s", "geometric mean", "");
+	for (int i = 0; i < NIMPL; i++) {
+		gm[i] = exp(gm[i] / nfiles);
+		printf(" %8.0f", gm[i]);
+	}
+	printf("\n");
+}
+
+/* Per file, ours / peer for each of pairs[]; worst[] its lowest. */
+static void print_ratios(int d, int nfiles, char **paths,
+			 double (*mbs)[NDIR][NIMPL], const double *gm,
+			 double *worst, int *worst_file)
+{
+	printf("\n%s, ratios (ours / peer; SIMD is the default path)\n",
+	       dir_name[d]);
+	printf("%-30s", "file");
+	for (size_t p = 0; p < NPAIRS; p++) {
+		printf(" %10s", pairs[p].label);
+		worst[p] = NAN;
+		worst_file[p] = 0;
+	}
+	printf("\n");
+	for (int fi = 0; fi < nfiles; fi++) {
+		printf("%-30.30s", short_name(paths[fi]));
+		for (size_t p = 0; p < NPAIRS; p++) {
+			double r = mbs[fi][d][pairs[p].ours] /
+				   mbs[fi][d][pairs[p].peer];
+
+			if (isnan(r)) {
+				printf(" %10s", "-");
+				continue;
+			}
+			printf(" %9.2fx", r);
+			if (isnan(worst[p]) || r < worst[p]) {
+				worst[p] = r;
+				worst_file[p] = fi;
+			}
+		}
+		printf("\n");
+	}
+	printf("%-30s", "geometric mean");
+	for (size_t p = 0; p < NPAIRS; p++) {
+		double r = gm[pairs[p].ours] / gm[pairs[p].peer];
+
+		if (isnan(r))
+			printf(" %10s", "-");
+		else
+			printf(" %9.2fx", r);
+	}
+	printf("\n");
+}
+
+static void goal_line(const char *what, double r, double goal,
+		      const char *file)
+{
+	if (isnan(r)) {
+		printf("  %-52s not measured (no simdutf)\n", what);
+		return;
+	}
+	printf("  %-52s measured %5.2fx%s%s%s  %s\n", what, r,
+	       file ? " (" : "", file ? file : "", file ? ")" : "",
+	       r >= goal ? "met" : "MISSED");
+}
+
+static void print_goals(int nfiles, char **paths, double (*gm)[NIMPL],
+			double (*worst)[NPAIRS], int (*wfile)[NPAIRS])
+{
+	static const struct {
+		int d, impl, peer;
+		double goal;
+		const char *what;
+	} g4[] = {
+		{ D_8TO16, IMPL_SCALAR, IMPL_ICONV, 3.0, "scalar >= 3x iconv, UTF-8 -> UTF-16" },
+		{ D_16TO8, IMPL_SCALAR, IMPL_ICONV, 3.5, "scalar >= 3.5x iconv, UTF-16 -> UTF-8" },
+		{ D_8TO16, IMPL_SCALAR, IMPL_ICU, 1.4, "scalar >= 1.4x ICU, UTF-8 -> UTF-16" },
+		{ D_16TO8, IMPL_SCALAR, IMPL_ICU, 1.4, "scalar >= 1.4x ICU, UTF-16 -> UTF-8" },
+		{ D_8TO16, IMPL_SIMD, IMPL_ICONV, 6.0, "SIMD >= 6x iconv, UTF-8 -> UTF-16" },
+		{ D_16TO8, IMPL_SIMD, IMPL_ICONV, 15.0, "SIMD >= 15x iconv, UTF-16 -> UTF-8" },
+	};
+	static const char *const dshort[NDIR] = { "UTF-8 -> UTF-16",
+						  "UTF-16 -> UTF-8" };
+	char what[96];
+
+	printf("\nissue 4 goals (geometric mean over %d files):\n", nfiles);
+	for (size_t g = 0; g < sizeof(g4) / sizeof(g4[0]); g++)
+		goal_line(g4[g].what, gm[g4[g].d][g4[g].impl] /
+				      gm[g4[g].d][g4[g].peer], g4[g].goal, NULL);
+
+	printf("\nissue 15 goals 2 and 3 (simdutf kernels of the same level, ratios of input MB/s):\n");
+	for (int d = 0; d < NDIR; d++) {
+		snprintf(what, sizeof(what), "SIMD >= 1.0x haswell, every file, %s",
+			 dshort[d]);
+		goal_line(what, worst[d][2], 1.0, short_name(paths[wfile[d][2]]));
+		snprintf(what, sizeof(what), "SIMD >= 1.3x haswell, geo. mean, %s",
+			 dshort[d]);
+		goal_line(what, gm[d][IMPL_SIMD] / gm[d][IMPL_HASWELL], 1.3,
+			  NULL);
+	}
+	for (int d = 0; d < NDIR; d++) {
+		snprintf(what, sizeof(what), "scalar >= 1.0x fallback, geo. mean, %s",
+			 dshort[d]);
+		goal_line(what, gm[d][IMPL_SCALAR] / gm[d][IMPL_FALLBACK], 1.0,
+			  NULL);
+		snprintf(what, sizeof(what), "scalar >= 0.9x fallback, every file, %s",
+			 dshort[d]);
+		goal_line(what, worst[d][0], 0.9, short_name(paths[wfile[d][0]]));
+	}
+}
+
+static void csv_row(FILE *csv, const char *path, int d, size_t n,
+		    const double *mbs)
+{
+	const char *base = strrchr(path, '/');
+
+	fprintf(csv, "%s,%s,%zu", base ? base + 1 : path, dir_tag[d], n);
+	for (int i = 0; i < NIMPL; i++)
+		fprintf(csv, ",%.1f", isnan(mbs[csv_order[i]]) ? 0.0 :
+					mbs[csv_order[i]]);
+	fprintf(csv, "\n");
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = 20, opt, nfiles;
@@ -145,6 +461,9 @@ int main(int argc, char **argv)
 	FILE *csv = NULL;
 	double (*mbs)[NDIR][NIMPL];
 	size_t (*sizes)[NDIR];
+	double gm[NDIR][NIMPL], worst[NDIR][NPAIRS];
+	int wfile[NDIR][NPAIRS];
+	char **paths;
 
 	while ((opt = getopt(argc, argv, "r:m:c:")) != -1) {
 		switch (opt) {
@@ -157,6 +476,7 @@ int main(int argc, char **argv)
 		}
 	}
 	nfiles = argc - optind;
+	paths = argv + optind;
 	if (nfiles <= 0 || rounds <= 0)
 		die("%s", "no files given");
 	cd[D_8TO16] = iconv_open("UTF-16LE", "UTF-8");
@@ -169,15 +489,19 @@ int main(int argc, char **argv)
 		csv = fopen(csv_path, "w");
 		if (!csv)
 			die("cannot write %s", csv_path);
-		fprintf(csv, "file,direction,bytes,scalar_MBps,simd_MBps,iconv_MBps,icu_MBps\n");
+		fprintf(csv, "file,direction,bytes");
+		for (int i = 0; i < NIMPL; i++)
+			fprintf(csv, ",%s_MBps", impl_csv[i]);
+		fprintf(csv, "\n");
 	}
+	find_impls();
+	printf("machine shared and noisy: absolute MB/s are not meaningful, ratios from the same interleaved rounds are\n");
 	fprintf(stderr, "host_bench: %d files, %d rounds, samples >= %.1f ms\n",
 		nfiles, rounds, min_ms);
 
 	for (int fi = 0; fi < nfiles; fi++) {
-		const char *path = argv[optind + fi];
 		size_t n8, n16;
-		char *u8 = read_file(path, &n8);
+		char *u8 = read_file(paths[fi], &n8);
 		size_t cap = 4 * n8 + 64;
 		char *u16 = malloc(cap), *out[NIMPL];
 		long len;
@@ -186,59 +510,19 @@ int main(int argc, char **argv)
 			out[i] = malloc(cap);
 		len = run(IMPL_SCALAR, D_8TO16, u8, n8, u16, cap);
 		if (len < 0)
-			die("codec rejects %s as UTF-8", path);
+			die("codec rejects %s as UTF-8", paths[fi]);
 		n16 = len;
 
 		for (int d = 0; d < NDIR; d++) {
 			const void *src = d == D_8TO16 ? u8 : u16;
 			size_t n = d == D_8TO16 ? n8 : n16;
-			long olen[NIMPL], iters[NIMPL];
-			double best[NIMPL];
 
-			/* Identical outputs first. */
-			for (int i = 0; i < NIMPL; i++) {
-				memset(out[i], 0, cap);
-				olen[i] = run(i, d, src, n, out[i], cap);
-				if (olen[i] < 0)
-					die("conversion error on %s", path);
-			}
-			for (int i = 1; i < NIMPL; i++)
-				if (olen[i] != olen[0] ||
-				    memcmp(out[i], out[0], olen[0])) {
-					fprintf(stderr, "host_bench: %s: %s and %s outputs differ (%s)\n",
-						path, impl_name[0], impl_name[i],
-						dir_name[d]);
-					exit(1);
-				}
-			/* Calibrate: calls per sample for >= min_ms. */
-			for (int i = 0; i < NIMPL; i++) {
-				long k = 1;
-
-				while (sample(i, d, src, n, out[i], cap, k) * k <
-				       min_ms * 1e6)
-					k *= 2;
-				iters[i] = k;
-				best[i] = INFINITY;
-			}
-			for (int r = 0; r < rounds; r++)
-				for (int i = 0; i < NIMPL; i++) {
-					double t = sample(i, d, src, n, out[i],
-							  cap, iters[i]);
-
-					if (t < best[i])
-						best[i] = t;
-				}
-			for (int i = 0; i < NIMPL; i++)
-				mbs[fi][d][i] = n / best[i] * 1e3; /* B/ns -> MB/s */
+			check_outputs(paths[fi], d, src, n, out, cap);
+			time_impls(d, src, n, out, cap, rounds, min_ms,
+				   mbs[fi][d]);
 			sizes[fi][d] = n;
-			if (csv) {
-				const char *base = strrchr(path, '/');
-
-				fprintf(csv, "%s,%s,%zu,%.1f,%.1f,%.1f,%.1f\n",
-					base ? base + 1 : path, dir_tag[d], n,
-					mbs[fi][d][0], mbs[fi][d][1],
-					mbs[fi][d][2], mbs[fi][d][3]);
-			}
+			if (csv)
+				csv_row(csv, paths[fi], d, n, mbs[fi][d]);
 		}
 		free(u8);
 		free(u16);
@@ -250,53 +534,10 @@ int main(int argc, char **argv)
 	if (csv)
 		fclose(csv);
 
-	double gm[NDIR][NIMPL];
-
 	for (int d = 0; d < NDIR; d++) {
-		double lg[NIMPL] = { 0 };
-
-		printf("\nhost bench, %s (input MB/s, min over %d rounds)\n",
-		       dir_name[d], rounds);
-		printf("%-30s %7s %7s %7s %7s %7s %8s %8s %8s %8s\n", "file",
-		       "bytes", "scalar", "SIMD", "iconv", "ICU", "sc/iconv",
-		       "SIMD/ic", "sc/ICU", "SIMD/ICU");
-		for (int fi = 0; fi < nfiles; fi++) {
-			const char *path = argv[optind + fi];
-			const char *s = strstr(path, "corpus/");
-			double *m = mbs[fi][d];
-
-			s = s ? s + 7 : path;
-			printf("%-30.30s %7zu %7.0f %7.0f %7.0f %7.0f %7.2fx %7.2fx %7.2fx %7.2fx\n",
-			       s, sizes[fi][d], m[0], m[1], m[2], m[3],
-			       m[0] / m[2], m[1] / m[2], m[0] / m[3],
-			       m[1] / m[3]);
-			for (int i = 0; i < NIMPL; i++)
-				lg[i] += log(m[i]);
-		}
-		for (int i = 0; i < NIMPL; i++)
-			gm[d][i] = exp(lg[i] / nfiles);
-		printf("%-30s %7s %7.0f %7.0f %7.0f %7.0f %7.2fx %7.2fx %7.2fx %7.2fx\n",
-		       "geometric mean", "", gm[d][0], gm[d][1], gm[d][2],
-		       gm[d][3], gm[d][0] / gm[d][2], gm[d][1] / gm[d][2],
-		       gm[d][0] / gm[d][3], gm[d][1] / gm[d][3]);
+		print_mbs(d, nfiles, paths, sizes, mbs, rounds, gm[d]);
+		print_ratios(d, nfiles, paths, mbs, gm[d], worst[d], wfile[d]);
 	}
-
-	struct { int d, impl, peer; double goal; const char *what; } goals[] = {
-		{ D_8TO16, IMPL_SCALAR, IMPL_ICONV, 3.0, "scalar >= 3x iconv, UTF-8 -> UTF-16" },
-		{ D_16TO8, IMPL_SCALAR, IMPL_ICONV, 3.5, "scalar >= 3.5x iconv, UTF-16 -> UTF-8" },
-		{ D_8TO16, IMPL_SCALAR, IMPL_ICU, 1.4, "scalar >= 1.4x ICU, UTF-8 -> UTF-16" },
-		{ D_16TO8, IMPL_SCALAR, IMPL_ICU, 1.4, "scalar >= 1.4x ICU, UTF-16 -> UTF-8" },
-		{ D_8TO16, IMPL_SIMD, IMPL_ICONV, 6.0, "SIMD >= 6x iconv, UTF-8 -> UTF-16" },
-		{ D_16TO8, IMPL_SIMD, IMPL_ICONV, 15.0, "SIMD >= 15x iconv, UTF-16 -> UTF-8" },
-	};
-
-	printf("\nissue 4 goals (geometric mean over %d files):\n", nfiles);
-	for (size_t g = 0; g < sizeof(goals) / sizeof(goals[0]); g++) {
-		double r = gm[goals[g].d][goals[g].impl] /
-			   gm[goals[g].d][goals[g].peer];
-
-		printf("  %-40s measured %5.2fx  %s\n", goals[g].what, r,
-		       r >= goals[g].goal ? "met" : "MISSED");
-	}
+	print_goals(nfiles, paths, gm, worst, wfile);
 	return 0;
 }
