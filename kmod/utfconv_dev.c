@@ -776,9 +776,15 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 			ret = -EFAULT;
 			break;
 		}
-		/* Long input: let signals and other tasks in between steps. */
-		if (signal_pending(current))
+		/*
+		 * Long input: let signals and other tasks in between steps.
+		 * A step may take no input (its output was a pending tail's
+		 * U+FFFD); without progress the call restarts, never returns 0.
+		 */
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
 			break;
+		}
 		cond_resched();
 	}
 	return done ? done : ret;

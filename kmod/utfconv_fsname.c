@@ -94,6 +94,7 @@ static const struct kernel_param_ops utfconv_fsname_policy_ops = {
 	.get = utfconv_fsname_policy_get,
 };
 module_param_cb(fsname_policy, &utfconv_fsname_policy_ops, NULL, 0644);
+__MODULE_PARM_TYPE(fsname_policy, "string");
 MODULE_PARM_DESC(fsname_policy,
 		 "Policy of the fs/nls drop-ins: wtf8 (default; unpaired surrogates in their three-byte form) or strict (-EILSEQ)");
 
@@ -161,7 +162,8 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s_off);
  * utfconv_fsname_utf8s_to_utf16s() - drop-in for utf8s_to_utf16s()
  * @s: the name in UTF-8 (WTF-8 policy: unpaired surrogates in their
  *	three-byte form)
- * @inlen: length of @s in bytes
+ * @inlen: length of @s in bytes; as in fs/nls, the name ends at its first
+ *	NUL byte if one comes earlier
  * @endian: byte order of the units written to @pwcs
  * @pwcs: output buffer of UTF-16 code units
  * @maxout: capacity of @pwcs in code units
@@ -182,11 +184,15 @@ int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
 				   enum utf16_endian endian, wchar_t *pwcs,
 				   int maxout)
 {
-	int ret = utfconv_fsname_utf8s_to_utf16s_off(s, inlen, endian, pwcs,
-						     maxout,
-						     READ_ONCE(utfconv_fsname_policy),
-						     NULL);
+	int ret;
 
+	if (inlen < 0 || maxout < 0)
+		return -EINVAL;
+	/* fs/nls ends a name at its first NUL byte, so callers pass buffers */
+	inlen = strnlen((const char *)s, inlen);
+	ret = utfconv_fsname_utf8s_to_utf16s_off(s, inlen, endian, pwcs, maxout,
+						 READ_ONCE(utfconv_fsname_policy),
+						 NULL);
 	return ret == -EILSEQ ? -EINVAL : ret;
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s);

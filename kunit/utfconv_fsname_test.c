@@ -454,6 +454,38 @@ static void utfconv_fsname_nul_stop_test(struct kunit *test)
 #endif
 }
 
+/* A VFS name in a NUL-padded buffer: the UTF-8 drop-in ends at the NUL. */
+static void utfconv_fsname_nul_stop_utf8_test(struct kunit *test)
+{
+	static const u8 padded[] = "a\xc3\xa9\0zz";
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	wchar_t disk[8];
+	wchar_t want[2];
+	int ret;
+
+	utfconv_fsname_put_le(want, (const u16 []){ 'a', 0xE9 }, 2);
+	memset(disk, 0xA5, sizeof(disk));
+	ret = utfconv_fsname_utf8s_to_utf16s(padded, sizeof(padded), le, disk,
+					     ARRAY_SIZE(disk));
+	KUNIT_EXPECT_EQ(test, ret, 2);
+	KUNIT_EXPECT_MEMEQ(test, disk, want, sizeof(want));
+	KUNIT_EXPECT_EQ(test, disk[2], (wchar_t)0xA5A5);
+	/* a NUL first: the empty name */
+	ret = utfconv_fsname_utf8s_to_utf16s(&padded[3], 3, le, disk,
+					     ARRAY_SIZE(disk));
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	/* the _off form converts U+0000 like any other character */
+	ret = utfconv_fsname_utf8s_to_utf16s_off(padded, 6, le, disk,
+						 ARRAY_SIZE(disk),
+						 UTFCONV_POLICY_WTF8, NULL);
+	KUNIT_EXPECT_EQ(test, ret, 5);
+#if IS_ENABLED(CONFIG_NLS)
+	ret = utf8s_to_utf16s(padded, sizeof(padded), le, disk,
+			      ARRAY_SIZE(disk));
+	KUNIT_EXPECT_EQ(test, ret, 2);
+#endif
+}
+
 /* utfconv_fsname_utf8_to_utf32() on one input, under both policies. */
 struct utfconv_fsname_u32 {
 	const char *desc;
@@ -591,6 +623,7 @@ static struct kunit_case utfconv_fsname_cases[] = {
 	KUNIT_CASE_PARAM(utfconv_fsname_utf16_len_test,
 			 utfconv_fsname_len_gen_params),
 	KUNIT_CASE(utfconv_fsname_nul_stop_test),
+	KUNIT_CASE(utfconv_fsname_nul_stop_utf8_test),
 	KUNIT_CASE_PARAM(utfconv_fsname_utf8_to_utf32_test,
 			 utfconv_fsname_u32_gen_params),
 	KUNIT_CASE(utfconv_fsname_policy_test),

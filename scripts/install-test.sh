@@ -99,7 +99,8 @@ for k in 6.1 6.12; do
 		expect_modinfo "$ko" vermagic "^$(printf '%s' "$rel" | sed 's/[.+]/\\&/g') "
 	done
 	expect_modinfo "$lib" depends '^ *$'
-	expect_modinfo "$lib" parm '^simd:Use the SIMD paths .*\(default: 1\) \(bool\)'
+	expect_modinfo "$lib" parm '(^| )simd:Use the SIMD paths .*\(default: 1\) \(bool\)'
+	expect_modinfo "$lib" parm '^fsname_policy:Policy of the fs/nls drop-ins: wtf8 .* \(string\) '
 	expect_modinfo "$dev" depends '^utfconv *$'
 	expect_modinfo "$dev" parm '^buffer_bytes:Output buffer bytes per open file.*\(uint\)'
 	expect_modinfo "$dev" parm ' max_user_streams:Most open files of /dev/utfconv per user.*\(uint\)'
