@@ -83,6 +83,8 @@ $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 # case on every codec path (0..4) itself.
 host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
 		$(HOST_BUILD)/guard_test $(HOST_BUILD)/host_test-uchar host-be
+	$(PYTHON) $(TOPDIR)/scripts/gen_simd_tables.py --check \
+		$(TOPDIR)/kmod/utfconv_simd_tables.h
 	$(HOST_BUILD)/host_test -q -s 0 $(SHARED) \
 		"UTFCONV_SIMD=0 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
 	$(HOST_BUILD)/host_test -q -s 2 -X sweep $(SHARED) \
