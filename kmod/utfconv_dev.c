@@ -268,10 +268,13 @@ struct utfconv_file {
  */
 static void utfconv_wake(struct utfconv_file *uf, unsigned int wake)
 {
+	/* The keys name EPOLLERR/EPOLLHUP too: an error or the end wakes. */
 	if (wake & UTFCONV_WAKE_READERS)
-		wake_up_interruptible_poll(&uf->rwait, EPOLLIN | EPOLLRDNORM);
+		wake_up_interruptible_poll(&uf->rwait, EPOLLIN | EPOLLRDNORM |
+					   EPOLLERR | EPOLLHUP);
 	if (wake & UTFCONV_WAKE_WRITERS)
-		wake_up_interruptible_poll(&uf->wwait, EPOLLOUT | EPOLLWRNORM);
+		wake_up_interruptible_poll(&uf->wwait, EPOLLOUT | EPOLLWRNORM |
+					   EPOLLERR | EPOLLHUP);
 }
 
 /**
@@ -871,7 +874,9 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
  * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
  * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
  * write() can accept input (room in the output buffer, input not ended,
- * no error); EPOLLERR while a strict error holds.
+ * no error); EPOLLERR while a strict error holds; EPOLLHUP once the input
+ * ended without one (a flush), so that a writer waiting in poll() wakes
+ * and gets -EPIPE from write() as from a pipe without reader.
  */
 static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 {
@@ -888,8 +893,9 @@ static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (utfconv_error(&uf->state))
 		mask |= EPOLLERR;
-	else if (!utfconv_ended_locked(uf) && avail >= UTFCONV_MIN_ROOM &&
-		 avail > uf->full_avail)
+	else if (utfconv_ended_locked(uf))
+		mask |= EPOLLHUP;	/* write() fails at once (EPIPE) */
+	else if (avail >= UTFCONV_MIN_ROOM && avail > uf->full_avail)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	spin_unlock(&uf->lock);
 

@@ -951,9 +951,57 @@ TEST_F(dev, poll_and_full_buffer)
 		ASSERT_EQ(in[i], out[2 * i]) TH_LOG("char %zu", i);
 	}
 	ev = poll_now(self->fd, POLLIN | POLLOUT);
-	EXPECT_EQ(POLLIN, ev & (POLLIN | POLLOUT | POLLERR));	/* EOF */
+	/* EOF; a writer is told the input ended (write() gives EPIPE) */
+	EXPECT_EQ(POLLIN | POLLHUP, ev & (POLLIN | POLLOUT | POLLERR | POLLHUP));
 	free(in);
 	free(out);
+}
+
+/* A thread waiting in poll() for EPOLLOUT on a full output buffer. */
+struct pollwaiter {
+	int fd;
+	int ret;
+	short revents;
+};
+
+static void *poll_waiter(void *arg)
+{
+	struct pollwaiter *w = arg;
+	struct pollfd p = { .fd = w->fd, .events = POLLOUT };
+
+	w->ret = poll(&p, 1, 10000);
+	w->revents = p.revents;
+	return NULL;
+}
+
+/*
+ * A writer waiting in poll() for room when another thread flushes: the
+ * flush ends the input, write() can only fail (EPIPE), so the waiter
+ * wakes with EPOLLHUP at once instead of sleeping until its timeout.
+ */
+TEST_F(dev, poll_writer_wakes_at_flush)
+{
+	size_t cap = self->info.buffer_bytes;
+	struct pollwaiter w = { .fd = self->fd, .ret = -2 };
+	unsigned char *in = malloc(cap);
+	pthread_t t;
+	ssize_t n;
+
+	ASSERT_NE(NULL, in);
+	memset(in, 'a', cap);
+	set_nonblock(self->fd, true);
+	n = write(self->fd, in, cap);	/* fills the output buffer */
+	ASSERT_EQ((ssize_t)cap / 2, n);
+	EXPECT_EQ(0, poll_now(self->fd, POLLOUT) & POLLOUT);
+	ASSERT_EQ(0, pthread_create(&t, NULL, poll_waiter, &w));
+	usleep(100000);			/* let it sleep in poll() */
+	ASSERT_EQ(0, ioctl(self->fd, UTFCONV_IOC_FLUSH));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(1, w.ret);
+	EXPECT_EQ(POLLHUP, w.revents & (POLLOUT | POLLERR | POLLHUP));
+	EXPECT_EQ(-1, write(self->fd, in, 1));
+	EXPECT_EQ(EPIPE, errno);
+	free(in);
 }
 
 struct reader {
