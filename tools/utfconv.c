@@ -1030,7 +1030,9 @@ int main(int argc, char **argv)
 				"  sudo insmod kmod/utfconv.ko && sudo insmod kmod/utfconv_dev.ko\n"
 				"                                 (from a build tree)\n"
 				"or\n"
-				"  sudo modprobe utfconv_dev      (when installed)\n");
+				"  sudo modprobe utfconv_dev      (when installed)\n"
+				"or, without touching the running kernel, in a VM:\n"
+				"  scripts/vm.sh run -- utfconv ARGS...\n");
 		return EXIT_NODEV;
 	}
 
