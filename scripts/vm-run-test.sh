@@ -24,6 +24,8 @@ iconv -f UTF-8 -t UTF-16BE "$D/in/multi" >"$D/in/multi.be"
 iconv -f UTF-8 -t UTF-16 "$D/in/multi" >"$D/in/multi.16"
 { printf '\376\377'; cat "$D/in/multi.be"; } >"$D/in/multi.16be"
 : >"$D/in/empty"
+# 55 KiB of text: in place, its UTF-16 passes 32 KiB (see iconv-cases.sh).
+for i in $(seq 1024); do cat "$D/in/multi"; done >"$D/in/big"
 printf 'ab\377cd' >"$D/in/bad"
 printf '\377ab' >"$D/in/bad0"
 printf 'ab\343\201' >"$D/in/trunc"
