@@ -29,7 +29,7 @@ SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 case ${FS_SLICE:-} in
 '') slice_drivers="stock utfconv-strict utfconv-wtf8"
 	# the filesystems of fsexp.py, the source directories of fs-modules.sh
-	export FSEXP_FS="vfat isofs exfat" FS_LIST="fat exfat ntfs3 isofs" ;;
+	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3"} FS_LIST="fat exfat ntfs3 isofs" ;;
 check) slice_drivers="stock utfconv-wtf8"
 	export FSEXP_FS="vfat isofs" FS_LIST="fat isofs" ;;
 *) die "FS_SLICE=${FS_SLICE}: only check is known" ;;
@@ -47,7 +47,8 @@ PAYLOAD=$OUT/payload
 IMAGES=$PAYLOAD/fs/images
 FSIMG=$SRC/tools/fsimg/fsimg
 
-for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo mkfs.exfat fsck.exfat; do
+for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo mkfs.exfat fsck.exfat \
+	mkntfs ntfscp ntfsfix ntfsls; do
 	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)"
 done
 

@@ -119,7 +119,7 @@ def corpus_words(corpus):
 
 def cases(fs, corpus):
     """[(key, name, made_by)] of one image, in directory order."""
-    long_ascii = {"vfat": 255, "exfat": 255, "isofs": 103}[fs]
+    long_ascii = {"vfat": 255, "exfat": 255, "ntfs3": 255, "isofs": 103}[fs]
     c = [("ascii", "plain file.txt", "tool")]
     c += [("word-" + lang, w + ".txt", "tool") for lang, w in corpus_words(corpus)]
     c += [("emoji", "\U0001F600 smile.txt", "fsimg"),
@@ -136,8 +136,13 @@ def cases(fs, corpus):
           ("end-lead", "end\ud83d", "fsimg"),
           ("alias-plain", "alias name.txt", "tool"),
           ("alias-trail", "alias\udc00 name.txt", "fsimg")]
-    if fs == "isofs":
+    if fs in ("isofs", "ntfs3"):
         c.append(("lone-only", "\udc00\udc01", "fsimg"))
+    if fs == "ntfs3":
+        # ntfs-3g's ntfscp writes every case: it takes a lone surrogate
+        # in its generalized three-byte UTF-8 form (fsimg list checks the
+        # units it wrote).
+        c = [(k, n, "tool") for k, n, _ in c]
     elif fs == "exfat":
         # Made by the stock exfat driver in the guest, which writes every
         # well-formed name: only the ill-formed ones go through fsimg.
@@ -249,6 +254,27 @@ def make_joliet(outdir, fsimg, name, entries):
     return img
 
 
+def make_ntfs(outdir, fsimg, name, entries):
+    """mkntfs, then ntfs-3g's ntfscp (no mount, no FUSE) for every file."""
+    img = os.path.join(outdir, name + ".img")
+    if os.path.exists(img):
+        os.unlink(img)
+    with open(img, "wb") as f:
+        f.truncate(16 << 20)
+    run("mkntfs", "-q", "-F", "-f", "-s", "512", "-c", "4096", "-L", "UTFCONV",
+        img)
+    content = os.path.join(outdir, "content")
+    for e in entries:
+        with open(content, "w") as f:
+            f.write("id=%d\n" % e["id"])
+        run("ntfscp", img, content,
+            e["create"].encode("utf-8", "surrogatepass"))
+    craft(fsimg, "ntfs", img, entries)
+    run("ntfsfix", "-n", img)
+    run("ntfsls", "-a", "-l", img)
+    return img
+
+
 def make_exfat_blank(outdir, name, entries):
     """An empty exFAT image and the "put" lines that fill it in the guest
     (exfatprogs has no tool that adds a file)."""
@@ -294,10 +320,11 @@ def images(outdir, fsimg, corpus):
     specs = [("vfat", "vfat-names", cases("vfat", corpus), make_vfat),
              ("vfat", "vfat-zero", zero_cases(), make_vfat),
              ("isofs", "isofs-names", cases("isofs", corpus), make_joliet),
+             ("ntfs3", "ntfs3-names", cases("ntfs3", corpus), make_ntfs),
              ("exfat", "exfat-names", cases("exfat", corpus), None),
              ("exfat", "exfat-zero", zero_cases(), None)]
     # FSEXP_FS (scripts/fs-experiments.sh): the filesystems of this run.
-    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat").split()
+    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat ntfs3").split()
     specs = [sp for sp in specs if sp[0] in wanted]
     first, prepare, disk = 1, [], 0
     for fs, name, case_list, maker in specs:
@@ -413,15 +440,17 @@ def expected(fs, driver, ents):
         b = vfs_name(fs, driver, e)
         if failed or b is None:
             out[e["id"]] = (None, "not listed")
-        elif not b and fs == "exfat":
+        elif not b and fs in ("exfat", "ntfs3"):
             # exfat_iterate() ends that getdents call at an empty name;
-            # the next one goes on after it.
+            # the next one goes on after it. ntfs_dir_emit() skips the
+            # entry with a warning ("failed to convert name").
             out[e["id"]] = (None, "not listed")
         elif not b:
             out[e["id"]] = (None, "getdents=EIO")
             failed = True
-        elif fs == "exfat":
-            # exFAT looks a name up by its UTF-16 form (exfat_find()):
+        elif fs in ("exfat", "ntfs3"):
+            # exFAT and NTFS look a name up by its UTF-16 form
+            # (exfat_find(), dir_search_u()):
             # the listed name, translated back, must be on disk. (Case
             # folding left out: no two cases differ only in case.)
             back = tuple(units_of(b.decode("utf-8", "surrogatepass")))

@@ -21,6 +21,7 @@ mount_opts() {
 	vfat) echo "-t vfat -o utf8" ;;
 	exfat) echo "-t exfat -o iocharset=utf8" ;;
 	isofs) echo "-t iso9660 -o utf8" ;;
+	ntfs3) echo "-t ntfs3 -o iocharset=utf8" ;;
 	esac
 }
 
