@@ -13,13 +13,16 @@
 # Drivers: "stock" (scripts/fs-modules.sh stock); "utfconv-strict" and
 # "utfconv-wtf8", the converted modules (scripts/fs-modules.sh utfconv)
 # with utfconv's fsname_policy parameter set to strict or wtf8, when this
-# tree's <linux/utfconv.h> declares the fsname API. Filesystems so far: vfat
-# (with creates and renames on a scratch disk, read back on the host with
-# fsimg and checked with fsck.vfat), isofs (Joliet) and exFAT (its files
-# made by the stock driver in a first boot, then rewritten by fsimg). See
-# Documentation/fsname.rst.
+# tree's <linux/utfconv.h> declares the fsname API. Filesystems: vfat
+# (mtools, then fsimg), isofs (Joliet: xorriso, then fsimg), exFAT (its
+# files made by the stock driver in a first boot, then rewritten by fsimg)
+# and ntfs3 (mkntfs and ntfs-3g's ntfscp, which write every case). vfat,
+# exFAT and ntfs3 also get creates and renames on a scratch disk of their
+# own per driver, read back on the host with fsimg and checked with
+# fsck.vfat -n, fsck.exfat -n or ntfsfix -n. See Documentation/fsname.rst.
 #
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above),
+# FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3),
 # FS_SLICE=check (the slice of `make check`: vfat and isofs under stock
 # and utfconv-wtf8, one boot; FS_DRIVERS still overrides the drivers).
 
@@ -68,6 +71,26 @@ for m in drivers/cdrom/cdrom drivers/block/loop drivers/block/virtio_blk \
 	echo "${m##*/}.ko" >>"$PAYLOAD/fs/modules/base/order"
 done
 
+# make_scratch FS IMAGE: an empty 16 MiB image of FS made by its own tool.
+make_scratch() {
+	rm -f "$2"
+	case $1 in
+	vfat) mkfs.vfat -C -F 16 -n SCRATCH "$2" 16384 >/dev/null ;;
+	exfat) truncate -s 16M "$2" && mkfs.exfat -L SCRATCH "$2" >/dev/null ;;
+	ntfs3) truncate -s 16M "$2" &&
+		mkntfs -q -F -f -s 512 -c 4096 -L SCRATCH "$2" >/dev/null 2>&1 ;;
+	esac
+}
+
+# check_scratch FS IMAGE: the filesystem's own check of what the guest wrote.
+check_scratch() {
+	case $1 in
+	vfat) fsck.vfat -n "$2" ;;
+	exfat) fsck.exfat -n "$2" ;;
+	ntfs3) ntfsfix -n "$2" ;;
+	esac >/dev/null 2>&1
+}
+
 section "fs-experiments: the drivers"
 depends=() qemu_args= disk=0
 for drv in $FS_DRIVERS; do
@@ -92,14 +115,17 @@ for drv in $FS_DRIVERS; do
 		done
 		depends+=("$drv/$fs=$(modinfo -F depends "$d/${kos##*/}")")
 	done
-	# A fresh vfat scratch disk per driver for the creates and renames.
-	scratch=$IMAGES/scratch-$drv-vfat.img
-	rm -f "$scratch"
-	mkfs.vfat -C -F 16 -n SCRATCH "$scratch" 16384 >/dev/null
-	dev=vd$(printf "\\x$(printf %x $((97 + disk)))")
-	python3 "$SRC/userspace-test/fs/fsexp.py" writes "$IMAGES" "$drv" "$dev"
-	qemu_args="$qemu_args -drive file=$scratch,if=virtio,format=raw"
-	disk=$((disk + 1))
+	# A fresh scratch disk per driver and filesystem for the creates and
+	# renames (isofs is read-only).
+	for fs in $FSEXP_FS; do
+		[ "$fs" = isofs ] && continue
+		scratch=$IMAGES/scratch-$drv-$fs.img
+		make_scratch "$fs" "$scratch"
+		dev=vd$(printf "\\x$(printf %x $((97 + disk)))")
+		python3 "$SRC/userspace-test/fs/fsexp.py" writes "$IMAGES" "$drv" "$fs" "$dev"
+		qemu_args="$qemu_args -drive file=$scratch,if=virtio,format=raw"
+		disk=$((disk + 1))
+	done
 	echo "$drv" >>"$PAYLOAD/fs/drivers.txt"
 done
 
@@ -121,8 +147,11 @@ log=$SRC/build/vm/$rel-fs.log
 
 section "fs-experiments: results"
 for drv in $FS_DRIVERS; do
-	fsck.vfat -n "$IMAGES/scratch-$drv-vfat.img" >/dev/null ||
-		{ log "fs-experiments: fsck.vfat: $drv's scratch disk is damaged"; vm_ok=1; }
+	for fs in $FSEXP_FS; do
+		[ "$fs" = isofs ] && continue
+		check_scratch "$fs" "$IMAGES/scratch-$drv-$fs.img" ||
+			{ log "fs-experiments: $fs: $drv's scratch disk is damaged"; vm_ok=1; }
+	done
 done
 python3 "$SRC/userspace-test/fs/fsexp.py" report "$IMAGES" "$log" "$FSIMG" \
 	"${depends[@]}" || vm_ok=1

@@ -6,8 +6,8 @@
                                         OUTDIR/plan.txt for the guest
   fsexp.py craft-exfat OUTDIR FSIMG     the exFAT images after the guest
                                         made their files (prepare.txt)
-  fsexp.py writes OUTDIR DRIVER DEV     the creates and renames of DRIVER
-                                        on the guest's disk DEV
+  fsexp.py writes OUTDIR DRIVER FS DEV  the creates and renames of DRIVER
+                                        on the guest's FS disk DEV
   fsexp.py report OUTDIR LOG FSIMG [DRIVER/FS=DEPENDS...]
                                         the table, the summary lines and the
                                         names on the scratch disks the guest
@@ -19,9 +19,12 @@ xorriso); the others (supplementary characters, which mtools writes as
 U+F600 for U+1F600 and xorriso as "_", lone and reversed surrogates,
 non-ASCII names longer than the tools or the host's NAME_MAX allow) are
 made under a placeholder of the same number of code units and rewritten
-by tools/fsimg. Every image is checked with its filesystem's tool
-(fsck.vfat -n; isoinfo -J -l and xorriso -lsl) and its names are listed
-with fsimg and compared with the cases before it is used.
+by tools/fsimg. ntfs-3g's ntfscp writes every NTFS case itself; exFAT's
+files are made by the stock driver in a first boot of the guest
+(prepare.txt). Every image is checked with its filesystem's tool
+(fsck.vfat -n; isoinfo -J -l and xorriso -lsl; fsck.exfat -n; ntfsfix -n
+and ntfsls) and its names are listed with fsimg and compared with the
+cases before it is used.
 """
 
 import json
@@ -32,6 +35,7 @@ import sys
 
 NAME_MAX = 255
 DRIVERS = ("stock", "utfconv-strict", "utfconv-wtf8")
+FSIMG_KIND = {"isofs": "joliet", "ntfs3": "ntfs"}  # fsimg's name of a filesystem
 
 
 # ---- names -----------------------------------------------------------------
@@ -372,26 +376,30 @@ def write_cases():
     ]
 
 
-def write_expect(driver, key):
-    """errno of a create or rename; None: succeeds."""
+def write_expect(fs, driver, key):
+    """errno of a create or rename; "0": succeeds. A name the driver
+    cannot translate: EINVAL from utf8s_to_utf16s() (vfat, ntfs3), but
+    EILSEQ on exFAT, whose d_hash (exfat_utf8_d_hash()) fails first with
+    utf8_to_utf32()'s errno."""
+    bad = "EILSEQ" if fs == "exfat" else "EINVAL"
     errs = {"w-256u": "ENAMETOOLONG",
-            "w-ill-formed": "EINVAL", "w-rename-256u": "ENAMETOOLONG",
-            "w-wtf8": None if driver == "utfconv-wtf8" else "EINVAL"}
-    return errs.get(key, "0") or "0"
+            "w-ill-formed": bad, "w-rename-256u": "ENAMETOOLONG",
+            "w-wtf8": "0" if driver == "utfconv-wtf8" else bad}
+    return errs.get(key, "0")
 
 
-def writes(outdir, driver, dev):
-    with open(os.path.join(outdir, "writes-%s.txt" % driver), "w") as f:
-        f.write("disk vfat %s\n" % dev)
+def writes(outdir, driver, fs, dev):
+    with open(os.path.join(outdir, "writes-%s-%s.txt" % (driver, fs)), "w") as f:
+        f.write("disk %s %s\n" % (fs, dev))
         for key, op, names, _ in write_cases():
             f.write("%s %s\n" % (op, " ".join(n.hex() for n in names)))
 
 
-def on_disk_expected(driver):
+def on_disk_expected(fs, driver):
     """Names on the scratch disk after the writes of @driver."""
     want = []
     for key, _, _, units in write_cases():
-        if units is not None and write_expect(driver, key) == "0":
+        if units is not None and write_expect(fs, driver, key) == "0":
             want.append(units)
     return sorted(want)
 
@@ -574,19 +582,19 @@ def count_losses(ents, recs, tally, strict):
             tally.lost += 1
 
 
-def judge_writes(driver, run_, disk_units, rows):
+def judge_writes(fs, driver, run_, disk_units, rows):
     passed = failed = 0
     for (key, _, names, _), got in zip(write_cases(), run_["W"] + [None] * 99):
-        want = write_expect(driver, key)
+        want = write_expect(fs, driver, key)
         ok = got == want
         passed += ok
         failed += not ok
-        rows.append(("vfat", key, driver, show(names[-1]), "-", got or "not run",
+        rows.append((fs, key, driver, show(names[-1]), "-", got or "not run",
                      "PASS" if ok else "FAIL (want %s)" % want))
-    ok = sorted(disk_units) == on_disk_expected(driver)
-    rows.append(("vfat", "w-on-disk", driver, "%d names" % len(disk_units), "-",
+    ok = sorted(disk_units) == on_disk_expected(fs, driver)
+    rows.append((fs, "w-on-disk", driver, "%d names" % len(disk_units), "-",
                  "fsimg list", "PASS" if ok else "FAIL (want %s)" %
-                 [escape(u) for u in on_disk_expected(driver)]))
+                 [escape(u) for u in on_disk_expected(fs, driver)]))
     return passed + ok, failed + (not ok)
 
 
@@ -614,10 +622,10 @@ def report(outdir, log, fsimg, depends):
                 passed, failed = passed + p, failed + f
             w = runs.get((driver, "write-" + fs))
             if w is not None:
-                units = listed_units(fsimg, "vfat",
+                units = listed_units(fsimg, FSIMG_KIND.get(fs, fs),
                                      os.path.join(outdir, "scratch-%s-%s.img"
                                                   % (driver, fs)))
-                p, f = judge_writes(driver, w, units, rows)
+                p, f = judge_writes(fs, driver, w, units, rows)
                 passed, failed = passed + p, failed + f
             lines.append("fs-experiments: %s %s: names %d, lost %d, aliased %d, "
                          "truncated %d, unrepresentable %d, depends=%s"
@@ -644,8 +652,8 @@ if __name__ == "__main__":
         images(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 4 and sys.argv[1] == "craft-exfat":
         craft_exfat(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 5 and sys.argv[1] == "writes":
-        writes(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 6 and sys.argv[1] == "writes":
+        writes(*sys.argv[2:6])
     elif len(sys.argv) >= 5 and sys.argv[1] == "report":
         sys.exit(0 if report(*sys.argv[2:5], sys.argv[5:]) else 1)
     else:
