@@ -644,12 +644,25 @@ static uint64_t ntfs_stream_off(const struct ntfs *fs, const struct ntfs_runs *r
 	return 0;
 }
 
+/*
+ * Image offset of the @size bytes at @pos of the stream @runs when they lie
+ * in one stretch of the image (a record may span clusters), 0 otherwise.
+ */
+static uint64_t ntfs_span(const struct ntfs *fs, const struct ntfs_runs *runs,
+			  uint64_t pos, uint32_t size)
+{
+	uint64_t off = ntfs_stream_off(fs, runs, pos);
+
+	return off && ntfs_stream_off(fs, runs, pos + size - 1) == off + size - 1 ?
+	       off : 0;
+}
+
 /* Copy @size bytes at @off into @buf and undo its fix-ups. */
 static int ntfs_read_rec(const struct image *img, uint64_t off, uint32_t size,
 			 const char *magic, uint8_t *buf)
 {
 	if (!off || !in_image(img, off, size))
-		return fail("NTFS record outside the image");
+		return fail("NTFS record not mapped or outside the image");
 	memcpy(buf, img->p + off, size);
 	return ntfs_fixup(buf, size, magic);
 }
@@ -660,8 +673,7 @@ static int ntfs_mft_rec(const struct image *img, const struct ntfs *fs,
 {
 	uint64_t pos = rno * fs->rec_size;
 
-	/* A record lies within one cluster or spans whole ones. */
-	return ntfs_read_rec(img, ntfs_stream_off(fs, &fs->mft, pos),
+	return ntfs_read_rec(img, ntfs_span(fs, &fs->mft, pos, fs->rec_size),
 			     fs->rec_size, "FILE", buf);
 }
 
@@ -799,8 +811,9 @@ static int ntfs_blocks(const struct image *img, const struct ntfs *fs,
 	for (b = 0; b < 8 * bmlen; b++) {
 		if (!(bm[b / 8] >> (b % 8) & 1))
 			continue;
-		if (ntfs_read_rec(img, ntfs_stream_off(fs, &runs,
-						       (uint64_t)b * fs->indx_size),
+		if (ntfs_read_rec(img, ntfs_span(fs, &runs,
+						 (uint64_t)b * fs->indx_size,
+						 fs->indx_size),
 				  fs->indx_size, "INDX", blk) ||
 		    ntfs_node(img, fs, blk + 0x18, fs->indx_size - 0x18, job))
 			return 1;
@@ -808,9 +821,12 @@ static int ntfs_blocks(const struct image *img, const struct ntfs *fs,
 	return 0;
 }
 
+/* Bytes of an MFT or index record: clusters, or 2^-v bytes when negative. */
 static uint32_t ntfs_unit_size(int8_t v, uint32_t csize)
 {
-	return v < 0 ? 1u << -v : (uint32_t)v * csize;
+	if (v < 0)
+		return -v < 32 ? 1u << -v : 0;
+	return (uint32_t)v * csize;
 }
 
 static int ntfs_walk(struct image *img, struct job *job)
@@ -830,7 +846,10 @@ static int ntfs_walk(struct image *img, struct job *job)
 	    fs.rec_size > NTFS_MAX_REC || fs.indx_size < 1024 ||
 	    fs.indx_size > NTFS_MAX_REC || b[64] == 0 || b[68] == 0)
 		return fail("bad NTFS geometry");
-	/* $MFT's own $DATA maps the MFT; its record 0 is at the boot's LCN. */
+	/*
+	 * $MFT's own $DATA maps the MFT; its record 0 is at the boot sector's
+	 * LCN: map that far, then read the real run list.
+	 */
 	fs.mft = (struct ntfs_runs){ .n = 1, .r = { { 0, getn(b + 48, 8), 1 +
 		fs.rec_size / fs.csize } } };
 	if (ntfs_mft_rec(img, &fs, 0, rec) ||
