@@ -6,6 +6,7 @@
                                         OUTDIR/plan.txt for the guest
   fsexp.py craft-exfat OUTDIR FSIMG     the exFAT images after the guest
                                         made their files (prepare.txt)
+  fsexp.py selftest OUTDIR FSIMG        fsimg's NTFS reader on damaged images
   fsexp.py writes OUTDIR DRIVER FS DEV  the creates and renames of DRIVER
                                         on the guest's FS disk DEV
   fsexp.py report OUTDIR LOG FSIMG [DRIVER/FS=DEPENDS...]
@@ -290,6 +291,46 @@ def ntfsls_units(img):
             for n in out.split(b"\n") if n]
 
 
+def ntfs_selftest(outdir, fsimg):
+    """fsimg's NTFS reader on a small image and on damaged copies of it:
+    each damage must be refused with exit status 1 and its message.
+    Returns the number of failed checks, each printed."""
+    ents = entries_of([("a", "lead\ud800.txt", "tool"),
+                       ("b", "\U0001F600", "tool")], 1)
+    img = make_ntfs(outdir, fsimg, "selftest-ntfs", ents)
+    good = bytes(open(img, "rb").read())
+    mft = int.from_bytes(good[48:56], "little") * 4096
+    rec = mft + 64 * 1024                  # MFT record 64, the first file's
+    name = good.index("lead".encode("utf-16-le"), rec, rec + 1024)
+    damage = [
+        # a sector of the root's MFT record torn (its last two bytes are
+        # no longer the update sequence number)
+        ("torn", {mft + 5 * 1024 + 510: good[mft + 5 * 1024 + 510] ^ 1},
+         "update sequence mismatch"),
+        # the $FILE_NAME in the file's record no longer the index's key
+        ("file-name", {name: ord("L")}, "no matching $FILE_NAME"),
+        # an MFT record size of 2^42 bytes: a 32-bit shift by 42 is
+        # undefined, and x86 would shift by 10, a plausible 1024
+        ("rec-size", {64: 0xd6}, "bad NTFS geometry"),
+    ]
+    bad = 0
+    for what, edits, msg in damage:
+        d = bytearray(good)
+        for off, v in edits.items():
+            d[off] = v
+        with open(img, "wb") as f:
+            f.write(d)
+        r = subprocess.run([fsimg, "list", "ntfs", img], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        err = r.stderr.decode("utf-8", "replace").strip()
+        if r.returncode != 1 or msg not in err:
+            print("fsimg selftest %s: FAIL: exit %d, %r (want 1, %r)"
+                  % (what, r.returncode, err, msg))
+            bad += 1
+    os.unlink(img)
+    return bad
+
+
 def make_exfat_blank(outdir, name, entries):
     """An empty exFAT image and the "put" lines that fill it in the guest
     (exfatprogs has no tool that adds a file)."""
@@ -436,8 +477,8 @@ def vfs_name(fs, driver, e):
             b = joliet_tail(b[:len(b) & 0xFF])
         return b or (None if fs == "isofs" else b)
     if driver == "utfconv-strict" and has_lone(units):
-        # vfat (our patch) shows the short name, isofs and exfat skip the
-        # entry.
+        # vfat (our patch) shows the short name, isofs, exfat and ntfs3
+        # skip the entry.
         return e["short"].encode() if fs == "vfat" else None
     b = wtf8(units)
     return joliet_tail(b) if fs == "isofs" else b
@@ -669,6 +710,10 @@ if __name__ == "__main__":
         images(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 4 and sys.argv[1] == "craft-exfat":
         craft_exfat(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "selftest":
+        n = ntfs_selftest(sys.argv[2], sys.argv[3])
+        print("fsimg selftest: %d passed, %d failed" % (3 - n, n))
+        sys.exit(1 if n else 0)
     elif len(sys.argv) == 6 and sys.argv[1] == "writes":
         writes(*sys.argv[2:6])
     elif len(sys.argv) >= 5 and sys.argv[1] == "report":
