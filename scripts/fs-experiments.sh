@@ -13,13 +13,16 @@
 # Drivers: "stock" (scripts/fs-modules.sh stock); "utfconv-strict" and
 # "utfconv-wtf8", the converted modules (scripts/fs-modules.sh utfconv)
 # with utfconv's fsname_policy parameter set to strict or wtf8, when this
-# tree's <linux/utfconv.h> declares the fsname API. Filesystems so far: vfat
-# (with creates and renames on a scratch disk, read back on the host with
-# fsimg and checked with fsck.vfat), isofs (Joliet) and exFAT (its files
-# made by the stock driver in a first boot, then rewritten by fsimg). See
-# Documentation/fsname.rst.
+# tree's <linux/utfconv.h> declares the fsname API. Filesystems: vfat
+# (mtools, then fsimg), isofs (Joliet: xorriso, then fsimg), exFAT (its
+# files made by the stock driver in a first boot, then rewritten by fsimg)
+# and ntfs3 (mkntfs and ntfs-3g's ntfscp, which write every case). vfat,
+# exFAT and ntfs3 also get creates and renames on a scratch disk of their
+# own per driver, read back on the host with fsimg and checked with
+# fsck.vfat -n, fsck.exfat -n or ntfsfix -n. See Documentation/fsname.rst.
 #
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above),
+# FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3),
 # FS_SLICE=check (the slice of `make check`: vfat and isofs under stock
 # and utfconv-wtf8, one boot; FS_DRIVERS still overrides the drivers).
 
@@ -29,7 +32,7 @@ SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 case ${FS_SLICE:-} in
 '') slice_drivers="stock utfconv-strict utfconv-wtf8"
 	# the filesystems of fsexp.py, the source directories of fs-modules.sh
-	export FSEXP_FS="vfat isofs exfat" FS_LIST="fat exfat ntfs3 isofs" ;;
+	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3"} FS_LIST="fat exfat ntfs3 isofs" ;;
 check) slice_drivers="stock utfconv-wtf8"
 	export FSEXP_FS="vfat isofs" FS_LIST="fat isofs" ;;
 *) die "FS_SLICE=${FS_SLICE}: only check is known" ;;
@@ -47,7 +50,8 @@ PAYLOAD=$OUT/payload
 IMAGES=$PAYLOAD/fs/images
 FSIMG=$SRC/tools/fsimg/fsimg
 
-for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo mkfs.exfat fsck.exfat; do
+for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo mkfs.exfat fsck.exfat \
+	mkntfs ntfscp ntfsfix ntfsls; do
 	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)"
 done
 
@@ -57,6 +61,9 @@ rm -rf "$PAYLOAD"
 mkdir -p "$IMAGES" "$PAYLOAD/fs/modules/base"
 gcc -O2 -Wall -Wextra -static -o "$PAYLOAD/fs/fsprobe" "$SRC/userspace-test/fs/fsprobe.c"
 install -m 755 "$SRC/userspace-test/fs/run.sh" "$PAYLOAD/fs/run.sh"
+# fsimg's NTFS reader refuses damaged records (both slices: a second).
+selftest_ok=0
+python3 "$SRC/userspace-test/fs/fsexp.py" selftest "$IMAGES" "$FSIMG" || selftest_ok=1
 python3 "$SRC/userspace-test/fs/fsexp.py" images "$IMAGES" "$FSIMG" "$SHARED/corpus"
 
 # Debian's own modules the experiments need besides the drivers.
@@ -66,6 +73,26 @@ for m in drivers/cdrom/cdrom drivers/block/loop drivers/block/virtio_blk \
 	xz -dc "$mods/$m.ko.xz" >"$PAYLOAD/fs/modules/base/${m##*/}.ko"
 	echo "${m##*/}.ko" >>"$PAYLOAD/fs/modules/base/order"
 done
+
+# make_scratch FS IMAGE: an empty 16 MiB image of FS made by its own tool.
+make_scratch() {
+	rm -f "$2"
+	case $1 in
+	vfat) mkfs.vfat -C -F 16 -n SCRATCH "$2" 16384 >/dev/null ;;
+	exfat) truncate -s 16M "$2" && mkfs.exfat -L SCRATCH "$2" >/dev/null ;;
+	ntfs3) truncate -s 16M "$2" &&
+		mkntfs -q -F -f -s 512 -c 4096 -L SCRATCH "$2" >/dev/null 2>&1 ;;
+	esac
+}
+
+# check_scratch FS IMAGE: the filesystem's own check of what the guest wrote.
+check_scratch() {
+	case $1 in
+	vfat) fsck.vfat -n "$2" ;;
+	exfat) fsck.exfat -n "$2" ;;
+	ntfs3) ntfsfix -n "$2" ;;
+	esac >/dev/null 2>&1
+}
 
 section "fs-experiments: the drivers"
 depends=() qemu_args= disk=0
@@ -91,18 +118,21 @@ for drv in $FS_DRIVERS; do
 		done
 		depends+=("$drv/$fs=$(modinfo -F depends "$d/${kos##*/}")")
 	done
-	# A fresh vfat scratch disk per driver for the creates and renames.
-	scratch=$IMAGES/scratch-$drv-vfat.img
-	rm -f "$scratch"
-	mkfs.vfat -C -F 16 -n SCRATCH "$scratch" 16384 >/dev/null
-	dev=vd$(printf "\\x$(printf %x $((97 + disk)))")
-	python3 "$SRC/userspace-test/fs/fsexp.py" writes "$IMAGES" "$drv" "$dev"
-	qemu_args="$qemu_args -drive file=$scratch,if=virtio,format=raw"
-	disk=$((disk + 1))
+	# A fresh scratch disk per driver and filesystem for the creates and
+	# renames (isofs is read-only).
+	for fs in $FSEXP_FS; do
+		[ "$fs" = isofs ] && continue
+		scratch=$IMAGES/scratch-$drv-$fs.img
+		make_scratch "$fs" "$scratch"
+		dev=vd$(printf "\\x$(printf %x $((97 + disk)))")
+		python3 "$SRC/userspace-test/fs/fsexp.py" writes "$IMAGES" "$drv" "$fs" "$dev"
+		qemu_args="$qemu_args -drive file=$scratch,if=virtio,format=raw"
+		disk=$((disk + 1))
+	done
 	echo "$drv" >>"$PAYLOAD/fs/drivers.txt"
 done
 
-vm_ok=0
+vm_ok=$selftest_ok
 if [ -s "$IMAGES/prepare.txt" ]; then
 	section "fs-experiments: the VM: exFAT files made by the stock driver"
 	# exfatprogs adds no files: the guest makes them on the blank images
@@ -120,8 +150,11 @@ log=$SRC/build/vm/$rel-fs.log
 
 section "fs-experiments: results"
 for drv in $FS_DRIVERS; do
-	fsck.vfat -n "$IMAGES/scratch-$drv-vfat.img" >/dev/null ||
-		{ log "fs-experiments: fsck.vfat: $drv's scratch disk is damaged"; vm_ok=1; }
+	for fs in $FSEXP_FS; do
+		[ "$fs" = isofs ] && continue
+		check_scratch "$fs" "$IMAGES/scratch-$drv-$fs.img" ||
+			{ log "fs-experiments: $fs: $drv's scratch disk is damaged"; vm_ok=1; }
+	done
 done
 python3 "$SRC/userspace-test/fs/fsexp.py" report "$IMAGES" "$log" "$FSIMG" \
 	"${depends[@]}" || vm_ok=1

@@ -10,8 +10,9 @@
  * other code units of the same count in its place, recomputing what the
  * format derives from the name (the exFAT name hash and entry-set
  * checksum). It never changes the layout: the entry keeps its slots.
+ * NTFS images are only listed: ntfs-3g writes any code units itself.
  *
- *   fsimg list   vfat|exfat|joliet IMAGE
+ *   fsimg list   vfat|exfat|joliet|ntfs IMAGE
  *   fsimg short  vfat IMAGE
  *   fsimg rename vfat|exfat|joliet IMAGE FROM TO
  *
@@ -22,8 +23,13 @@
  * (8.3) name as Linux shows it (NAME.EXT, lower case where the entry's
  * case bits say so), which vfat lists when it cannot translate the long
  * name. Only
- * the root directory of vfat and exFAT images is searched; Joliet
- * directories are searched recursively. A Joliet file name's ";1" version
+ * the root directory of vfat, exFAT and NTFS images is searched; Joliet
+ * directories are searched recursively. NTFS names are read from the
+ * root's $I30 index (its $INDEX_ROOT and the $INDEX_ALLOCATION blocks its
+ * $BITMAP marks in use, with the update sequence fix-ups undone), each
+ * checked against the $FILE_NAME attribute in the file's MFT record; DOS
+ * (8.3) names and the metadata files are left out, and the order is the
+ * index's node by node, not the collation order. A Joliet file name's ";1" version
  * suffix is part of its name. Exit status 0 on success, 1 when the name is
  * missing or not unique or the image is not of the given kind, 2 on a
  * usage or I/O error.
@@ -543,6 +549,321 @@ static int joliet_walk(struct image *img, struct job *job)
 	return fail("no Joliet volume descriptor");
 }
 
+/* ---- NTFS: the $I30 index of the root directory --------------------------- */
+
+#define NTFS_ROOT	5	/* MFT record of the root directory */
+#define NTFS_FIRST_USER	24	/* records below are metadata or reserved */
+#define NTFS_MAX_RUNS	64
+#define NTFS_MAX_REC	65536
+
+struct ntfs_run {
+	uint64_t vcn, lcn, len;	/* in clusters */
+};
+
+struct ntfs_runs {
+	struct ntfs_run r[NTFS_MAX_RUNS];
+	unsigned int n;
+};
+
+struct ntfs {
+	uint32_t csize, rec_size, indx_size;
+	struct ntfs_runs mft;
+};
+
+static uint64_t getn(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/*
+ * Undo the update sequence array of a multi-sector record (MFT "FILE" or
+ * index "INDX") copied into @rec: the last two bytes of each stride must
+ * hold the update sequence number; their real values are in the array.
+ */
+static int ntfs_fixup(uint8_t *rec, uint32_t size, const char *magic)
+{
+	uint32_t usa = get16(rec + 4), cnt = get16(rec + 6), i, stride;
+
+	if (memcmp(rec, magic, 4) || cnt < 2 || size % (cnt - 1) ||
+	    usa + 2 * cnt > size)
+		return fail("bad NTFS record or update sequence array");
+	stride = size / (cnt - 1);
+	for (i = 1; i < cnt; i++) {
+		uint8_t *end = rec + i * stride - 2;
+
+		if (get16(end) != get16(rec + usa))
+			return fail("NTFS update sequence mismatch (torn record)");
+		memcpy(end, rec + usa + 2 * i, 2);
+	}
+	return 0;
+}
+
+/* Decode the mapping pairs at @p (at most @len bytes) into @runs. */
+static int ntfs_runlist(const uint8_t *p, uint32_t len, struct ntfs_runs *runs)
+{
+	uint64_t vcn = 0;
+	int64_t lcn = 0;
+	uint32_t i = 0;
+
+	runs->n = 0;
+	while (i < len && p[i]) {
+		unsigned int nl = p[i] & 0xf, no = p[i] >> 4;
+		uint64_t off;
+
+		if (!nl || nl > 8 || no > 8 || i + 1 + nl + no > len ||
+		    runs->n == NTFS_MAX_RUNS)
+			return fail("bad NTFS run list");
+		off = no ? getn(p + i + 1 + nl, no) : 0;
+		if (no && no < 8 && (off >> (8 * no - 1)) & 1)
+			off |= ~0ull << (8 * no);	/* sign extension */
+		lcn += (int64_t)off;
+		runs->r[runs->n++] = (struct ntfs_run){
+			vcn, no ? (uint64_t)lcn : 0, getn(p + i + 1, nl) };
+		vcn += getn(p + i + 1, nl);
+		i += 1 + nl + no;
+	}
+	return 0;
+}
+
+/* Image offset of byte @pos of the non-resident stream @runs, 0: a hole. */
+static uint64_t ntfs_stream_off(const struct ntfs *fs, const struct ntfs_runs *runs,
+				uint64_t pos)
+{
+	uint64_t vcn = pos / fs->csize;
+	unsigned int i;
+
+	for (i = 0; i < runs->n; i++)
+		if (vcn >= runs->r[i].vcn && vcn < runs->r[i].vcn + runs->r[i].len)
+			return runs->r[i].lcn ?
+			       (runs->r[i].lcn + vcn - runs->r[i].vcn) * fs->csize +
+			       pos % fs->csize : 0;
+	return 0;
+}
+
+/*
+ * Image offset of the @size bytes at @pos of the stream @runs when they lie
+ * in one stretch of the image (a record may span clusters), 0 otherwise.
+ */
+static uint64_t ntfs_span(const struct ntfs *fs, const struct ntfs_runs *runs,
+			  uint64_t pos, uint32_t size)
+{
+	uint64_t off = ntfs_stream_off(fs, runs, pos);
+
+	return off && ntfs_stream_off(fs, runs, pos + size - 1) == off + size - 1 ?
+	       off : 0;
+}
+
+/* Copy @size bytes at @off into @buf and undo its fix-ups. */
+static int ntfs_read_rec(const struct image *img, uint64_t off, uint32_t size,
+			 const char *magic, uint8_t *buf)
+{
+	if (!off || !in_image(img, off, size))
+		return fail("NTFS record not mapped or outside the image");
+	memcpy(buf, img->p + off, size);
+	return ntfs_fixup(buf, size, magic);
+}
+
+/* MFT record @rno into @buf (fs->rec_size bytes). */
+static int ntfs_mft_rec(const struct image *img, const struct ntfs *fs,
+			uint64_t rno, uint8_t *buf)
+{
+	uint64_t pos = rno * fs->rec_size;
+
+	return ntfs_read_rec(img, ntfs_span(fs, &fs->mft, pos, fs->rec_size),
+			     fs->rec_size, "FILE", buf);
+}
+
+/*
+ * The next attribute of type @type after @a in MFT record @rec (the first
+ * with @a NULL), named @name (ASCII, NULL: unnamed or any for $FILE_NAME).
+ */
+static const uint8_t *ntfs_attr(const uint8_t *rec, uint32_t size,
+				const uint8_t *a, uint32_t type, const char *name)
+{
+	uint32_t off = a ? (uint32_t)(a - rec) + get32(a + 4) : get16(rec + 0x14);
+
+	while (off + 16 <= size && get32(rec + off) != 0xffffffff) {
+		const uint8_t *at = rec + off;
+		uint32_t alen = get32(at + 4), k;
+		int same = 1;
+
+		if (alen < 16 || off + alen > size)
+			return NULL;
+		if (get32(at) == type && name) {
+			same = at[9] == strlen(name) &&
+			       get16(at + 10) + 2u * at[9] <= alen;
+			for (k = 0; same && k < at[9]; k++)
+				same = get16(at + get16(at + 10) + 2 * k) ==
+				       (uint8_t)name[k];
+		}
+		if (get32(at) == type && same)
+			return at;
+		off += alen;
+	}
+	return NULL;
+}
+
+/* Value of the resident attribute @a, NULL when it is not resident. */
+static const uint8_t *ntfs_value(const uint8_t *a, uint32_t *len)
+{
+	if (a[8] || get16(a + 20) + (uint64_t)get32(a + 16) > get32(a + 4))
+		return NULL;
+	*len = get32(a + 16);
+	return a + get16(a + 20);
+}
+
+/* Run list of the non-resident attribute @a. */
+static int ntfs_attr_runs(const uint8_t *a, struct ntfs_runs *runs)
+{
+	if (!a || !a[8] || get16(a + 32) >= get32(a + 4))
+		return fail("NTFS attribute is not non-resident");
+	return ntfs_runlist(a + get16(a + 32), get32(a + 4) - get16(a + 32), runs);
+}
+
+/* The name of $FILE_NAME value @fn (@len bytes) into @nm. */
+static int ntfs_fname(const uint8_t *fn, uint32_t len, struct name *nm)
+{
+	unsigned int k;
+
+	if (len < 66 || 66u + 2 * fn[64] > len)
+		return fail("bad NTFS $FILE_NAME");
+	nm->n = fn[64];
+	for (k = 0; k < nm->n; k++)
+		nm->u[k] = get16(fn + 66 + 2 * k);
+	return 0;
+}
+
+/*
+ * Check that MFT record @rno holds a $FILE_NAME whose parent is the root,
+ * of the namespace of the index key @key, named @nm: the key is a copy of
+ * that attribute, and a driver may read either.
+ */
+static int ntfs_check_home(const struct image *img, const struct ntfs *fs,
+			   uint64_t rno, const uint8_t *key, const struct name *nm)
+{
+	static uint8_t rec[NTFS_MAX_REC];
+	const uint8_t *a = NULL, *v;
+	struct name home;
+	uint32_t len;
+
+	if (ntfs_mft_rec(img, fs, rno, rec))
+		return 1;
+	while ((a = ntfs_attr(rec, fs->rec_size, a, 0x30, NULL))) {
+		v = ntfs_value(a, &len);
+		if (!v || ntfs_fname(v, len, &home))
+			return 1;
+		if (v[65] == key[65] && getn(v, 6) == NTFS_ROOT &&
+		    name_eq(&home, nm))
+			return 0;
+	}
+	return fail("NTFS index entry has no matching $FILE_NAME in its record");
+}
+
+/* Visit the entries of the index node whose header is at @hdr (@len bytes). */
+static int ntfs_node(const struct image *img, const struct ntfs *fs,
+		     const uint8_t *hdr, uint32_t len, struct job *job)
+{
+	uint32_t off = get32(hdr), end = get32(hdr + 4);
+
+	if (end > len || off > end)
+		return fail("bad NTFS index header");
+	while (off + 16 <= end) {
+		const uint8_t *e = hdr + off;
+		uint32_t elen = get16(e + 8), klen = get16(e + 10);
+		struct name nm;
+
+		if (elen < 16 || off + elen > end || 16u + klen > elen)
+			return fail("bad NTFS index entry");
+		if (get16(e + 12) & 2)
+			break;	/* the last entry has no key */
+		if (ntfs_fname(e + 16, klen, &nm))
+			return 1;
+		/* DOS names are second names; metadata files are not listed. */
+		if (e[16 + 65] != 2 && getn(e, 6) >= NTFS_FIRST_USER) {
+			if (ntfs_check_home(img, fs, getn(e, 6), e + 16, &nm))
+				return 1;
+			job_visit(job, &nm);
+		}
+		off += elen;
+	}
+	return 0;
+}
+
+/* The INDX blocks of the root's $I30 that its $BITMAP marks in use. */
+static int ntfs_blocks(const struct image *img, const struct ntfs *fs,
+		       const uint8_t *rec, struct job *job)
+{
+	static uint8_t blk[NTFS_MAX_REC];
+	const uint8_t *bm, *ia = ntfs_attr(rec, fs->rec_size, NULL, 0xa0, "$I30");
+	struct ntfs_runs runs;
+	uint32_t bmlen = 0, b;
+
+	if (!ia)
+		return 0;	/* a small directory: the root node only */
+	bm = ntfs_attr(rec, fs->rec_size, NULL, 0xb0, "$I30");
+	bm = bm ? ntfs_value(bm, &bmlen) : NULL;
+	if (!bm || ntfs_attr_runs(ia, &runs))
+		return fail("NTFS $I30 without a resident $BITMAP or run list");
+	for (b = 0; b < 8 * bmlen; b++) {
+		if (!(bm[b / 8] >> (b % 8) & 1))
+			continue;
+		if (ntfs_read_rec(img, ntfs_span(fs, &runs,
+						 (uint64_t)b * fs->indx_size,
+						 fs->indx_size),
+				  fs->indx_size, "INDX", blk) ||
+		    ntfs_node(img, fs, blk + 0x18, fs->indx_size - 0x18, job))
+			return 1;
+	}
+	return 0;
+}
+
+/* Bytes of an MFT or index record: clusters, or 2^-v bytes when negative. */
+static uint32_t ntfs_unit_size(int8_t v, uint32_t csize)
+{
+	if (v < 0)
+		return -v < 32 ? 1u << -v : 0;
+	return (uint32_t)v * csize;
+}
+
+static int ntfs_walk(struct image *img, struct job *job)
+{
+	static uint8_t rec[NTFS_MAX_REC];
+	static struct ntfs fs;
+	const uint8_t *b = img->p, *ir;
+	uint32_t bps, len;
+
+	if (img->size < 512 || memcmp(b + 3, "NTFS    ", 8))
+		return fail("no NTFS boot sector");
+	bps = get16(b + 11);
+	fs.csize = bps * b[13];
+	fs.rec_size = ntfs_unit_size((int8_t)b[64], fs.csize);
+	fs.indx_size = ntfs_unit_size((int8_t)b[68], fs.csize);
+	if (bps < 512 || bps > 4096 || !fs.csize || fs.rec_size < 1024 ||
+	    fs.rec_size > NTFS_MAX_REC || fs.indx_size < 1024 ||
+	    fs.indx_size > NTFS_MAX_REC || b[64] == 0 || b[68] == 0)
+		return fail("bad NTFS geometry");
+	/*
+	 * $MFT's own $DATA maps the MFT; its record 0 is at the boot sector's
+	 * LCN: map that far, then read the real run list.
+	 */
+	fs.mft = (struct ntfs_runs){ .n = 1, .r = { { 0, getn(b + 48, 8), 1 +
+		fs.rec_size / fs.csize } } };
+	if (ntfs_mft_rec(img, &fs, 0, rec) ||
+	    ntfs_attr_runs(ntfs_attr(rec, fs.rec_size, NULL, 0x80, NULL), &fs.mft) ||
+	    ntfs_mft_rec(img, &fs, NTFS_ROOT, rec))
+		return 1;
+	ir = ntfs_attr(rec, fs.rec_size, NULL, 0x90, "$I30");
+	ir = ir ? ntfs_value(ir, &len) : NULL;
+	if (!ir || len < 32)
+		return fail("NTFS root without a resident $INDEX_ROOT");
+	return ntfs_node(img, &fs, ir + 16, len - 16, job) ||
+	       ntfs_blocks(img, &fs, rec, job);
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static int map_image(const char *path, int writable, struct image *img)
@@ -567,7 +888,7 @@ static int map_image(const char *path, int writable, struct image *img)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fsimg list vfat|exfat|joliet IMAGE\n"
+	fprintf(stderr, "usage: fsimg list vfat|exfat|joliet|ntfs IMAGE\n"
 			"       fsimg short vfat IMAGE\n"
 			"       fsimg rename vfat|exfat|joliet IMAGE FROM TO\n");
 	return 2;
@@ -606,6 +927,8 @@ int main(int argc, char **argv)
 		ret = exfat_walk(&img, &job);
 	else if (!strcmp(argv[2], "joliet"))
 		ret = joliet_walk(&img, &job);
+	else if (!strcmp(argv[2], "ntfs") && !rename)
+		ret = ntfs_walk(&img, &job);
 	else
 		return usage();
 	if (!ret && rename && job.matches != 1) {

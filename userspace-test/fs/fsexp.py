@@ -6,8 +6,9 @@
                                         OUTDIR/plan.txt for the guest
   fsexp.py craft-exfat OUTDIR FSIMG     the exFAT images after the guest
                                         made their files (prepare.txt)
-  fsexp.py writes OUTDIR DRIVER DEV     the creates and renames of DRIVER
-                                        on the guest's disk DEV
+  fsexp.py selftest OUTDIR FSIMG        fsimg's NTFS reader on damaged images
+  fsexp.py writes OUTDIR DRIVER FS DEV  the creates and renames of DRIVER
+                                        on the guest's FS disk DEV
   fsexp.py report OUTDIR LOG FSIMG [DRIVER/FS=DEPENDS...]
                                         the table, the summary lines and the
                                         names on the scratch disks the guest
@@ -19,9 +20,12 @@ xorriso); the others (supplementary characters, which mtools writes as
 U+F600 for U+1F600 and xorriso as "_", lone and reversed surrogates,
 non-ASCII names longer than the tools or the host's NAME_MAX allow) are
 made under a placeholder of the same number of code units and rewritten
-by tools/fsimg. Every image is checked with its filesystem's tool
-(fsck.vfat -n; isoinfo -J -l and xorriso -lsl) and its names are listed
-with fsimg and compared with the cases before it is used.
+by tools/fsimg. ntfs-3g's ntfscp writes every NTFS case itself; exFAT's
+files are made by the stock driver in a first boot of the guest
+(prepare.txt). Every image is checked with its filesystem's tool
+(fsck.vfat -n; isoinfo -J -l and xorriso -lsl; fsck.exfat -n; ntfsfix -n
+and ntfsls) and its names are listed with fsimg and compared with the
+cases before it is used.
 """
 
 import json
@@ -32,6 +36,7 @@ import sys
 
 NAME_MAX = 255
 DRIVERS = ("stock", "utfconv-strict", "utfconv-wtf8")
+FSIMG_KIND = {"isofs": "joliet", "ntfs3": "ntfs"}  # fsimg's name of a filesystem
 
 
 # ---- names -----------------------------------------------------------------
@@ -119,7 +124,7 @@ def corpus_words(corpus):
 
 def cases(fs, corpus):
     """[(key, name, made_by)] of one image, in directory order."""
-    long_ascii = {"vfat": 255, "exfat": 255, "isofs": 103}[fs]
+    long_ascii = {"vfat": 255, "exfat": 255, "ntfs3": 255, "isofs": 103}[fs]
     c = [("ascii", "plain file.txt", "tool")]
     c += [("word-" + lang, w + ".txt", "tool") for lang, w in corpus_words(corpus)]
     c += [("emoji", "\U0001F600 smile.txt", "fsimg"),
@@ -136,8 +141,13 @@ def cases(fs, corpus):
           ("end-lead", "end\ud83d", "fsimg"),
           ("alias-plain", "alias name.txt", "tool"),
           ("alias-trail", "alias\udc00 name.txt", "fsimg")]
-    if fs == "isofs":
+    if fs in ("isofs", "ntfs3"):
         c.append(("lone-only", "\udc00\udc01", "fsimg"))
+    if fs == "ntfs3":
+        # ntfs-3g's ntfscp writes every case: it takes a lone surrogate
+        # in its generalized three-byte UTF-8 form (fsimg list checks the
+        # units it wrote).
+        c = [(k, n, "tool") for k, n, _ in c]
     elif fs == "exfat":
         # Made by the stock exfat driver in the guest, which writes every
         # well-formed name: only the ill-formed ones go through fsimg.
@@ -249,6 +259,78 @@ def make_joliet(outdir, fsimg, name, entries):
     return img
 
 
+def make_ntfs(outdir, fsimg, name, entries):
+    """mkntfs, then ntfs-3g's ntfscp (no mount, no FUSE) for every file."""
+    img = os.path.join(outdir, name + ".img")
+    if os.path.exists(img):
+        os.unlink(img)
+    with open(img, "wb") as f:
+        f.truncate(16 << 20)
+    run("mkntfs", "-q", "-F", "-f", "-s", "512", "-c", "4096", "-L", "UTFCONV",
+        img)
+    content = os.path.join(outdir, "content")
+    for e in entries:
+        with open(content, "w") as f:
+            f.write("id=%d\n" % e["id"])
+        run("ntfscp", img, content,
+            e["create"].encode("utf-8", "surrogatepass"))
+    craft(fsimg, "ntfs", img, entries)
+    run("ntfsfix", "-n", img)
+    if sorted(ntfsls_units(img)) != sorted(e["units"] for e in entries):
+        sys.exit("fsexp: %s: ntfsls lists other names than the cases" % img)
+    return img
+
+
+def ntfsls_units(img):
+    """The root's names as ntfs-3g's ntfsls reads them (-a: the POSIX
+    namespace too), a second reader beside fsimg: ntfs-3g prints a lone
+    surrogate in its three-byte generalized UTF-8 form."""
+    out = subprocess.run(["ntfsls", "-a", img], check=True,
+                         stdout=subprocess.PIPE).stdout
+    return [units_of(n.decode("utf-8", "surrogatepass"))
+            for n in out.split(b"\n") if n]
+
+
+def ntfs_selftest(outdir, fsimg):
+    """fsimg's NTFS reader on a small image and on damaged copies of it:
+    each damage must be refused with exit status 1 and its message.
+    Returns the number of failed checks, each printed."""
+    ents = entries_of([("a", "lead\ud800.txt", "tool"),
+                       ("b", "\U0001F600", "tool")], 1)
+    img = make_ntfs(outdir, fsimg, "selftest-ntfs", ents)
+    good = bytes(open(img, "rb").read())
+    mft = int.from_bytes(good[48:56], "little") * 4096
+    rec = mft + 64 * 1024                  # MFT record 64, the first file's
+    name = good.index("lead".encode("utf-16-le"), rec, rec + 1024)
+    damage = [
+        # a sector of the root's MFT record torn (its last two bytes are
+        # no longer the update sequence number)
+        ("torn", {mft + 5 * 1024 + 510: good[mft + 5 * 1024 + 510] ^ 1},
+         "update sequence mismatch"),
+        # the $FILE_NAME in the file's record no longer the index's key
+        ("file-name", {name: ord("L")}, "no matching $FILE_NAME"),
+        # an MFT record size of 2^42 bytes: a 32-bit shift by 42 is
+        # undefined, and x86 would shift by 10, a plausible 1024
+        ("rec-size", {64: 0xd6}, "bad NTFS geometry"),
+    ]
+    bad = 0
+    for what, edits, msg in damage:
+        d = bytearray(good)
+        for off, v in edits.items():
+            d[off] = v
+        with open(img, "wb") as f:
+            f.write(d)
+        r = subprocess.run([fsimg, "list", "ntfs", img], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+        err = r.stderr.decode("utf-8", "replace").strip()
+        if r.returncode != 1 or msg not in err:
+            print("fsimg selftest %s: FAIL: exit %d, %r (want 1, %r)"
+                  % (what, r.returncode, err, msg))
+            bad += 1
+    os.unlink(img)
+    return bad
+
+
 def make_exfat_blank(outdir, name, entries):
     """An empty exFAT image and the "put" lines that fill it in the guest
     (exfatprogs has no tool that adds a file)."""
@@ -294,10 +376,11 @@ def images(outdir, fsimg, corpus):
     specs = [("vfat", "vfat-names", cases("vfat", corpus), make_vfat),
              ("vfat", "vfat-zero", zero_cases(), make_vfat),
              ("isofs", "isofs-names", cases("isofs", corpus), make_joliet),
+             ("ntfs3", "ntfs3-names", cases("ntfs3", corpus), make_ntfs),
              ("exfat", "exfat-names", cases("exfat", corpus), None),
              ("exfat", "exfat-zero", zero_cases(), None)]
     # FSEXP_FS (scripts/fs-experiments.sh): the filesystems of this run.
-    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat").split()
+    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat ntfs3").split()
     specs = [sp for sp in specs if sp[0] in wanted]
     first, prepare, disk = 1, [], 0
     for fs, name, case_list, maker in specs:
@@ -345,26 +428,30 @@ def write_cases():
     ]
 
 
-def write_expect(driver, key):
-    """errno of a create or rename; None: succeeds."""
+def write_expect(fs, driver, key):
+    """errno of a create or rename; "0": succeeds. A name the driver
+    cannot translate: EINVAL from utf8s_to_utf16s() (vfat, ntfs3), but
+    EILSEQ on exFAT, whose d_hash (exfat_utf8_d_hash()) fails first with
+    utf8_to_utf32()'s errno."""
+    bad = "EILSEQ" if fs == "exfat" else "EINVAL"
     errs = {"w-256u": "ENAMETOOLONG",
-            "w-ill-formed": "EINVAL", "w-rename-256u": "ENAMETOOLONG",
-            "w-wtf8": None if driver == "utfconv-wtf8" else "EINVAL"}
-    return errs.get(key, "0") or "0"
+            "w-ill-formed": bad, "w-rename-256u": "ENAMETOOLONG",
+            "w-wtf8": "0" if driver == "utfconv-wtf8" else bad}
+    return errs.get(key, "0")
 
 
-def writes(outdir, driver, dev):
-    with open(os.path.join(outdir, "writes-%s.txt" % driver), "w") as f:
-        f.write("disk vfat %s\n" % dev)
+def writes(outdir, driver, fs, dev):
+    with open(os.path.join(outdir, "writes-%s-%s.txt" % (driver, fs)), "w") as f:
+        f.write("disk %s %s\n" % (fs, dev))
         for key, op, names, _ in write_cases():
             f.write("%s %s\n" % (op, " ".join(n.hex() for n in names)))
 
 
-def on_disk_expected(driver):
+def on_disk_expected(fs, driver):
     """Names on the scratch disk after the writes of @driver."""
     want = []
     for key, _, _, units in write_cases():
-        if units is not None and write_expect(driver, key) == "0":
+        if units is not None and write_expect(fs, driver, key) == "0":
             want.append(units)
     return sorted(want)
 
@@ -390,8 +477,8 @@ def vfs_name(fs, driver, e):
             b = joliet_tail(b[:len(b) & 0xFF])
         return b or (None if fs == "isofs" else b)
     if driver == "utfconv-strict" and has_lone(units):
-        # vfat (our patch) shows the short name, isofs and exfat skip the
-        # entry.
+        # vfat (our patch) shows the short name, isofs, exfat and ntfs3
+        # skip the entry.
         return e["short"].encode() if fs == "vfat" else None
     b = wtf8(units)
     return joliet_tail(b) if fs == "isofs" else b
@@ -413,15 +500,17 @@ def expected(fs, driver, ents):
         b = vfs_name(fs, driver, e)
         if failed or b is None:
             out[e["id"]] = (None, "not listed")
-        elif not b and fs == "exfat":
+        elif not b and fs in ("exfat", "ntfs3"):
             # exfat_iterate() ends that getdents call at an empty name;
-            # the next one goes on after it.
+            # the next one goes on after it. ntfs_dir_emit() skips the
+            # entry with a warning ("failed to convert name").
             out[e["id"]] = (None, "not listed")
         elif not b:
             out[e["id"]] = (None, "getdents=EIO")
             failed = True
-        elif fs == "exfat":
-            # exFAT looks a name up by its UTF-16 form (exfat_find()):
+        elif fs in ("exfat", "ntfs3"):
+            # exFAT and NTFS look a name up by its UTF-16 form
+            # (exfat_find(), dir_search_u()):
             # the listed name, translated back, must be on disk. (Case
             # folding left out: no two cases differ only in case.)
             back = tuple(units_of(b.decode("utf-8", "surrogatepass")))
@@ -545,19 +634,27 @@ def count_losses(ents, recs, tally, strict):
             tally.lost += 1
 
 
-def judge_writes(driver, run_, disk_units, rows):
+def judge_writes(fs, driver, run_, img, fsimg, rows):
+    """The creates and renames of @driver on @fs, then the names the
+    scratch disk @img holds, read by fsimg (and for NTFS by ntfsls too)."""
     passed = failed = 0
     for (key, _, names, _), got in zip(write_cases(), run_["W"] + [None] * 99):
-        want = write_expect(driver, key)
+        want = write_expect(fs, driver, key)
         ok = got == want
         passed += ok
         failed += not ok
-        rows.append(("vfat", key, driver, show(names[-1]), "-", got or "not run",
+        rows.append((fs, key, driver, show(names[-1]), "-", got or "not run",
                      "PASS" if ok else "FAIL (want %s)" % want))
-    ok = sorted(disk_units) == on_disk_expected(driver)
-    rows.append(("vfat", "w-on-disk", driver, "%d names" % len(disk_units), "-",
-                 "fsimg list", "PASS" if ok else "FAIL (want %s)" %
-                 [escape(u) for u in on_disk_expected(driver)]))
+    disk_units = sorted(listed_units(fsimg, FSIMG_KIND.get(fs, fs), img))
+    want = on_disk_expected(fs, driver)
+    how = "fsimg list"
+    ok = disk_units == want
+    if fs == "ntfs3":
+        how += ", ntfsls"
+        ok = ok and sorted(ntfsls_units(img)) == want
+    rows.append((fs, "w-on-disk", driver, "%d names" % len(disk_units), "-",
+                 how, "PASS" if ok else "FAIL (want %s)" %
+                 [escape(u) for u in want]))
     return passed + ok, failed + (not ok)
 
 
@@ -585,10 +682,8 @@ def report(outdir, log, fsimg, depends):
                 passed, failed = passed + p, failed + f
             w = runs.get((driver, "write-" + fs))
             if w is not None:
-                units = listed_units(fsimg, "vfat",
-                                     os.path.join(outdir, "scratch-%s-%s.img"
-                                                  % (driver, fs)))
-                p, f = judge_writes(driver, w, units, rows)
+                img = os.path.join(outdir, "scratch-%s-%s.img" % (driver, fs))
+                p, f = judge_writes(fs, driver, w, img, fsimg, rows)
                 passed, failed = passed + p, failed + f
             lines.append("fs-experiments: %s %s: names %d, lost %d, aliased %d, "
                          "truncated %d, unrepresentable %d, depends=%s"
@@ -615,8 +710,12 @@ if __name__ == "__main__":
         images(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 4 and sys.argv[1] == "craft-exfat":
         craft_exfat(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 5 and sys.argv[1] == "writes":
-        writes(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 4 and sys.argv[1] == "selftest":
+        n = ntfs_selftest(sys.argv[2], sys.argv[3])
+        print("fsimg selftest: %d passed, %d failed" % (3 - n, n))
+        sys.exit(1 if n else 0)
+    elif len(sys.argv) == 6 and sys.argv[1] == "writes":
+        writes(*sys.argv[2:6])
     elif len(sys.argv) >= 5 and sys.argv[1] == "report":
         sys.exit(0 if report(*sys.argv[2:5], sys.argv[5:]) else 1)
     else:

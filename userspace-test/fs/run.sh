@@ -5,8 +5,8 @@
 # driver of drivers.txt, load its modules (modules/<driver>/order), then
 # for each "image" line of images/plan.txt attach the image read-only to a
 # loop device, mount it and print what fsprobe sees (FSX-BEGIN ... FSX-END
-# blocks); for each "create"/"rename" line of images/writes-<driver>.txt
-# do it on the scratch disk named there (a QEMU virtio disk the host reads
+# blocks); for each "create"/"rename" line of each
+# images/writes-<driver>-<fs>.txt do it on the scratch disk named there (a QEMU virtio disk the host reads
 # back afterwards). The host (fsexp.py report) judges the output.
 #
 # With a non-empty images/prepare.txt, only make the files of images that
@@ -21,6 +21,7 @@ mount_opts() {
 	vfat) echo "-t vfat -o utf8" ;;
 	exfat) echo "-t exfat -o iocharset=utf8" ;;
 	isofs) echo "-t iso9660 -o utf8" ;;
+	ntfs3) echo "-t ntfs3 -o iocharset=utf8" ;;
 	esac
 }
 
@@ -65,22 +66,23 @@ images() {
 }
 
 writes() {
-	f=images/writes-$1.txt
-	[ -f "$f" ] || return 0
-	read -r _ fs dev <"$f"
-	mkdir -p /mnt/w
-	# shellcheck disable=SC2046
-	mount $(mount_opts "$fs") "/dev/$dev" /mnt/w
-	echo "FSX-BEGIN $1 write-$fs mount=$?"
-	while read -r kw a b; do
-		case $kw in
-		create) ./fsprobe create /mnt/w "$a" ;;
-		rename) ./fsprobe rename /mnt/w "$a" "$b" ;;
-		esac
-	done <"$f"
-	./fsprobe list /mnt/w
-	echo "FSX-END $1 write-$fs"
-	umount /mnt/w
+	for f in images/writes-"$1"-*.txt; do
+		[ -f "$f" ] || continue
+		read -r _ fs dev <"$f"
+		mkdir -p /mnt/w
+		# shellcheck disable=SC2046
+		mount $(mount_opts "$fs") "/dev/$dev" /mnt/w
+		echo "FSX-BEGIN $1 write-$fs mount=$?"
+		while read -r kw a b; do
+			case $kw in
+			create) ./fsprobe create /mnt/w "$a" ;;
+			rename) ./fsprobe rename /mnt/w "$a" "$b" ;;
+			esac
+		done <"$f"
+		./fsprobe list /mnt/w
+		echo "FSX-END $1 write-$fs"
+		umount /mnt/w
+	done
 }
 
 prepare() {
