@@ -55,8 +55,9 @@
  *
  * The drop-in forms, which have no policy argument, take the module
  * parameter ``fsname_policy`` of utfconv.ko: ``wtf8`` (the default) or
- * ``strict``; root may change it at run time in
- * /sys/module/utfconv/parameters/fsname_policy, each call reads it once.
+ * ``strict``, given when the module loads and fixed after that: a change
+ * under a mounted filesystem would give names already in the dcache a
+ * different meaning from the ones looked up next.
  */
 
 /* The drop-in forms' policy: what fsname_policy= says. */
@@ -93,7 +94,7 @@ static const struct kernel_param_ops utfconv_fsname_policy_ops = {
 	.set = utfconv_fsname_policy_set,
 	.get = utfconv_fsname_policy_get,
 };
-module_param_cb(fsname_policy, &utfconv_fsname_policy_ops, NULL, 0644);
+module_param_cb(fsname_policy, &utfconv_fsname_policy_ops, NULL, 0444);
 __MODULE_PARM_TYPE(fsname_policy, "string");
 MODULE_PARM_DESC(fsname_policy,
 		 "Policy of the fs/nls drop-ins: wtf8 (default; unpaired surrogates in their three-byte form) or strict (-EILSEQ)");

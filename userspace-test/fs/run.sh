@@ -25,20 +25,25 @@ mount_opts() {
 	esac
 }
 
+# policy NAME: utfconv.ko again with fsname_policy=NAME (the parameter is
+# read at load only, so that names never change meaning under a mount);
+# the drivers that depend on it are not loaded yet.
+policy() {
+	rmmod utfconv_dev utfconv || say "ERROR rmmod utfconv"
+	if insmod "$UTFCONV_LIB_KO" fsname_policy=bogus 2>/dev/null; then
+		say "ERROR fsname_policy took bogus"
+		rmmod utfconv
+	fi
+	insmod "$UTFCONV_LIB_KO" "fsname_policy=$1" || say "ERROR fsname_policy $1"
+	insmod "$UTFCONV_KO" || say "ERROR insmod utfconv_dev"
+	say "utfconv fsname_policy $(cat /sys/module/utfconv/parameters/fsname_policy)"
+}
+
 load() {
+	[ -f "modules/$1/policy" ] && policy "$(cat "modules/$1/policy")"
 	for ko in $(cat "modules/$1/order"); do
 		insmod "modules/$1/$ko" || say "ERROR insmod $1/$ko"
 	done
-	# utfconv's policy for file names (the utfconv-* drivers); its
-	# setter takes wtf8 and strict only.
-	if [ -f "modules/$1/policy" ]; then
-		if echo bogus >/sys/module/utfconv/parameters/fsname_policy 2>/dev/null; then
-			say "ERROR fsname_policy took bogus"
-		fi
-		cat "modules/$1/policy" >/sys/module/utfconv/parameters/fsname_policy ||
-			say "ERROR fsname_policy $(cat "modules/$1/policy")"
-		say "$1: utfconv fsname_policy $(cat /sys/module/utfconv/parameters/fsname_policy)"
-	fi
 }
 
 unload() {
