@@ -8,6 +8,7 @@
 #define _UTFCONV_BLOCK_H
 
 #include <linux/bitops.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 
@@ -297,15 +298,16 @@ utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
 }
 
 /*
- * One block of UTF-8 input: the caller has checked utfconv_utf8_room().
- * Returns the code points converted; *@sp before the end of the block
- * means it stopped at something for the careful path.
+ * UTF-8 input from *@sp up to @bend, a block or less (a shorter one where
+ * the caller has checked utfconv_utf8_room_end()). Returns the code points
+ * converted; *@sp before @bend means it stopped at something for the
+ * careful path.
  */
-static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
-							u8 **dp, bool be)
+static __always_inline unsigned int
+utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 {
 	/* copies the steps can keep in registers: *@sp may be in memory */
-	const u8 *s = *sp, *bend = s + UTFCONV_UTF8_BLOCK;
+	const u8 *s = *sp;
 	u8 *d = *dp;
 	unsigned int ncp = 0, n;
 
@@ -336,6 +338,13 @@ static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 	return ncp;
 }
 
+/* One block of UTF-8 input: the caller has checked utfconv_utf8_room(). */
+static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
+							u8 **dp, bool be)
+{
+	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be);
+}
+
 /* Four 16-bit lanes to their low bytes. */
 static inline u32 utfconv_gather4(u64 w)
 {
@@ -344,12 +353,12 @@ static inline u32 utfconv_gather4(u64 w)
 	return (u32)(w | w >> 16);
 }
 
-/* One block of UTF-16 input; as utfconv_utf8_block1(). */
-static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
-							 u8 **dp, bool le)
+/* UTF-16 input up to @bend; as utfconv_utf8_block_to(). */
+static __always_inline unsigned int
+utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	const u8 *s = *sp, *bend = s + 2 * UTFCONV_UTF16_BLOCK;
+	const u8 *s = *sp;
 	u8 *d = *dp;
 	unsigned int ncp = 0;
 
@@ -429,35 +438,76 @@ out:
 	return ncp;
 }
 
-/* Whole blocks while there is room; as utfconv_utf8_block1(). */
+/* One block of UTF-16 input: the caller has checked utfconv_utf16_room(). */
+static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
+							 u8 **dp, bool le)
+{
+	return utfconv_utf16_block_to(sp, dp, *sp + 2 * UTFCONV_UTF16_BLOCK,
+				      le);
+}
+
+/*
+ * Where a last, shorter block of UTF-8 input at @s may end once there is
+ * no room for a whole one: as far as the room for the lookahead in the
+ * input and for the worst case in the output goes; @s if not at all.
+ */
+static inline const u8 *utfconv_utf8_room_end(const u8 *s, const u8 *se,
+					      const u8 *d, const u8 *de)
+{
+	ptrdiff_t n = min(se - s - 8, (de - d - 16) / 2);
+
+	return n > 0 ? s + n : s;
+}
+
+/* As utfconv_utf8_room_end(), for UTF-16 input: whole code units. */
+static inline const u8 *utfconv_utf16_room_end(const u8 *s, const u8 *se,
+					       const u8 *d, const u8 *de)
+{
+	ptrdiff_t units = min((se - s - 8) / 2, (de - d - 12) / 3);
+
+	return units > 0 ? s + 2 * units : s;
+}
+
+/*
+ * Whole blocks while there is room, then a shorter one up to the
+ * lookahead, so that short buffers (file names) and the ends of long ones
+ * leave only their last few characters to the careful path; as
+ * utfconv_utf8_block_to().
+ */
 static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool be)
 {
+	const u8 *bend;
+	bool whole;
 	u64 ncp = 0;
 
-	while (utfconv_utf8_room(*sp, se, *dp, de)) {
-		const u8 *bend = *sp + UTFCONV_UTF8_BLOCK;
-
-		ncp += utfconv_utf8_block1(sp, dp, be);
-		if (*sp < bend)
+	do {
+		whole = utfconv_utf8_room(*sp, se, *dp, de);
+		bend = whole ? *sp + UTFCONV_UTF8_BLOCK :
+			       utfconv_utf8_room_end(*sp, se, *dp, de);
+		if (bend == *sp)
 			break;
-	}
+		ncp += utfconv_utf8_block_to(sp, dp, bend, be);
+	} while (whole && *sp >= bend);
 	return ncp;
 }
 
-/* Whole blocks while there is room; as utfconv_utf16_block1(). */
+/* As utfconv_utf8_block(), for UTF-16 input. */
 static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
 					       u8 **dp, u8 *de, bool le)
 {
+	const u8 *bend;
+	bool whole;
 	u64 ncp = 0;
 
-	while (utfconv_utf16_room(*sp, se, *dp, de)) {
-		const u8 *bend = *sp + 2 * UTFCONV_UTF16_BLOCK;
-
-		ncp += utfconv_utf16_block1(sp, dp, le);
-		if (*sp < bend)
+	do {
+		whole = utfconv_utf16_room(*sp, se, *dp, de);
+		bend = whole ? *sp + 2 * UTFCONV_UTF16_BLOCK :
+			       utfconv_utf16_room_end(*sp, se, *dp, de);
+		if (bend == *sp)
 			break;
-	}
+		ncp += utfconv_utf16_block_to(sp, dp, bend, le);
+	} while (whole && *sp >= bend);
 	return ncp;
 }
 

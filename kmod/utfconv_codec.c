@@ -94,7 +94,7 @@
  */
 
 /* utfconv_state.bits */
-#define UTFCONV_BIT_STARTED	BIT(0)	/* first input item processed */
+#define UTFCONV_BIT_STARTED	BIT(0)	/* first input item processed or plain */
 #define UTFCONV_BIT_BOM_DONE	BIT(1)	/* output BOM written */
 #define UTFCONV_BIT_LEAD	BIT(2)	/* lead surrogate pending in ->lead */
 #define UTFCONV_BIT_LEAD_FORM	BIT(3)	/* WTF-8 input: last item a lead form */
@@ -1195,6 +1195,14 @@ void utfconv_reset(struct utfconv_state *st)
 		st->bits |= UTFCONV_BIT_LE_IN;
 	if (!(flags & UTFCONV_FLAG_EMIT_BOM))
 		st->bits |= UTFCONV_BIT_BOM_DONE;
+	/*
+	 * Only a BOM to strip or a byte order to learn from it sets the first
+	 * character apart; without them the fast path may take it, which is
+	 * what a short buffer such as a file name wants.
+	 */
+	if (!(flags & UTFCONV_FLAG_STRIP_BOM) &&
+	    direction != UTFCONV_DIR_UTF16_TO_UTF8)
+		st->bits |= UTFCONV_BIT_STARTED;
 }
 EXPORT_SYMBOL_GPL(utfconv_reset);
 
