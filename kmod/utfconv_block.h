@@ -353,86 +353,107 @@ static inline u32 utfconv_gather4(u64 w)
 	return (u32)(w | w >> 16);
 }
 
+/*
+ * A run of ASCII code units, four at a time, up to the first other unit
+ * or the last four-unit step that starts before @bend; as
+ * utfconv_utf8_block_ascii().
+ */
+static __always_inline unsigned int
+utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
+{
+	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
+	const u8 *start = *sp, *s = start;
+	u8 *d = *dp;
+	u64 w, top;
+	unsigned int n;
+
+	for (;;) {
+		w = get_unaligned_le64(s);
+		top = w & nonascii;
+		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d);
+		if (top || s + 8 >= bend)
+			break;
+		s += 8;
+		d += 4;
+	}
+	/* the ASCII units before the first other one */
+	n = top ? (unsigned int)__ffs64(top) >> 4 : 4;
+	*sp = s + 2 * n;
+	*dp = d + n;
+	return (*sp - start) / 2;
+}
+
+/* One code unit of 0x800 or more, no surrogate: three bytes, one store. */
+static __always_inline unsigned int utfconv_utf16_block_three(const u8 **sp,
+							      u8 **dp,
+							      u16 unit)
+{
+	put_unaligned_le32(0x8080E0 | unit >> 12 | (unit & 0xFC0) << 2 |
+			   (unit & 0x3F) << 16, *dp);
+	*sp += 2;
+	*dp += 3;
+	return 1;
+}
+
+/*
+ * A code unit of 0x80..0x7FF, @unit: four units below 0x800 (ASCII among
+ * them) in one step where they follow each other, else that one.
+ */
+static __always_inline unsigned int
+utfconv_utf16_block_short(const u8 **sp, u8 **dp, u16 unit, bool le)
+{
+	u64 w = get_unaligned_le64(*sp);
+
+	if (!le)
+		w = utfconv_swab16x4(w);
+	if (!(w & 0xF800F800F800F800ULL)) {
+		*dp += utfconv_utf16_put_short4(*dp, w);
+		*sp += 8;
+		return 4;
+	}
+	put_unaligned_le16(0x80C0 | unit >> 6 | (unit & 0x3F) << 8, *dp);
+	*sp += 2;
+	*dp += 2;
+	return 1;
+}
+
+/* A surrogate pair, four bytes; 0 for an unpaired surrogate @unit. */
+static __always_inline unsigned int
+utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
+{
+	u16 trail = utfconv_get16(*sp + 2, le);
+
+	if (unit >= 0xDC00 || (trail & 0xFC00) != 0xDC00)
+		return 0;
+	utfconv_put_utf8(*dp, utfconv_pair(unit, trail));
+	*sp += 4;
+	*dp += 4;
+	return 1;
+}
+
 /* UTF-16 input up to @bend; as utfconv_utf8_block_to(). */
 static __always_inline unsigned int
 utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 {
-	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 	const u8 *s = *sp;
 	u8 *d = *dp;
-	unsigned int ncp = 0;
+	unsigned int ncp = 0, n;
 
 	do {
-		u16 unit = utfconv_get16(s, le), trail;
+		u16 unit = utfconv_get16(s, le);
 
-		if (unit < 0x80) {
-			u64 w, top;
-			unsigned int n;
-
-			for (;;) {
-				w = get_unaligned_le64(s);
-				top = w & nonascii;
-				put_unaligned_le32(utfconv_gather4(le ? w : w >> 8),
-						   d);
-				if (top || s + 8 >= bend)
-					break;
-				s += 8;
-				d += 4;
-				ncp += 4;
-			}
-			/* the ASCII units before the first other one */
-			n = top ? (unsigned int)__ffs64(top) >> 4 : 4;
-			s += 2 * n;
-			d += n;
-			ncp += n;
-			continue;
-		}
-		/*
-		 * a run of other units, each written in one store, or four
-		 * below 0x800 (ASCII among them) at a time
-		 */
-		do {
-			if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
-				put_unaligned_le32(0x8080E0 | unit >> 12 |
-						   (unit & 0xFC0) << 2 |
-						   (unit & 0x3F) << 16, d);
-				s += 2;
-				d += 3;
-			} else if (unit < 0x800) {
-				u64 w = get_unaligned_le64(s);
-
-				if (!le)
-					w = utfconv_swab16x4(w);
-				if (!(w & 0xF800F800F800F800ULL)) {
-					/* four units below 0x800 in one step */
-					d += utfconv_utf16_put_short4(d, w);
-					s += 8;
-					ncp += 4;
-					if (s >= bend)
-						break;
-					unit = utfconv_get16(s, le);
-					continue;
-				}
-				put_unaligned_le16(0x80C0 | unit >> 6 |
-						   (unit & 0x3F) << 8, d);
-				s += 2;
-				d += 2;
-			} else {
-				trail = utfconv_get16(s + 2, le);
-				if (unit >= 0xDC00 ||
-				    (trail & 0xFC00) != 0xDC00)
-					goto out;
-				utfconv_put_utf8(d, utfconv_pair(unit, trail));
-				s += 4;
-				d += 4;
-			}
-			ncp++;
-			if (s >= bend)
-				break;
-			unit = utfconv_get16(s, le);
-		} while (unit >= 0x80);
+		if (unit < 0x80)
+			n = utfconv_utf16_block_ascii(&s, &d, bend, le);
+		else if (unit >= 0x800 && (unit & 0xF800) != 0xD800)
+			n = utfconv_utf16_block_three(&s, &d, unit);
+		else if (unit < 0x800)
+			n = utfconv_utf16_block_short(&s, &d, unit, le);
+		else
+			n = utfconv_utf16_block_pair(&s, &d, unit, le);
+		if (!n)
+			break;
+		ncp += n;
 	} while (s < bend);
-out:
 	*sp = s;
 	*dp = d;
 	return ncp;
