@@ -244,8 +244,11 @@ static void bench_names_make(struct kunit *test,
 		nm->utf8 = bf->data + pos;
 		nm->len8 = len;
 		nm->len16 = utfconv_fsname_utf8s_to_utf16s_off(nm->utf8, len,
-				UTF16_LITTLE_ENDIAN, nm->utf16, NAME_MAX,
-				UTFCONV_POLICY_STRICT, NULL);
+							       UTF16_LITTLE_ENDIAN,
+							       nm->utf16,
+							       NAME_MAX,
+							       UTFCONV_POLICY_STRICT,
+							       NULL);
 		KUNIT_ASSERT_GE_MSG(test, nm->len16, 0,
 				    "%s: name %d does not convert", bf->name, i);
 	}
