@@ -110,9 +110,15 @@ gen_corpus() {
 	} | sync_text "$1/utfconv_bench_corpus.c"
 }
 
+# awk: one goal line, a ratio measured against the ratio wanted.
+goal_awk='
+	function goal(what, r, want, extra) {
+		printf "  %-40s measured %5.2fx  %s%s\n", what, r, (r >= want ? "met" : "MISSED"), extra
+	}'
+
 # kunit_table RAWLOG: the table and goals from the utfconv_bench: lines.
 kunit_table() {
-	grep -a -o 'utfconv_bench: utf[^ ]* .*' "$1" | awk '
+	grep -a -o 'utfconv_bench: utf[^ ]* .*' "$1" | awk "$goal_awk"'
 	function row(d,   f, n, c, v, m, gc, gv, gn, k) {
 		printf "\nUML in-kernel bench, %s (input MB/s, min over rounds)\n", title[d]
 		printf "%-30s %8s %8s %8s %8s %10s %10s\n", "file", "bytes", "scalar", "SIMD", "fs/nls", "scalar/nls", "SIMD/nls"
@@ -141,15 +147,13 @@ kunit_table() {
 		title["utf16le-to-utf8"] = "UTF-16LE -> UTF-8, codec vs utf16s_to_utf8s"
 		row("utf8-to-utf16le"); row("utf16le-to-utf8")
 		printf "\nissue 4 goals (in-kernel, UML, geometric mean; the codec as shipped, SIMD paths on):\n"
-		r = sratio["utf8-to-utf16le"]
-		printf "  %-40s measured %5.2fx  %s (scalar paths only: %.2fx)\n", "codec >= 10x utf8s_to_utf16s", r, (r >= 10 ? "met" : "MISSED"), ratio["utf8-to-utf16le"]
-		r = sratio["utf16le-to-utf8"]
-		printf "  %-40s measured %5.2fx  %s (scalar paths only: %.2fx)\n", "codec >= 5x utf16s_to_utf8s", r, (r >= 5 ? "met" : "MISSED"), ratio["utf16le-to-utf8"]
+		goal("codec >= 10x utf8s_to_utf16s", sratio["utf8-to-utf16le"], 10,
+		     sprintf(" (scalar paths only: %.2fx)", ratio["utf8-to-utf16le"]))
+		goal("codec >= 5x utf16s_to_utf8s", sratio["utf16le-to-utf8"], 5,
+		     sprintf(" (scalar paths only: %.2fx)", ratio["utf16le-to-utf8"]))
 		printf "\nissue 15 goal 4 (the same run):\n"
-		r = sratio["utf8-to-utf16le"]
-		printf "  %-40s measured %5.2fx  %s\n", "codec >= 6x utf8s_to_utf16s", r, (r >= 6 ? "met" : "MISSED")
-		r = sratio["utf16le-to-utf8"]
-		printf "  %-40s measured %5.2fx  %s\n", "codec >= 20x utf16s_to_utf8s", r, (r >= 20 ? "met" : "MISSED")
+		goal("codec >= 6x utf8s_to_utf16s", sratio["utf8-to-utf16le"], 6, "")
+		goal("codec >= 20x utf16s_to_utf8s", sratio["utf16le-to-utf8"], 20, "")
 	}'
 }
 
@@ -157,7 +161,7 @@ kunit_table() {
 # (drop-in; _off form, strict policy) against fs/nls, from the
 # utfconv_bench: names- lines.
 names_table() {
-	grep -a -o 'utfconv_bench: names-.*' "$1" | awk '
+	grep -a -o 'utfconv_bench: names-.*' "$1" | awk "$goal_awk"'
 	function row(d,   f, a, o, m, ga, go, k) {
 		printf "\nUML in-kernel bench, file names, %s (calls/s, min time over rounds)\n", title[d]
 		printf "%-30s %5s %5s %10s %10s %10s %8s %8s\n", "file", "names", "bytes", "drop-in", "_off", "fs/nls", "drop/nls", "_off/nls"
@@ -185,10 +189,10 @@ names_table() {
 		title["utf16le-to-utf8"] = "UTF-16LE -> UTF-8, utfconv_fsname_utf16s_to_utf8s{,_off} vs utf16s_to_utf8s"
 		row("utf8-to-utf16le"); row("utf16le-to-utf8")
 		printf "\nissue 15 goal 5 (the same run; drop-ins with fsname_policy=wtf8, _off forms strict):\n"
-		r = dratio["utf8-to-utf16le"]
-		printf "  %-40s measured %5.2fx  %s (_off strict: %.2fx)\n", "names >= 3x utf8s_to_utf16s", r, (r >= 3 ? "met" : "MISSED"), oratio["utf8-to-utf16le"]
-		r = dratio["utf16le-to-utf8"]
-		printf "  %-40s measured %5.2fx  %s (_off strict: %.2fx)\n", "names >= 3x utf16s_to_utf8s", r, (r >= 3 ? "met" : "MISSED"), oratio["utf16le-to-utf8"]
+		goal("names >= 3x utf8s_to_utf16s", dratio["utf8-to-utf16le"], 3,
+		     sprintf(" (_off strict: %.2fx)", oratio["utf8-to-utf16le"]))
+		goal("names >= 3x utf16s_to_utf8s", dratio["utf16le-to-utf8"], 3,
+		     sprintf(" (_off strict: %.2fx)", oratio["utf16le-to-utf8"]))
 	}'
 }
 
