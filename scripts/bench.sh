@@ -110,8 +110,19 @@ gen_corpus() {
 	} | sync_text "$1/utfconv_bench_corpus.c"
 }
 
-# awk: one goal line, a ratio measured against the ratio wanted.
+# awk, for the tables of the kernel bench: a line's record number for
+# direction @d, its file name kept; the value of field @i, key=value; one
+# goal line, a ratio measured against the ratio wanted.
 goal_awk='
+	function rec(d,   f) {
+		f = ++nf[d]
+		name[d, f] = $3; sub(/\.utf8\.txt$/, "", name[d, f])
+		return f
+	}
+	function val(i, key) {
+		sub(key "=", "", $i)
+		return $i
+	}
 	function goal(what, r, want, extra) {
 		printf "  %-40s measured %5.2fx  %s%s\n", what, r, (r >= want ? "met" : "MISSED"), extra
 	}'
@@ -134,12 +145,9 @@ kunit_table() {
 		ratio[d] = gc / gn; sratio[d] = gv / gn
 	}
 	{
-		d = $2; f = ++nf[d]
-		name[d, f] = $3; sub(/\.utf8\.txt$/, "", name[d, f])
-		bytes[d, f] = $4
-		sub(/codec_ps=/, "", $5); cps[d, f] = $5
-		sub(/simd_ps=/, "", $6); sps[d, f] = $6
-		sub(/nls_ps=/, "", $7); nps[d, f] = $7
+		d = $2; f = rec(d); bytes[d, f] = $4
+		cps[d, f] = val(5, "codec_ps"); sps[d, f] = val(6, "simd_ps")
+		nps[d, f] = val(7, "nls_ps")
 	}
 	END {
 		if (!nf["utf8-to-utf16le"]) { print "kunit bench: no results"; exit 1 }
@@ -176,12 +184,10 @@ names_table() {
 		dratio[d] = ga; oratio[d] = go
 	}
 	{
-		d = $2; sub(/^names-/, "", d); f = ++nf[d]
-		name[d, f] = $3; sub(/\.utf8\.txt$/, "", name[d, f])
+		d = $2; sub(/^names-/, "", d); f = rec(d)
 		cnt[d, f] = $4; bytes[d, f] = $5
-		sub(/fs_ps=/, "", $6); fps[d, f] = $6
-		sub(/off_ps=/, "", $7); ops[d, f] = $7
-		sub(/nls_ps=/, "", $8); nps[d, f] = $8
+		fps[d, f] = val(6, "fs_ps"); ops[d, f] = val(7, "off_ps")
+		nps[d, f] = val(8, "nls_ps")
 	}
 	END {
 		if (!nf["utf8-to-utf16le"]) { print "kunit bench: no name results"; exit 1 }
