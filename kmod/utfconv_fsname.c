@@ -117,26 +117,20 @@ static u32 utfconv_fsname_dir(enum utf16_endian endian, bool to_utf16)
 
 /*
  * The bytes of @s before its first NUL, at most @n: fs/nls's end of a
- * name. A word at a time, the last word overlapping the one before it,
- * since strnlen() takes a byte at a time and would cost about as much as
- * converting the name; the bytes before a word with a NUL have none.
+ * name. A word at a time, since strnlen() takes a byte at a time and would
+ * cost as much as converting the name.
  */
 static int utfconv_fsname_strnlen(const u8 *s, int n)
 {
 	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
-	const int w = sizeof(unsigned long);
 	unsigned long bits;
 	int i;
 
-	if (n < w)
-		return strnlen((const char *)s, n);
-	for (i = 0; i < n; i += w) {
-		i = min(i, n - w);
+	for (i = 0; n - i >= (int)sizeof(long); i += sizeof(long))
 		if (has_zero(get_unaligned((const unsigned long *)(s + i)),
 			     &bits, &zero))
-			return i + strnlen((const char *)s + i, w);
-	}
-	return n;
+			break;
+	return i + strnlen((const char *)s + i, n - i);
 }
 
 /* The code units of @pwcs before its first U+0000, at most @n; as above. */
@@ -144,14 +138,10 @@ static int utfconv_fsname_units(const wchar_t *pwcs, int n)
 {
 	int i;
 
-	for (i = 0; n >= 4 && i < n; i += 4) {
-		i = min(i, n - 4);
+	for (i = 0; n - i >= 4; i += 4)
 		if (~utfconv_nonzero16x4(get_unaligned((const u64 *)(pwcs + i))) &
 		    0x8000800080008000ULL)
 			break;
-	}
-	if (i >= n)
-		return n;
 	while (i < n && pwcs[i])
 		i++;
 	return i;
