@@ -8,6 +8,7 @@
 #define _UTFCONV_BLOCK_H
 
 #include <linux/bitops.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 
@@ -297,15 +298,16 @@ utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
 }
 
 /*
- * One block of UTF-8 input: the caller has checked utfconv_utf8_room().
- * Returns the code points converted; *@sp before the end of the block
- * means it stopped at something for the careful path.
+ * UTF-8 input from *@sp up to @bend, a block or less (a shorter one where
+ * the caller has checked utfconv_utf8_room_end()). Returns the code points
+ * converted; *@sp before @bend means it stopped at something for the
+ * careful path.
  */
-static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
-							u8 **dp, bool be)
+static __always_inline unsigned int
+utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 {
 	/* copies the steps can keep in registers: *@sp may be in memory */
-	const u8 *s = *sp, *bend = s + UTFCONV_UTF8_BLOCK;
+	const u8 *s = *sp;
 	u8 *d = *dp;
 	unsigned int ncp = 0, n;
 
@@ -336,6 +338,13 @@ static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 	return ncp;
 }
 
+/* One block of UTF-8 input: the caller has checked utfconv_utf8_room(). */
+static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
+							u8 **dp, bool be)
+{
+	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be);
+}
+
 /* Four 16-bit lanes to their low bytes. */
 static inline u32 utfconv_gather4(u64 w)
 {
@@ -344,120 +353,182 @@ static inline u32 utfconv_gather4(u64 w)
 	return (u32)(w | w >> 16);
 }
 
-/* One block of UTF-16 input; as utfconv_utf8_block1(). */
-static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
-							 u8 **dp, bool le)
+/*
+ * A run of ASCII code units, four at a time, up to the first other unit
+ * or the last four-unit step that starts before @bend; as
+ * utfconv_utf8_block_ascii().
+ */
+static __always_inline unsigned int
+utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	const u8 *s = *sp, *bend = s + 2 * UTFCONV_UTF16_BLOCK;
+	const u8 *start = *sp, *s = start;
 	u8 *d = *dp;
-	unsigned int ncp = 0;
+	u64 w, top;
+	unsigned int n;
+
+	for (;;) {
+		w = get_unaligned_le64(s);
+		top = w & nonascii;
+		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d);
+		if (top || s + 8 >= bend)
+			break;
+		s += 8;
+		d += 4;
+	}
+	/* the ASCII units before the first other one */
+	n = top ? (unsigned int)__ffs64(top) >> 4 : 4;
+	*sp = s + 2 * n;
+	*dp = d + n;
+	return (*sp - start) / 2;
+}
+
+/* One code unit of 0x800 or more, no surrogate: three bytes, one store. */
+static __always_inline unsigned int utfconv_utf16_block_three(const u8 **sp,
+							      u8 **dp,
+							      u16 unit)
+{
+	put_unaligned_le32(0x8080E0 | unit >> 12 | (unit & 0xFC0) << 2 |
+			   (unit & 0x3F) << 16, *dp);
+	*sp += 2;
+	*dp += 3;
+	return 1;
+}
+
+/*
+ * A code unit of 0x80..0x7FF, @unit: four units below 0x800 (ASCII among
+ * them) in one step where they follow each other, else that one.
+ */
+static __always_inline unsigned int
+utfconv_utf16_block_short(const u8 **sp, u8 **dp, u16 unit, bool le)
+{
+	u64 w = get_unaligned_le64(*sp);
+
+	if (!le)
+		w = utfconv_swab16x4(w);
+	if (!(w & 0xF800F800F800F800ULL)) {
+		*dp += utfconv_utf16_put_short4(*dp, w);
+		*sp += 8;
+		return 4;
+	}
+	put_unaligned_le16(0x80C0 | unit >> 6 | (unit & 0x3F) << 8, *dp);
+	*sp += 2;
+	*dp += 2;
+	return 1;
+}
+
+/* A surrogate pair, four bytes; 0 for an unpaired surrogate @unit. */
+static __always_inline unsigned int
+utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
+{
+	u16 trail = utfconv_get16(*sp + 2, le);
+
+	if (unit >= 0xDC00 || (trail & 0xFC00) != 0xDC00)
+		return 0;
+	utfconv_put_utf8(*dp, utfconv_pair(unit, trail));
+	*sp += 4;
+	*dp += 4;
+	return 1;
+}
+
+/* UTF-16 input up to @bend; as utfconv_utf8_block_to(). */
+static __always_inline unsigned int
+utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le)
+{
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	unsigned int ncp = 0, n;
 
 	do {
-		u16 unit = utfconv_get16(s, le), trail;
+		u16 unit = utfconv_get16(s, le);
 
-		if (unit < 0x80) {
-			u64 w, top;
-			unsigned int n;
-
-			for (;;) {
-				w = get_unaligned_le64(s);
-				top = w & nonascii;
-				put_unaligned_le32(utfconv_gather4(le ? w : w >> 8),
-						   d);
-				if (top || s + 8 >= bend)
-					break;
-				s += 8;
-				d += 4;
-				ncp += 4;
-			}
-			/* the ASCII units before the first other one */
-			n = top ? (unsigned int)__ffs64(top) >> 4 : 4;
-			s += 2 * n;
-			d += n;
-			ncp += n;
-			continue;
-		}
-		/*
-		 * a run of other units, each written in one store, or four
-		 * below 0x800 (ASCII among them) at a time
-		 */
-		do {
-			if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
-				put_unaligned_le32(0x8080E0 | unit >> 12 |
-						   (unit & 0xFC0) << 2 |
-						   (unit & 0x3F) << 16, d);
-				s += 2;
-				d += 3;
-			} else if (unit < 0x800) {
-				u64 w = get_unaligned_le64(s);
-
-				if (!le)
-					w = utfconv_swab16x4(w);
-				if (!(w & 0xF800F800F800F800ULL)) {
-					/* four units below 0x800 in one step */
-					d += utfconv_utf16_put_short4(d, w);
-					s += 8;
-					ncp += 4;
-					if (s >= bend)
-						break;
-					unit = utfconv_get16(s, le);
-					continue;
-				}
-				put_unaligned_le16(0x80C0 | unit >> 6 |
-						   (unit & 0x3F) << 8, d);
-				s += 2;
-				d += 2;
-			} else {
-				trail = utfconv_get16(s + 2, le);
-				if (unit >= 0xDC00 ||
-				    (trail & 0xFC00) != 0xDC00)
-					goto out;
-				utfconv_put_utf8(d, utfconv_pair(unit, trail));
-				s += 4;
-				d += 4;
-			}
-			ncp++;
-			if (s >= bend)
-				break;
-			unit = utfconv_get16(s, le);
-		} while (unit >= 0x80);
+		if (unit < 0x80)
+			n = utfconv_utf16_block_ascii(&s, &d, bend, le);
+		else if (unit >= 0x800 && (unit & 0xF800) != 0xD800)
+			n = utfconv_utf16_block_three(&s, &d, unit);
+		else if (unit < 0x800)
+			n = utfconv_utf16_block_short(&s, &d, unit, le);
+		else
+			n = utfconv_utf16_block_pair(&s, &d, unit, le);
+		if (!n)
+			break;
+		ncp += n;
 	} while (s < bend);
-out:
 	*sp = s;
 	*dp = d;
 	return ncp;
 }
 
-/* Whole blocks while there is room; as utfconv_utf8_block1(). */
+/* One block of UTF-16 input: the caller has checked utfconv_utf16_room(). */
+static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
+							 u8 **dp, bool le)
+{
+	return utfconv_utf16_block_to(sp, dp, *sp + 2 * UTFCONV_UTF16_BLOCK,
+				      le);
+}
+
+/*
+ * Where a last, shorter block of UTF-8 input at @s may end once there is
+ * no room for a whole one: as far as the room for the lookahead in the
+ * input and for the worst case in the output goes; @s if not at all.
+ */
+static inline const u8 *utfconv_utf8_room_end(const u8 *s, const u8 *se,
+					      const u8 *d, const u8 *de)
+{
+	ptrdiff_t n = min(se - s - 8, (de - d - 16) / 2);
+
+	return n > 0 ? s + n : s;
+}
+
+/* As utfconv_utf8_room_end(), for UTF-16 input: whole code units. */
+static inline const u8 *utfconv_utf16_room_end(const u8 *s, const u8 *se,
+					       const u8 *d, const u8 *de)
+{
+	ptrdiff_t units = min((se - s - 8) / 2, (de - d - 12) / 3);
+
+	return units > 0 ? s + 2 * units : s;
+}
+
+/*
+ * Whole blocks while there is room, then a shorter one up to the
+ * lookahead, so that short buffers (file names) and the ends of long ones
+ * leave only their last few characters to the careful path; as
+ * utfconv_utf8_block_to().
+ */
 static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool be)
 {
+	const u8 *bend;
+	bool whole;
 	u64 ncp = 0;
 
-	while (utfconv_utf8_room(*sp, se, *dp, de)) {
-		const u8 *bend = *sp + UTFCONV_UTF8_BLOCK;
-
-		ncp += utfconv_utf8_block1(sp, dp, be);
-		if (*sp < bend)
+	do {
+		whole = utfconv_utf8_room(*sp, se, *dp, de);
+		bend = whole ? *sp + UTFCONV_UTF8_BLOCK :
+			       utfconv_utf8_room_end(*sp, se, *dp, de);
+		if (bend == *sp)
 			break;
-	}
+		ncp += utfconv_utf8_block_to(sp, dp, bend, be);
+	} while (whole && *sp >= bend);
 	return ncp;
 }
 
-/* Whole blocks while there is room; as utfconv_utf16_block1(). */
+/* As utfconv_utf8_block(), for UTF-16 input. */
 static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
 					       u8 **dp, u8 *de, bool le)
 {
+	const u8 *bend;
+	bool whole;
 	u64 ncp = 0;
 
-	while (utfconv_utf16_room(*sp, se, *dp, de)) {
-		const u8 *bend = *sp + 2 * UTFCONV_UTF16_BLOCK;
-
-		ncp += utfconv_utf16_block1(sp, dp, le);
-		if (*sp < bend)
+	do {
+		whole = utfconv_utf16_room(*sp, se, *dp, de);
+		bend = whole ? *sp + 2 * UTFCONV_UTF16_BLOCK :
+			       utfconv_utf16_room_end(*sp, se, *dp, de);
+		if (bend == *sp)
 			break;
-	}
+		ncp += utfconv_utf16_block_to(sp, dp, bend, le);
+	} while (whole && *sp >= bend);
 	return ncp;
 }
 

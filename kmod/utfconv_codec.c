@@ -83,9 +83,10 @@
  * a time: well-formed input only, and only while the buffers leave room
  * for its worst case, so that it needs no bounds checks. Everything else
  * is the careful path's, one character or one ill-formed or incomplete
- * sequence at a time: pending bytes, the first character and its BOM,
- * WTF-8 surrogate forms, the policies, the end of the stream, and the
- * last characters before the end of either buffer. Its common case, a
+ * sequence at a time: pending bytes, the first character where a BOM
+ * may be dropped or tell the byte order, WTF-8 surrogate forms, the
+ * policies, the end of the stream, and the last characters before the
+ * end of either buffer. Its common case, a
  * scalar value on a stream with no state to mind, is decoded by the
  * class of its lead byte or first code unit and written on the spot; the
  * rest goes one item at a time through utfconv_utf8_item() and
@@ -94,7 +95,7 @@
  */
 
 /* utfconv_state.bits */
-#define UTFCONV_BIT_STARTED	BIT(0)	/* first input item processed */
+#define UTFCONV_BIT_STARTED	BIT(0)	/* first input item processed or plain */
 #define UTFCONV_BIT_BOM_DONE	BIT(1)	/* output BOM written */
 #define UTFCONV_BIT_LEAD	BIT(2)	/* lead surrogate pending in ->lead */
 #define UTFCONV_BIT_LEAD_FORM	BIT(3)	/* WTF-8 input: last item a lead form */
@@ -316,8 +317,9 @@ utfconv_utf8_decode(const u8 *s, size_t n, bool wtf8)
 }
 
 /*
- * Nothing pending, the first character seen, no WTF-8 lead surrogate form
- * just before: the next character needs none of the stream's state.
+ * Nothing pending, no first character to set apart (UTFCONV_BIT_STARTED),
+ * no WTF-8 lead surrogate form just before: the next character needs none
+ * of the stream's state.
  */
 static inline bool utfconv_utf8_plain(const struct utfconv_state *st)
 {
@@ -931,8 +933,9 @@ utfconv_utf16_decode(const u8 *s, size_t n, bool le)
 }
 
 /*
- * Nothing pending, the first code unit seen: the next one needs none of
- * the stream's state.
+ * Nothing pending, no lead surrogate waiting, no first code unit to set
+ * apart (UTFCONV_BIT_STARTED): the next one needs none of the stream's
+ * state.
  */
 static inline bool utfconv_utf16_plain(const struct utfconv_state *st)
 {
@@ -1195,6 +1198,14 @@ void utfconv_reset(struct utfconv_state *st)
 		st->bits |= UTFCONV_BIT_LE_IN;
 	if (!(flags & UTFCONV_FLAG_EMIT_BOM))
 		st->bits |= UTFCONV_BIT_BOM_DONE;
+	/*
+	 * Only a BOM to strip or a byte order to learn from it sets the first
+	 * character apart; without them the fast path may take it, which is
+	 * what a short buffer such as a file name wants.
+	 */
+	if (!(flags & UTFCONV_FLAG_STRIP_BOM) &&
+	    direction != UTFCONV_DIR_UTF16_TO_UTF8)
+		st->bits |= UTFCONV_BIT_STARTED;
 }
 EXPORT_SYMBOL_GPL(utfconv_reset);
 

@@ -10,6 +10,7 @@
  */
 
 #include <asm/byteorder.h>
+#include <asm/word-at-a-time.h>
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
@@ -19,7 +20,10 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/types.h>
+#include <linux/unaligned.h>
 #include <linux/utfconv.h>
+
+#include "utfconv_block.h"
 
 /**
  * DOC: file name functions
@@ -112,6 +116,38 @@ static u32 utfconv_fsname_dir(enum utf16_endian endian, bool to_utf16)
 	return be ? UTFCONV_DIR_UTF16BE_TO_UTF8 : UTFCONV_DIR_UTF16LE_TO_UTF8;
 }
 
+/*
+ * The bytes of @s before its first NUL, at most @n: fs/nls's end of a
+ * name. A word at a time, since strnlen() takes a byte at a time and would
+ * cost as much as converting the name.
+ */
+static int utfconv_fsname_strnlen(const u8 *s, int n)
+{
+	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
+	unsigned long bits;
+	int i;
+
+	for (i = 0; n - i >= (int)sizeof(long); i += sizeof(long))
+		if (has_zero(get_unaligned((const unsigned long *)(s + i)),
+			     &bits, &zero))
+			break;
+	return i + strnlen((const char *)s + i, n - i);
+}
+
+/* The code units of @pwcs before its first U+0000, at most @n; as above. */
+static int utfconv_fsname_units(const wchar_t *pwcs, int n)
+{
+	int i;
+
+	for (i = 0; n - i >= 4; i += 4)
+		if (~utfconv_nonzero16x4(get_unaligned((const u64 *)(pwcs + i))) &
+		    0x8000800080008000ULL)
+			break;
+	while (i < n && pwcs[i])
+		i++;
+	return i;
+}
+
 /* Lengths as fs/nls takes them, and the two policies names may use. */
 static bool utfconv_fsname_args_ok(int inlen, int maxout, u32 policy)
 {
@@ -190,7 +226,7 @@ int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
 	if (inlen < 0 || maxout < 0)
 		return -EINVAL;
 	/* fs/nls ends a name at its first NUL byte, so callers pass buffers */
-	inlen = strnlen((const char *)s, inlen);
+	inlen = utfconv_fsname_strnlen(s, inlen);
 	ret = utfconv_fsname_utf8s_to_utf16s_off(s, inlen, endian, pwcs, maxout,
 						 READ_ONCE(utfconv_fsname_policy),
 						 NULL);
@@ -270,13 +306,13 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s_off);
 int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
 				   enum utf16_endian endian, u8 *s, int maxout)
 {
-	int n, ret;
+	int ret;
 
 	if (inlen < 0 || maxout < 0)
 		return -EINVAL;
-	for (n = 0; n < inlen && pwcs[n]; n++)
-		;
-	ret = utfconv_fsname_utf16s_to_utf8s_off(pwcs, n, endian, s, maxout,
+	ret = utfconv_fsname_utf16s_to_utf8s_off(pwcs,
+						 utfconv_fsname_units(pwcs, inlen),
+						 endian, s, maxout,
 						 READ_ONCE(utfconv_fsname_policy),
 						 NULL);
 	return ret == -EINVAL ? -EILSEQ : ret;

@@ -486,6 +486,53 @@ static void utfconv_fsname_nul_stop_utf8_test(struct kunit *test)
 #endif
 }
 
+/*
+ * The drop-ins look for the NUL a word at a time: a NUL at each place of
+ * a name of a few words, or none, with each length given and each
+ * alignment of the name; the name ends at the NUL or at the length.
+ */
+static void utfconv_fsname_nul_each_place_test(struct kunit *test)
+{
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	enum { N = 37, BASES = 4 };
+	u8 name[BASES + N], out[4 * N];
+	wchar_t disk[BASES + N], units[N];
+	int base, nul, len, i, ret, want;
+
+	for (nul = 0; nul <= N; nul++) {
+		for (i = 0; i < ARRAY_SIZE(name); i++)
+			name[i] = 'a' + i % 26;
+		for (base = 0; base < BASES; base++) {
+			if (nul < N)
+				name[base + nul] = 0;
+			for (i = 0; i < N; i++)
+				put_unaligned_le16(name[base + i],
+						   &disk[base + i]);
+			for (len = 0; len <= N; len++) {
+				want = min(nul, len);
+				ret = utfconv_fsname_utf8s_to_utf16s(name + base,
+								     len, le,
+								     units, N);
+				KUNIT_EXPECT_EQ_MSG(test, ret, want,
+						    "UTF-8: NUL at %d, length %d, base %d",
+						    nul, len, base);
+				ret = utfconv_fsname_utf16s_to_utf8s(disk + base,
+								     len, le,
+								     out,
+								     sizeof(out));
+				KUNIT_EXPECT_EQ_MSG(test, ret, want,
+						    "UTF-16: NUL at %d, length %d, base %d",
+						    nul, len, base);
+				KUNIT_EXPECT_MEMEQ_MSG(test, out, name + base,
+						       max(ret, 0),
+						       "NUL at %d, length %d",
+						       nul, len);
+			}
+			name[base + nul] = 'a' + (base + nul) % 26;
+		}
+	}
+}
+
 /* utfconv_fsname_utf8_to_utf32() on one input, under both policies. */
 struct utfconv_fsname_u32 {
 	const char *desc;
@@ -624,6 +671,7 @@ static struct kunit_case utfconv_fsname_cases[] = {
 			 utfconv_fsname_len_gen_params),
 	KUNIT_CASE(utfconv_fsname_nul_stop_test),
 	KUNIT_CASE(utfconv_fsname_nul_stop_utf8_test),
+	KUNIT_CASE(utfconv_fsname_nul_each_place_test),
 	KUNIT_CASE_PARAM(utfconv_fsname_utf8_to_utf32_test,
 			 utfconv_fsname_u32_gen_params),
 	KUNIT_CASE(utfconv_fsname_policy_test),

@@ -14,12 +14,16 @@
 #   kunit  the codec (scalar paths only, and with its SIMD paths) against
 #          fs/nls (utf8s_to_utf16s, utf16s_to_utf8s)
 #          inside the kernel, on User-Mode Linux (scripts/kunit.sh with
-#          kunit/bench/.kunitconfig and its own cached build)
+#          kunit/bench/.kunitconfig and its own cached build); then 255-byte
+#          file names through the fsname API against the same fs/nls
+#          functions, calls per second
 #   vm     /dev/utfconv end to end in QEMU on Debian's 6.12 kernel
 #          (scripts/vm.sh bench): CLI vs iconv(1), names, memory per open
 #
 # Environment: SHARED (default ../shared), BENCH_ROUNDS (default 20),
-# BENCH_MIN_MS (host: minimum ms per timed sample, default 2), SIMDUTF_DIR
+# BENCH_MIN_MS (host: minimum ms per timed sample, default 2),
+# BENCH_KUNIT_GLOB (kunit: the cases to run, default 'utfconv_bench*';
+# 'utfconv_bench.utfconv_bench_names' for the names only), SIMDUTF_DIR
 # (host: simdutf's amalgamation, default $SHARED/peers/simdutf; without
 # it the host bench runs without simdutf and says so).
 
@@ -106,9 +110,26 @@ gen_corpus() {
 	} | sync_text "$1/utfconv_bench_corpus.c"
 }
 
+# awk, for the tables of the kernel bench: a line's record number for
+# direction @d, its file name kept; the value of field @i, key=value; one
+# goal line, a ratio measured against the ratio wanted.
+goal_awk='
+	function rec(d,   f) {
+		f = ++nf[d]
+		name[d, f] = $3; sub(/\.utf8\.txt$/, "", name[d, f])
+		return f
+	}
+	function val(i, key) {
+		sub(key "=", "", $i)
+		return $i
+	}
+	function goal(what, r, want, extra) {
+		printf "  %-40s measured %5.2fx  %s%s\n", what, r, (r >= want ? "met" : "MISSED"), extra
+	}'
+
 # kunit_table RAWLOG: the table and goals from the utfconv_bench: lines.
 kunit_table() {
-	grep -a -o 'utfconv_bench: utf[^ ]* .*' "$1" | awk '
+	grep -a -o 'utfconv_bench: utf[^ ]* .*' "$1" | awk "$goal_awk"'
 	function row(d,   f, n, c, v, m, gc, gv, gn, k) {
 		printf "\nUML in-kernel bench, %s (input MB/s, min over rounds)\n", title[d]
 		printf "%-30s %8s %8s %8s %8s %10s %10s\n", "file", "bytes", "scalar", "SIMD", "fs/nls", "scalar/nls", "SIMD/nls"
@@ -124,12 +145,9 @@ kunit_table() {
 		ratio[d] = gc / gn; sratio[d] = gv / gn
 	}
 	{
-		d = $2; f = ++nf[d]
-		name[d, f] = $3; sub(/\.utf8\.txt$/, "", name[d, f])
-		bytes[d, f] = $4
-		sub(/codec_ps=/, "", $5); cps[d, f] = $5
-		sub(/simd_ps=/, "", $6); sps[d, f] = $6
-		sub(/nls_ps=/, "", $7); nps[d, f] = $7
+		d = $2; f = rec(d); bytes[d, f] = $4
+		cps[d, f] = val(5, "codec_ps"); sps[d, f] = val(6, "simd_ps")
+		nps[d, f] = val(7, "nls_ps")
 	}
 	END {
 		if (!nf["utf8-to-utf16le"]) { print "kunit bench: no results"; exit 1 }
@@ -137,15 +155,50 @@ kunit_table() {
 		title["utf16le-to-utf8"] = "UTF-16LE -> UTF-8, codec vs utf16s_to_utf8s"
 		row("utf8-to-utf16le"); row("utf16le-to-utf8")
 		printf "\nissue 4 goals (in-kernel, UML, geometric mean; the codec as shipped, SIMD paths on):\n"
-		r = sratio["utf8-to-utf16le"]
-		printf "  %-40s measured %5.2fx  %s (scalar paths only: %.2fx)\n", "codec >= 10x utf8s_to_utf16s", r, (r >= 10 ? "met" : "MISSED"), ratio["utf8-to-utf16le"]
-		r = sratio["utf16le-to-utf8"]
-		printf "  %-40s measured %5.2fx  %s (scalar paths only: %.2fx)\n", "codec >= 5x utf16s_to_utf8s", r, (r >= 5 ? "met" : "MISSED"), ratio["utf16le-to-utf8"]
+		goal("codec >= 10x utf8s_to_utf16s", sratio["utf8-to-utf16le"], 10,
+		     sprintf(" (scalar paths only: %.2fx)", ratio["utf8-to-utf16le"]))
+		goal("codec >= 5x utf16s_to_utf8s", sratio["utf16le-to-utf8"], 5,
+		     sprintf(" (scalar paths only: %.2fx)", ratio["utf16le-to-utf8"]))
 		printf "\nissue 15 goal 4 (the same run):\n"
-		r = sratio["utf8-to-utf16le"]
-		printf "  %-40s measured %5.2fx  %s\n", "codec >= 6x utf8s_to_utf16s", r, (r >= 6 ? "met" : "MISSED")
-		r = sratio["utf16le-to-utf8"]
-		printf "  %-40s measured %5.2fx  %s\n", "codec >= 20x utf16s_to_utf8s", r, (r >= 20 ? "met" : "MISSED")
+		goal("codec >= 6x utf8s_to_utf16s", sratio["utf8-to-utf16le"], 6, "")
+		goal("codec >= 20x utf16s_to_utf8s", sratio["utf16le-to-utf8"], 20, "")
+	}'
+}
+
+# names_table RAWLOG: calls per second on file names, the fsname API
+# (drop-in; _off form, strict policy) against fs/nls, from the
+# utfconv_bench: names- lines.
+names_table() {
+	grep -a -o 'utfconv_bench: names-.*' "$1" | awk "$goal_awk"'
+	function row(d,   f, a, o, m, ga, go, k) {
+		printf "\nUML in-kernel bench, file names, %s (calls/s, min time over rounds)\n", title[d]
+		printf "%-30s %5s %5s %10s %10s %10s %8s %8s\n", "file", "names", "bytes", "drop-in", "_off", "fs/nls", "drop/nls", "_off/nls"
+		ga = 0; go = 0; k = 0
+		for (f = 1; f <= nf[d]; f++) {
+			a = 1e12 / fps[d, f]; o = 1e12 / ops[d, f]; m = 1e12 / nps[d, f]
+			printf "%-30.30s %5d %5d %10.0f %10.0f %10.0f %7.2fx %7.2fx\n", name[d, f], cnt[d, f], bytes[d, f], a, o, m, a / m, o / m
+			ga += log(a / m); go += log(o / m); k++
+		}
+		ga = exp(ga / k); go = exp(go / k)
+		printf "%-30s %5s %5s %10s %10s %10s %7.2fx %7.2fx\n", "geometric mean", "", "", "", "", "", ga, go
+		dratio[d] = ga; oratio[d] = go
+	}
+	{
+		d = $2; sub(/^names-/, "", d); f = rec(d)
+		cnt[d, f] = $4; bytes[d, f] = $5
+		fps[d, f] = val(6, "fs_ps"); ops[d, f] = val(7, "off_ps")
+		nps[d, f] = val(8, "nls_ps")
+	}
+	END {
+		if (!nf["utf8-to-utf16le"]) { print "kunit bench: no name results"; exit 1 }
+		title["utf8-to-utf16le"] = "UTF-8 -> UTF-16LE, utfconv_fsname_utf8s_to_utf16s{,_off} vs utf8s_to_utf16s"
+		title["utf16le-to-utf8"] = "UTF-16LE -> UTF-8, utfconv_fsname_utf16s_to_utf8s{,_off} vs utf16s_to_utf8s"
+		row("utf8-to-utf16le"); row("utf16le-to-utf8")
+		printf "\nissue 15 goal 5 (the same run; drop-ins with fsname_policy=wtf8, _off forms strict):\n"
+		goal("names >= 3x utf8s_to_utf16s", dratio["utf8-to-utf16le"], 3,
+		     sprintf(" (_off strict: %.2fx)", oratio["utf8-to-utf16le"]))
+		goal("names >= 3x utf16s_to_utf8s", dratio["utf16le-to-utf8"], 3,
+		     sprintf(" (_off strict: %.2fx)", oratio["utf16le-to-utf8"]))
 	}'
 }
 
@@ -237,9 +290,17 @@ bench_kunit() {
 	seed_build "$UTFCONV_CACHE/kunit-$(linux_source_version)-$dhash" "$cdir"
 	KUNIT_KUNITCONFIG=$kcfg KUNIT_TESTS_DIR=$stage \
 		KUNIT_LOG=$SRC/build/bench-kunit.log \
-		"$UTFCONV_ROOT/scripts/kunit.sh" kunit.filter_glob='utfconv_bench*' ||
+		"$UTFCONV_ROOT/scripts/kunit.sh" \
+		kunit.filter_glob="${BENCH_KUNIT_GLOB:-utfconv_bench*}" ||
 		die "in-kernel bench failed (see $SRC/build/bench-kunit.log, $raw)"
-	kunit_table "$raw" | tee "$RESULTS/bench-kunit.txt"
+	: >"$RESULTS/bench-kunit.txt"
+	if grep -aq 'utfconv_bench: utf' "$raw"; then
+		kunit_table "$raw" | tee -a "$RESULTS/bench-kunit.txt"
+	fi
+	if grep -aq 'utfconv_bench: names-' "$raw"; then
+		names_table "$raw" | tee -a "$RESULTS/bench-kunit.txt"
+	fi
+	[ -s "$RESULTS/bench-kunit.txt" ] || die "in-kernel bench: no results in $raw"
 	if [ -f "$RESULTS/bench-host.csv" ]; then
 		uml_vs_host "$raw" "$RESULTS/bench-host.csv" |
 			tee -a "$RESULTS/bench-kunit.txt"

@@ -14,6 +14,9 @@
  * loop of at least 2 ms, and the minimum time per call is kept. Printed,
  * one line per file and direction (picoseconds per call):
  *   utfconv_bench: <dir> <file> <input bytes> codec_ps=<n> simd_ps=<n> nls_ps=<n>
+ * and for file names (utfconv_bench_names(), picoseconds per
+ * call, the average name length in input bytes):
+ *   utfconv_bench: names-<dir> <file> <names> <bytes> fs_ps=<n> off_ps=<n> nls_ps=<n>
  * Ratios are computed by scripts/bench.sh; nothing here asserts a speed.
  */
 #include <kunit/test.h>
@@ -148,8 +151,191 @@ static void utfconv_bench_corpus(struct kunit *test)
 	pr_info("utfconv_bench: done %u files\n", utfconv_bench_nfiles);
 }
 
+/*
+ * Names: NAME_MAX names (255 bytes of UTF-8, cut back to a character
+ * boundary) at BENCH_NAMES evenly spaced places of each corpus file, and
+ * their UTF-16LE forms, through the filesystem drop-ins (the policy of
+ * fsname_policy, WTF-8 by default), through the _off forms with the strict
+ * policy and an error offset, and through fs/nls, in calls per second.
+ */
+#define BENCH_NAMES	64
+#define BENCH_NAME_UNITS	(NAME_MAX + 1)	/* output room, both sides */
+
+enum { NAME_FS, NAME_OFF, NAME_NLS, NNAME };
+
+struct bench_name {
+	const u8 *utf8;
+	int len8;		/* bytes */
+	int len16;		/* code units */
+	wchar_t utf16[NAME_MAX];
+};
+
+/* A file's names, and output buffers for the calls on them. */
+struct bench_names {
+	struct bench_name nm[BENCH_NAMES];
+	int n;
+	u8 ref[4 * BENCH_NAME_UNITS];
+	u8 out[4 * BENCH_NAME_UNITS];
+};
+
+/* One name by @impl; output units (to UTF-16) or bytes, or an errno. */
+static int bench_name_run(int impl, int dir, const struct bench_name *nm,
+			  void *out)
+{
+	u64 off;
+
+	if (dir == D_8TO16) {
+		if (impl == NAME_FS)
+			return utfconv_fsname_utf8s_to_utf16s(nm->utf8, nm->len8,
+					UTF16_LITTLE_ENDIAN, out,
+					BENCH_NAME_UNITS);
+		if (impl == NAME_OFF)
+			return utfconv_fsname_utf8s_to_utf16s_off(nm->utf8,
+					nm->len8, UTF16_LITTLE_ENDIAN, out,
+					BENCH_NAME_UNITS, UTFCONV_POLICY_STRICT,
+					&off);
+		return utf8s_to_utf16s(nm->utf8, nm->len8, UTF16_LITTLE_ENDIAN,
+				       out, BENCH_NAME_UNITS);
+	}
+	if (impl == NAME_FS)
+		return utfconv_fsname_utf16s_to_utf8s(nm->utf16, nm->len16,
+				UTF16_LITTLE_ENDIAN, out, 4 * BENCH_NAME_UNITS);
+	if (impl == NAME_OFF)
+		return utfconv_fsname_utf16s_to_utf8s_off(nm->utf16, nm->len16,
+				UTF16_LITTLE_ENDIAN, out, 4 * BENCH_NAME_UNITS,
+				UTFCONV_POLICY_STRICT, &off);
+	return utf16s_to_utf8s(nm->utf16, nm->len16, UTF16_LITTLE_ENDIAN, out,
+			       4 * BENCH_NAME_UNITS);
+}
+
+/* @iters passes over the names of @b by @impl; nanoseconds. */
+static u64 bench_names_sample(int impl, int dir, struct bench_names *b,
+			      unsigned long iters)
+{
+	u64 t0 = ktime_get_ns();
+	unsigned long i;
+	int k;
+
+	for (i = 0; i < iters; i++)
+		for (k = 0; k < b->n; k++)
+			bench_name_run(impl, dir, &b->nm[k], b->out);
+	return ktime_get_ns() - t0;
+}
+
+/* The names of @bf: whole characters, at most NAME_MAX bytes each. */
+static void bench_names_make(struct kunit *test,
+			     const struct utfconv_bench_file *bf,
+			     struct bench_names *b)
+{
+	size_t n8 = bf->end - bf->data, step = n8 / BENCH_NAMES, pos, len;
+	struct bench_name *nm;
+	int i;
+
+	for (i = 0; i < BENCH_NAMES; i++) {
+		nm = &b->nm[i];
+		pos = i * step;
+		while (pos < n8 && (bf->data[pos] & 0xC0) == 0x80)
+			pos++;
+		len = min_t(size_t, n8 - pos, NAME_MAX);
+		/* the byte after the name continues its last character */
+		while (len && pos + len < n8 &&
+		       (bf->data[pos + len] & 0xC0) == 0x80)
+			len--;
+		nm->utf8 = bf->data + pos;
+		nm->len8 = len;
+		nm->len16 = utfconv_fsname_utf8s_to_utf16s_off(nm->utf8, len,
+							       UTF16_LITTLE_ENDIAN,
+							       nm->utf16,
+							       NAME_MAX,
+							       UTFCONV_POLICY_STRICT,
+							       NULL);
+		KUNIT_ASSERT_GE_MSG(test, nm->len16, 0,
+				    "%s: name %d does not convert", bf->name, i);
+	}
+	b->n = BENCH_NAMES;
+}
+
+/* Every implementation gives fs/nls's output for every name. */
+static void bench_names_check(struct kunit *test, const char *file, int dir,
+			      struct bench_names *b)
+{
+	int unit = dir == D_8TO16 ? sizeof(wchar_t) : 1;
+	int i, k, len, rlen;
+
+	for (k = 0; k < b->n; k++) {
+		rlen = bench_name_run(NAME_NLS, dir, &b->nm[k], b->ref);
+		KUNIT_ASSERT_GT_MSG(test, rlen, 0, "%s: name %d: fs/nls gave %d",
+				    file, k, rlen);
+		for (i = 0; i < NAME_NLS; i++) {
+			memset(b->out, 0, sizeof(b->out));
+			len = bench_name_run(i, dir, &b->nm[k], b->out);
+			KUNIT_ASSERT_EQ_MSG(test, len, rlen,
+					    "%s: name %d: impl %d length",
+					    file, k, i);
+			KUNIT_ASSERT_EQ_MSG(test,
+					    memcmp(b->out, b->ref, rlen * unit),
+					    0, "%s: name %d: impl %d output",
+					    file, k, i);
+		}
+	}
+}
+
+static void bench_names_one(struct kunit *test, const char *file, int dir,
+			    struct bench_names *b)
+{
+	unsigned long iters[NNAME];
+	u64 best[NNAME], bytes = 0;
+	int i, r;
+
+	bench_names_check(test, file, dir, b);
+	for (i = 0; i < b->n; i++)
+		bytes += dir == D_8TO16 ? b->nm[i].len8 : 2 * b->nm[i].len16;
+	for (i = 0; i < NNAME; i++) {
+		unsigned long k = 1;
+
+		while (bench_names_sample(i, dir, b, k) < BENCH_MIN_NS)
+			k *= 2;
+		iters[i] = k;
+		best[i] = U64_MAX;
+	}
+	for (r = 0; r < BENCH_ROUNDS; r++) {
+		for (i = 0; i < NNAME; i++) {
+			u64 t = bench_names_sample(i, dir, b, iters[i]);
+
+			/* ps per call */
+			best[i] = min(best[i],
+				      div64_u64(t * 1000, iters[i] * b->n));
+		}
+		cond_resched();
+	}
+	pr_info("utfconv_bench: names-%s %s %d %llu fs_ps=%llu off_ps=%llu nls_ps=%llu\n",
+		dir == D_8TO16 ? "utf8-to-utf16le" : "utf16le-to-utf8", file,
+		b->n, div_u64(bytes, b->n), best[NAME_FS], best[NAME_OFF],
+		best[NAME_NLS]);
+}
+
+static void utfconv_bench_names(struct kunit *test)
+{
+	struct bench_names *b;
+	unsigned int f;
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	utfconv_force_path(UTFCONV_PATH_AUTO);
+	for (f = 0; f < utfconv_bench_nfiles; f++) {
+		const struct utfconv_bench_file *bf = &utfconv_bench_files[f];
+
+		bench_names_make(test, bf, b);
+		bench_names_one(test, bf->name, D_8TO16, b);
+		bench_names_one(test, bf->name, D_16TO8, b);
+	}
+	pr_info("utfconv_bench: done names of %u files\n",
+		utfconv_bench_nfiles);
+}
+
 static struct kunit_case utfconv_bench_cases[] = {
 	KUNIT_CASE_SLOW(utfconv_bench_corpus),
+	KUNIT_CASE_SLOW(utfconv_bench_names),
 	{}
 };
 
