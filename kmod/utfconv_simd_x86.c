@@ -612,36 +612,39 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 /*
  * SSSE3: the eight units of @a (no surrogates) as one to three bytes of
  * UTF-8 each at @d, at most 32 bytes written; returns the end of the
- * output. Each unit's first two bytes are worked out in its 16-bit lane
- * (only the three-byte and the two-byte forms differ), the third in a
- * second vector; interleaving the two gives each unit its 32-bit lane,
- * which pshufb packs four at a time by the units' lengths. Those come
- * from the byte masks at no cost: with bit 2i of the masks of the units
- * above 0x7F and of those above 0x7FF for each unit i, their sum has the
- * unit's length minus one in bits 2i and 2i + 1, four units per byte: the
- * index of utfconv_pack32[].
+ * output. Every byte a unit's form may need is worked out for all units
+ * without choosing: in one 16-bit lane its low byte (the form of ASCII)
+ * and its last byte, in another the lead of a three-byte form and the
+ * lead of a two-byte form or the middle byte of a three-byte one (these
+ * two differ by 0x40 only). Interleaving the two gives each unit a 32-bit
+ * lane, from which pshufb picks, four units at a time, the bytes of each
+ * unit's form in order: the choice is in utfconv_utf8_form[], indexed by
+ * the byte masks of the ASCII units and of the units below 0x800, two
+ * bits per unit.
  */
 static __always_inline u8 *utfconv_ssse3_utf16_mixed(u8 *d, utfconv_u16x8 a)
 {
-	utfconv_u16x8 big = (utfconv_u16x8)(a > 0x7F);
-	utfconv_u16x8 mid = (utfconv_u16x8)(a > 0x7FF);
-	utfconv_u16x8 two = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
-	utfconv_u16x8 three = 0x80E0 | a >> 12 | (a & 0xFC0) << 2;
-	utfconv_u16x8 last = 0x80 | (a & 0x3F);
-	utfconv_u16x8 f = (a & ~big) | (two & big & ~mid) | (three & mid);
-	utfconv_u8x16 lo = (utfconv_u8x16)__builtin_shufflevector(f, last, 0, 8,
+	/* each lane's low byte twice */
+	const utfconv_u8x16 dup = UTFCONV_VEC(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10,
+					      10, 12, 12, 14, 14);
+	utfconv_u16x8 one = (utfconv_u16x8)((a & 0xFF80) == 0);
+	utfconv_u16x8 two = (utfconv_u16x8)((a & 0xF800) == 0);
+	utfconv_u16x8 p = ((utfconv_u16x8)utfconv_pshufb((utfconv_u8x16)a, dup) &
+			   0x3FFF) | 0x8000;
+	utfconv_u16x8 q = a >> 12 | (a << 2 & 0x3F00) | 0x80E0 | (two & 0x4000);
+	utfconv_u8x16 lo = (utfconv_u8x16)__builtin_shufflevector(p, q, 0, 8,
 								  1, 9, 2, 10,
 								  3, 11);
-	utfconv_u8x16 hi = (utfconv_u8x16)__builtin_shufflevector(f, last, 4, 12,
+	utfconv_u8x16 hi = (utfconv_u8x16)__builtin_shufflevector(p, q, 4, 12,
 								  5, 13, 6, 14,
 								  7, 15);
-	unsigned int n = (utfconv_movemask((utfconv_u8x16)big) & 0x5555) +
-			 (utfconv_movemask((utfconv_u8x16)mid) & 0x5555);
+	unsigned int n = (utfconv_movemask((utfconv_u8x16)one) & 0x5555) |
+			 (utfconv_movemask((utfconv_u8x16)two) & 0xAAAA);
 
-	utfconv_store(d, utfconv_pshufb(lo, utfconv_load(utfconv_pack32[n & 0xFF])));
-	d += utfconv_pack32_bytes[n & 0xFF];
-	utfconv_store(d, utfconv_pshufb(hi, utfconv_load(utfconv_pack32[n >> 8])));
-	return d + utfconv_pack32_bytes[n >> 8];
+	utfconv_store(d, utfconv_pshufb(lo, utfconv_load(utfconv_utf8_form[n & 0xFF])));
+	d += utfconv_utf8_form_bytes[n & 0xFF];
+	utfconv_store(d, utfconv_pshufb(hi, utfconv_load(utfconv_utf8_form[n >> 8])));
+	return d + utfconv_utf8_form_bytes[n >> 8];
 }
 
 static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
@@ -931,41 +934,41 @@ utfconv_avx2_surrogates(utfconv_u16x16 a)
 static __always_inline UTFCONV_AVX2 u8 *
 utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
 {
-	utfconv_u16x16 big = (utfconv_u16x16)(a > 0x7F);
-	utfconv_u16x16 mid = (utfconv_u16x16)(a > 0x7FF);
-	utfconv_u16x16 two = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
-	utfconv_u16x16 three = 0x80E0 | a >> 12 | (a & 0xFC0) << 2;
-	utfconv_u16x16 last = 0x80 | (a & 0x3F);
-	/*
-	 * Masks, not __builtin_ia32_pblendvb256(): GCC folds that into a
-	 * select on the sign of plain char, which the kernel's
-	 * -funsigned-char makes never true.
-	 */
-	utfconv_u16x16 f = (a & ~big) | (two & big & ~mid) | (three & mid);
+	const utfconv_u8x32 dup = UTFCONV_VEC(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10,
+					      10, 12, 12, 14, 14, 0, 0, 2, 2, 4,
+					      4, 6, 6, 8, 8, 10, 10, 12, 12, 14,
+					      14);
+	utfconv_u16x16 one = (utfconv_u16x16)((a & 0xFF80) == 0);
+	utfconv_u16x16 two = (utfconv_u16x16)((a & 0xF800) == 0);
+	utfconv_u16x16 p = ((utfconv_u16x16)utfconv_pshufb32((utfconv_u8x32)a,
+							     dup) & 0x3FFF) |
+			   0x8000;
+	utfconv_u16x16 q = a >> 12 | (a << 2 & 0x3F00) | 0x80E0 |
+			   (two & 0x4000);
 	utfconv_u8x32 lo, hi;
 	unsigned int n;
 
 	/* per half: units 0-3 (lo) and 4-7 (hi), each in its 32-bit lane */
-	lo = (utfconv_u8x32)__builtin_shufflevector(f, last, 0, 16, 1, 17,
+	lo = (utfconv_u8x32)__builtin_shufflevector(p, q, 0, 16, 1, 17,
 						    2, 18, 3, 19, 8, 24, 9,
 						    25, 10, 26, 11, 27);
-	hi = (utfconv_u8x32)__builtin_shufflevector(f, last, 4, 20, 5, 21,
+	hi = (utfconv_u8x32)__builtin_shufflevector(p, q, 4, 20, 5, 21,
 						    6, 22, 7, 23, 12, 28, 13,
 						    29, 14, 30, 15, 31);
-	n = (utfconv_movemask32(big) & 0x55555555) +
-	    (utfconv_movemask32(mid) & 0x55555555);
-	lo = utfconv_pshufb32(lo, utfconv_rows(utfconv_pack32[n & 0xFF],
-					       utfconv_pack32[n >> 16 & 0xFF]));
-	hi = utfconv_pshufb32(hi, utfconv_rows(utfconv_pack32[n >> 8 & 0xFF],
-					       utfconv_pack32[n >> 24]));
+	n = (utfconv_movemask32(one) & 0x55555555) |
+	    (utfconv_movemask32(two) & 0xAAAAAAAA);
+	lo = utfconv_pshufb32(lo, utfconv_rows(utfconv_utf8_form[n & 0xFF],
+					       utfconv_utf8_form[n >> 16 & 0xFF]));
+	hi = utfconv_pshufb32(hi, utfconv_rows(utfconv_utf8_form[n >> 8 & 0xFF],
+					       utfconv_utf8_form[n >> 24]));
 	utfconv_store_lo(d, lo);
-	d += utfconv_pack32_bytes[n & 0xFF];
+	d += utfconv_utf8_form_bytes[n & 0xFF];
 	utfconv_store_lo(d, hi);
-	d += utfconv_pack32_bytes[n >> 8 & 0xFF];
+	d += utfconv_utf8_form_bytes[n >> 8 & 0xFF];
 	utfconv_store_hi(d, lo);
-	d += utfconv_pack32_bytes[n >> 16 & 0xFF];
+	d += utfconv_utf8_form_bytes[n >> 16 & 0xFF];
 	utfconv_store_hi(d, hi);
-	return d + utfconv_pack32_bytes[n >> 24];
+	return d + utfconv_utf8_form_bytes[n >> 24];
 }
 
 /* Whether the 32 units @a, then @b, are ASCII. */
