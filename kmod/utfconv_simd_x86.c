@@ -828,12 +828,53 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 #define UTFCONV_AVX2	__attribute__((__target__("avx2")))
 
 typedef u8 utfconv_u8x32 __attribute__((__vector_size__(32)));
-/* the byte builtins take vectors of plain char */
-#define UTFCONV_C8X32	char __attribute__((__vector_size__(32)))
-#define UTFCONV_C8X16	char __attribute__((__vector_size__(16)))
 typedef u16 utfconv_u16x16 __attribute__((__vector_size__(32)));
 typedef s16 utfconv_s16x16 __attribute__((__vector_size__(32)));
 typedef u64 utfconv_u64x4 __attribute__((__vector_size__(32)));
+/* the 16-bit lanes of a 256-bit vector, each @x */
+#define UTFCONV_SPLAT16(x)	UTFCONV_VEC(x, x, x, x, x, x, x, x, x, x, x, x, \
+					    x, x, x, x)
+
+/*
+ * Constants of the AVX2 steps, read from memory through UTFCONV_K():
+ * GCC builds a splat constant from a general register (mov, vmovd and a
+ * vpbroadcastw on the shuffle port) at every use in a loop short of
+ * vector registers; read through a pointer it cannot follow, each is a
+ * memory operand instead, which costs a load.
+ */
+struct utfconv_avx2_k {
+	utfconv_u16x16 x7f, x3f, x7ff, xf800, xd800, xff80, x80c0, x80e0,
+		       x3fff, x8000, x3f00, x4000;
+};
+
+static const struct utfconv_avx2_k utfconv_avx2_k = {
+	.x7f = UTFCONV_SPLAT16(0x7F),
+	.x3f = UTFCONV_SPLAT16(0x3F),
+	.x7ff = UTFCONV_SPLAT16(0x7FF),
+	.xf800 = UTFCONV_SPLAT16(0xF800),
+	.xd800 = UTFCONV_SPLAT16(0xD800),
+	.xff80 = UTFCONV_SPLAT16(0xFF80),
+	.x80c0 = UTFCONV_SPLAT16(0x80C0),
+	.x80e0 = UTFCONV_SPLAT16(0x80E0),
+	.x3fff = UTFCONV_SPLAT16(0x3FFF),
+	.x8000 = UTFCONV_SPLAT16(0x8000),
+	.x3f00 = UTFCONV_SPLAT16(0x3F00),
+	.x4000 = UTFCONV_SPLAT16(0x4000),
+};
+
+#ifdef __CHECKER__
+#define UTFCONV_K(name)	(utfconv_avx2_k.name)
+#else
+#define UTFCONV_K(name) ({						\
+	const struct utfconv_avx2_k *k_ = &utfconv_avx2_k;		\
+									\
+	asm("" : "+r" (k_));						\
+	k_->name;							\
+})
+#endif
+/* the byte builtins take vectors of plain char */
+#define UTFCONV_C8X32	char __attribute__((__vector_size__(32)))
+#define UTFCONV_C8X16	char __attribute__((__vector_size__(16)))
 
 static __always_inline UTFCONV_AVX2 utfconv_u16x16
 utfconv_load16x16(const u8 *s, bool le)
@@ -905,12 +946,12 @@ static __always_inline UTFCONV_AVX2 void utfconv_store_hi(u8 *d,
 static __always_inline UTFCONV_AVX2 u8 *
 utfconv_avx2_utf16_two(u8 *d, utfconv_u16x16 a)
 {
-	utfconv_u16x16 big = (utfconv_u16x16)(a > 0x7F);
+	utfconv_u16x16 big = (utfconv_u16x16)(a > UTFCONV_K(x7f));
 	unsigned int k7f = utfconv_unitmask(big);
 	utfconv_u8x32 e, r;
 
 	e = (utfconv_u8x32)((a & ~big) |
-			    ((0x80C0 | a >> 6 | (a & 0x3F) << 8) & big));
+			    ((UTFCONV_K(x80c0) | a >> 6 | (a & UTFCONV_K(x3f)) << 8) & big));
 	r = utfconv_rows(utfconv_pack8[k7f & 0xFF], utfconv_pack8[k7f >> 16]);
 	r = utfconv_pshufb32(e, r);
 	utfconv_store_lo(d, r);
@@ -923,7 +964,7 @@ utfconv_avx2_utf16_two(u8 *d, utfconv_u16x16 a)
 static __always_inline UTFCONV_AVX2 bool
 utfconv_avx2_surrogates(utfconv_u16x16 a)
 {
-	return utfconv_movemask32((utfconv_u16x16)((a & 0xF800) == 0xD800));
+	return utfconv_movemask32((utfconv_u16x16)((a & UTFCONV_K(xf800)) == UTFCONV_K(xd800)));
 }
 
 /*
@@ -938,13 +979,11 @@ utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
 					      10, 12, 12, 14, 14, 0, 0, 2, 2, 4,
 					      4, 6, 6, 8, 8, 10, 10, 12, 12, 14,
 					      14);
-	utfconv_u16x16 one = (utfconv_u16x16)((a & 0xFF80) == 0);
-	utfconv_u16x16 two = (utfconv_u16x16)((a & 0xF800) == 0);
+	utfconv_u16x16 one = (utfconv_u16x16)((a & UTFCONV_K(xff80)) == 0);
+	utfconv_u16x16 two = (utfconv_u16x16)((a & UTFCONV_K(xf800)) == 0);
 	utfconv_u16x16 p = ((utfconv_u16x16)utfconv_pshufb32((utfconv_u8x32)a,
-							     dup) & 0x3FFF) |
-			   0x8000;
-	utfconv_u16x16 q = a >> 12 | (a << 2 & 0x3F00) | 0x80E0 |
-			   (two & 0x4000);
+							     dup) & UTFCONV_K(x3fff)) | UTFCONV_K(x8000);
+	utfconv_u16x16 q = a >> 12 | (a << 2 & UTFCONV_K(x3f00)) | UTFCONV_K(x80e0) | (two & UTFCONV_K(x4000));
 	utfconv_u8x32 lo, hi;
 	unsigned int n;
 
@@ -975,7 +1014,7 @@ utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
 static __always_inline UTFCONV_AVX2 bool utfconv_avx2_ascii16(utfconv_u16x16 a,
 							      utfconv_u16x16 b)
 {
-	return !utfconv_movemask32((utfconv_u16x16)(((a | b) & 0xFF80) != 0));
+	return !utfconv_movemask32((utfconv_u16x16)(((a | b) & UTFCONV_K(xff80)) != 0));
 }
 
 /*
@@ -1029,7 +1068,7 @@ utfconv_avx2_utf16_below800(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 
 	for (;;) {
 		d = utfconv_avx2_utf16_two(d, a);
-		if (utfconv_movemask32((utfconv_u16x16)(b > 0x7FF))) {
+		if (utfconv_movemask32((utfconv_u16x16)(b > UTFCONV_K(x7ff)))) {
 			s += 32;
 			break;
 		}
@@ -1039,7 +1078,7 @@ utfconv_avx2_utf16_below800(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			break;
 		a = utfconv_load16x16(s, le);
 		b = utfconv_load16x16(s + 32, le);
-		if (utfconv_movemask32((utfconv_u16x16)(a > 0x7FF)) ||
+		if (utfconv_movemask32((utfconv_u16x16)(a > UTFCONV_K(x7ff))) ||
 		    utfconv_avx2_ascii16(a, b))
 			break;
 	}
@@ -1106,7 +1145,7 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 			ncp += utfconv_avx2_utf16_ascii(&s, se, &d, de, le, a, b);
 			continue;
 		}
-		k7ff = utfconv_movemask32((utfconv_u16x16)(a > 0x7FF));
+		k7ff = utfconv_movemask32((utfconv_u16x16)(a > UTFCONV_K(x7ff)));
 		if (!k7ff) {
 			ncp += utfconv_avx2_utf16_below800(&s, se, &d, de, le,
 							   a, b);
