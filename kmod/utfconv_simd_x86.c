@@ -828,6 +828,7 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 #define UTFCONV_AVX2	__attribute__((__target__("avx2")))
 
 typedef u8 utfconv_u8x32 __attribute__((__vector_size__(32)));
+typedef u32 utfconv_u32x8 __attribute__((__vector_size__(32)));
 typedef u16 utfconv_u16x16 __attribute__((__vector_size__(32)));
 typedef s16 utfconv_s16x16 __attribute__((__vector_size__(32)));
 typedef u64 utfconv_u64x4 __attribute__((__vector_size__(32)));
@@ -965,6 +966,26 @@ static __always_inline UTFCONV_AVX2 bool
 utfconv_avx2_surrogates(utfconv_u16x16 a)
 {
 	return utfconv_movemask32((utfconv_u16x16)((a & UTFCONV_K(xf800)) == UTFCONV_K(xd800)));
+}
+
+/*
+ * The number of surrogate pairs (lead, then trail) that the 16 units of
+ * @a start with, up to 8, written at @d as four-byte sequences, as
+ * utfconv_utf16_run4() does (32 bytes written whatever the number).
+ */
+static __always_inline UTFCONV_AVX2 unsigned int
+utfconv_avx2_utf16_run4(u8 *d, utfconv_u16x16 a)
+{
+	utfconv_u32x8 x = (utfconv_u32x8)a;
+	u32 ok;
+
+	ok = utfconv_movemask32((utfconv_u16x16)((x & 0xFC00FC00) ==
+						 0xDC00D800));
+	x = ((x & 0x3FF) << 10 | (x >> 16 & 0x3FF)) + 0x10000;
+	x = 0x808080F0 | x >> 18 | (x >> 4 & 0x3F00) | (x << 10 & 0x3F0000) |
+	    (x & 0x3F) << 24;
+	__builtin_memcpy(d, &x, sizeof(x));
+	return __builtin_ctzll((u64)~ok | 1ULL << 32) / 4;
 }
 
 /*
@@ -1138,7 +1159,7 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 	while (utfconv_utf16_room(s, se, d, de)) {
 		utfconv_u16x16 a = utfconv_load16x16(s, le);
 		utfconv_u16x16 b = utfconv_load16x16(s + 32, le);
-		unsigned int k7ff;
+		unsigned int k7ff, k;
 		const u8 *s0;
 
 		if (utfconv_avx2_ascii16(a, b)) {
@@ -1175,8 +1196,24 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 			ncp += 16;
 			continue;
 		}
+		if ((utfconv_get16(s, le) & 0xFC00) == 0xD800) {
+			/* surrogate pairs (emoji) */
+			k = utfconv_avx2_utf16_run4(d, a);
+			if (k == 8) {
+				s += 32;
+				d += 32;
+				ncp += 8;
+				continue;
+			}
+			if (k) {
+				s += 4 * k;
+				d += 4 * k;
+				ncp += k;
+				continue;
+			}
+		}
 		/*
-		 * Surrogates: the SSSE3 steps over the next 16 to 48 bytes.
+		 * Other surrogates: the SSSE3 steps over the next 16 to 48 bytes.
 		 * Their pshufb is the legacy SSE encoding: clear the upper
 		 * halves first, which spares it a merge with them (or a
 		 * state transition, on older CPUs).
@@ -1342,6 +1379,44 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf8_run3(const u8 *s,
 		 0x7FFF7FFF);
 }
 
+/*
+ * AVX2: the number of whole four-byte sequences (no overlong forms, none
+ * above U+10FFFF) that the 32 bytes @v at @s start with, up to 8, written
+ * at @d as surrogate pairs, as utfconv_utf8_run4() does in each 128-bit
+ * half (32 bytes written whatever the number).
+ */
+static __always_inline UTFCONV_AVX2 unsigned int
+utfconv_avx2_utf8_run4(const u8 *s, utfconv_u8x32 v, u8 *d, bool be)
+{
+	/* each 32-bit lane's four bytes, first byte highest */
+	const utfconv_u8x32 rev = UTFCONV_VEC(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9,
+					      8, 15, 14, 13, 12, 3, 2, 1, 0, 7,
+					      6, 5, 4, 11, 10, 9, 8, 15, 14, 13,
+					      12);
+	utfconv_u32x8 x = (utfconv_u32x8)utfconv_pshufb32(v, rev);
+	utfconv_u8x32 n1;
+	u64 lead, cont, form;
+
+	__builtin_memcpy(&n1, s + 1, sizeof(n1));
+	lead = utfconv_movemask8x32((utfconv_u8x32)(v >= 0xF0) &
+				    (utfconv_u8x32)(v <= 0xF4));
+	cont = utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) == 0x80));
+	/* overlong forms (F0 80..8F) and beyond U+10FFFF (F4 90..BF) */
+	form = utfconv_movemask8x32(((utfconv_u8x32)(v == 0xF0) &
+				     (utfconv_u8x32)(n1 < 0x90)) |
+				    ((utfconv_u8x32)(v == 0xF4) &
+				     (utfconv_u8x32)(n1 > 0x8F)));
+	/* the scalar value minus 0x10000, then the pair */
+	x = ((x >> 6 & 0x1C0000) | (x >> 4 & 0x3F000) | (x >> 2 & 0xFC0) |
+	     (x & 0x3F)) - 0x10000;
+	x = (0xD800 | x >> 10) | (0xDC00 | (x & 0x3FF)) << 16;
+	if (be)
+		x = (x & 0x00FF00FF) << 8 | (x >> 8 & 0x00FF00FF);
+	__builtin_memcpy(d, &x, sizeof(x));
+	return __builtin_ctzll((lead ^ 0x11111111) | (cont ^ 0xEEEEEEEE) |
+			       form | 1ULL << 32) / 4;
+}
+
 /* AVX2: the 32 ASCII bytes @v widened to code units at @d (64 bytes). */
 static __always_inline UTFCONV_AVX2 void
 utfconv_avx2_utf8_ascii(u8 *d, utfconv_u8x32 v, bool be)
@@ -1433,6 +1508,22 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 			d += 20;
 			ncp += 10;
 			continue;
+		}
+		if (m == ~0U && (*s & 0xF8) == 0xF0) {
+			/* emoji and other supplementary characters */
+			k = utfconv_avx2_utf8_run4(s, v, d, be);
+			if (k == 8) {
+				s += 32;
+				d += 32;
+				ncp += 8;
+				continue;
+			}
+			if (k) {
+				s += 4 * k;
+				d += 4 * k;
+				ncp += k;
+				continue;
+			}
 		}
 		k = utfconv_avx2_utf8_mixed(s, d, be, &units);
 		if (k) {
