@@ -57,6 +57,7 @@
  * sequences and surrogates go through the SSSE3 steps.
  */
 
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 
@@ -1433,6 +1434,43 @@ utfconv_avx2_utf8_ascii(u8 *d, utfconv_u8x32 v, bool be)
 }
 
 /*
+ * AVX2: the 32 ASCII bytes at *@sp and the ones after them while they are
+ * ASCII, 64 bytes per trip while the buffers leave room for that many,
+ * widened to code units at *@dp; returns the bytes taken. The loop's end
+ * is worked out once: the last input byte that leaves room for a block
+ * (utfconv_utf8_room()) after it.
+ */
+static __always_inline UTFCONV_AVX2 u64
+utfconv_avx2_utf8_ascii_run(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			    bool be)
+{
+	const u8 *s = *sp, *s0 = s;
+	u8 *d = *dp;
+	size_t last = min_t(size_t, se - s - (UTFCONV_UTF8_BLOCK + 8),
+			    (de - d - (2 * UTFCONV_UTF8_BLOCK + 16)) / 2);
+	const u8 *lim = s + last;
+	utfconv_u8x32 v, w;
+
+	__builtin_memcpy(&v, s, sizeof(v));
+	utfconv_avx2_utf8_ascii(d, v, be);
+	s += 32;
+	d += 64;
+	while (s + 32 <= lim) {
+		__builtin_memcpy(&v, s, sizeof(v));
+		__builtin_memcpy(&w, s + 32, sizeof(w));
+		if (utfconv_movemask8x32(v | w))
+			break;
+		utfconv_avx2_utf8_ascii(d, v, be);
+		utfconv_avx2_utf8_ascii(d + 64, w, be);
+		s += 64;
+		d += 128;
+	}
+	*sp = s;
+	*dp = d;
+	return s - s0;
+}
+
+/*
  * AVX2: whether the 32 bytes @v are 16 whole two-byte sequences (no
  * overlong forms), decoded as utfconv_utf8_run2() does into *@u.
  */
@@ -1475,16 +1513,7 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 		__builtin_memcpy(&v, s, sizeof(v));
 		m = utfconv_movemask8x32(v);
 		if (!m) {
-			/* ASCII, in a loop of its own while it lasts */
-			do {
-				utfconv_avx2_utf8_ascii(d, v, be);
-				s += 32;
-				d += 64;
-				ncp += 32;
-				if (!utfconv_utf8_room(s, se, d, de))
-					break;
-				__builtin_memcpy(&v, s, sizeof(v));
-			} while (!utfconv_movemask8x32(v));
+			ncp += utfconv_avx2_utf8_ascii_run(&s, se, &d, de, be);
 			continue;
 		}
 		/*
