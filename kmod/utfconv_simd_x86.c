@@ -1050,6 +1050,10 @@ utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
+	/* the last input byte that leaves room for a block after it */
+	const u8 *lim = s + min_t(size_t,
+				  se - s - (2 * UTFCONV_UTF16_BLOCK + 8),
+				  (de - d - (3 * UTFCONV_UTF16_BLOCK + 12)) * 2);
 	u64 ncp;
 
 	do {
@@ -1062,7 +1066,7 @@ utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 		__builtin_memcpy(d, &p, 32);
 		s += 64;
 		d += 32;
-		if (!utfconv_utf16_room(s, se, d, de))
+		if (s > lim)
 			break;
 		a = utfconv_load16x16(s, le);
 		b = utfconv_load16x16(s + 32, le);
