@@ -478,86 +478,146 @@ static __always_inline unsigned int utfconv_take4(const u8 **sp, u8 **dp,
 	return k;
 }
 
+/*
+ * ASCII: the 16 bytes @v at @d widened to code units (32 bytes written);
+ * with other bytes after four or more ASCII ones (@m: the non-ASCII
+ * bytes), the ASCII ones only: an accented letter now and then in
+ * Latin-script text costs a short step, not a whole decoded vector.
+ * Returns the bytes taken.
+ */
+static __always_inline unsigned int utfconv_sse2_utf8_ascii(u8 *d,
+							   utfconv_u8x16 v,
+							   unsigned int m,
+							   bool be)
+{
+	utfconv_u16x8 u0 = utfconv_widen(v, false);
+	utfconv_u16x8 u1 = utfconv_widen(v, true);
+
+	if (be) {
+		u0 <<= 8;
+		u1 <<= 8;
+	}
+	utfconv_store(d, (utfconv_u8x16)u0);
+	utfconv_store(d + 16, (utfconv_u8x16)u1);
+	return m ? __builtin_ctz(m) : 16;
+}
+
+/*
+ * Sixteen bytes @v at *@sp without ASCII: runs of two-byte sequences
+ * (Cyrillic, Greek, Hebrew, Arabic words), with SSSE3 also of three- and
+ * four-byte ones (CJK, Indic, Thai; emoji), decoded in place at *@dp, no
+ * packing; a whole vector's worth advances by a constant, so that the
+ * next load need not wait for the count. Returns the code points taken,
+ * 0 where @v starts no such run; *@sp and *@dp advanced.
+ */
+static __always_inline unsigned int utfconv_sse2_utf8_runs(const u8 **sp,
+							  u8 **dp,
+							  utfconv_u8x16 v,
+							  bool be, bool ssse3)
+{
+	const u8 *s = *sp;
+	utfconv_u16x8 u;
+	utfconv_u8x16 w;
+	unsigned int k;
+
+	if ((*s & 0xE0) == 0xC0) {
+		if (utfconv_utf8_run2(v, &u) != 8)
+			return 0;
+		if (be)
+			u = u << 8 | u >> 8;
+		utfconv_store(*dp, (utfconv_u8x16)u);
+		*sp += 16;
+		*dp += 16;
+		return 8;
+	}
+	if (!ssse3)
+		return 0;
+	if ((*s & 0xF8) == 0xF0) {
+		k = utfconv_utf8_run4(v, &w, be);
+		return k ? utfconv_take4(sp, dp, w, k) : 0;
+	}
+	if ((*s & 0xF0) != 0xE0)
+		return 0;
+	k = utfconv_utf8_run3(v, &u);
+	if (!k)
+		return 0;
+	if (be)
+		u = u << 8 | u >> 8;
+	utfconv_store(*dp, (utfconv_u8x16)u);
+	if (k == 5) {
+		*sp += 15;
+		*dp += 10;
+		return 5;
+	}
+	*sp += 3 * k;
+	*dp += 2 * k;
+	return k;
+}
+
+/*
+ * SSE2: the prefix of whole one- to three-byte sequences of the 16 bytes
+ * at @s (utfconv_utf8_prefix()), its code units stored at @d one after
+ * the other without a branch: returns the bytes taken, 0 if none;
+ * *@units the code units written.
+ */
+static __always_inline unsigned int utfconv_sse2_utf8_mixed(const u8 *s,
+							   u8 *d, bool be,
+							   unsigned int *units)
+{
+	utfconv_u16x8 u0, u1;
+	unsigned int i, k, pos = 0;
+	u16 lanes[16];
+	u32 first;
+
+	k = utfconv_utf8_prefix(s, &u0, &u1, &first);
+	if (!k)
+		return 0;
+	if (be) {
+		u0 = u0 << 8 | u0 >> 8;
+		u1 = u1 << 8 | u1 >> 8;
+	}
+	__builtin_memcpy(lanes, &u0, 16);
+	__builtin_memcpy(lanes + 8, &u1, 16);
+#pragma GCC unroll 16
+	for (i = 0; i < 16; i++) {
+		__builtin_memcpy(d + pos, &lanes[i], 2);
+		pos += 2 * (first >> i & 1);
+	}
+	*units = pos / 2;
+	return k;
+}
+
 static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 					     u8 **dp, u8 *de, bool be,
 					     bool ssse3)
 {
-	const u8 *s = *sp;
+	const u8 *s = *sp, *s0;
 	u8 *d = *dp;
 	u64 ncp = 0;
 
 	while (utfconv_utf8_room(s, se, d, de)) {
-		utfconv_u8x16 v = utfconv_load(s), keep;
-		utfconv_u16x8 u0, u1;
-		unsigned int m = utfconv_movemask(v), k, i, pos;
-		u16 units[16];
-		u32 first;
+		utfconv_u8x16 v = utfconv_load(s);
+		unsigned int m = utfconv_movemask(v), k, units;
 
-		/*
-		 * ASCII: each byte widened to a code unit; with other bytes
-		 * after four or more ASCII ones, the ASCII ones only (an
-		 * accented letter now and then in Latin-script text costs a
-		 * short step, not a whole decoded vector).
-		 */
 		if (!(m & 0xF)) {
-			k = m ? __builtin_ctz(m) : 16;
-			u0 = utfconv_widen(v, false);
-			u1 = utfconv_widen(v, true);
-			if (be) {
-				u0 <<= 8;
-				u1 <<= 8;
+			/* a whole vector by a constant, as above */
+			k = utfconv_sse2_utf8_ascii(d, v, m, be);
+			if (!m) {
+				s += 16;
+				d += 32;
+				ncp += 16;
+				continue;
 			}
-			utfconv_store(d, (utfconv_u8x16)u0);
-			utfconv_store(d + 16, (utfconv_u8x16)u1);
 			s += k;
 			d += 2 * k;
 			ncp += k;
 			continue;
 		}
-		/*
-		 * Sixteen bytes without ASCII: runs of two-byte sequences
-		 * (Cyrillic, Greek, Hebrew, Arabic words), with SSSE3 also of
-		 * three-byte ones (CJK, Indic, Thai), are decoded in place,
-		 * no packing. A whole vector's worth advances by a constant:
-		 * the next load need not wait for the count.
-		 */
-		if (m == 0xFFFF && (*s & 0xE0) == 0xC0) {
-			k = utfconv_utf8_run2(v, &u0);
-			if (k == 8) {
-				if (be)
-					u0 = u0 << 8 | u0 >> 8;
-				utfconv_store(d, (utfconv_u8x16)u0);
-				s += 16;
-				d += 16;
-				ncp += 8;
+		if (m == 0xFFFF) {
+			k = utfconv_sse2_utf8_runs(&s, &d, v, be, ssse3);
+			ncp += k;
+			if (k)
 				continue;
-			}
-		} else if (m == 0xFFFF && ssse3 && (*s & 0xF0) == 0xE0) {
-			k = utfconv_utf8_run3(v, &u0);
-			if (k) {
-				if (be)
-					u0 = u0 << 8 | u0 >> 8;
-				utfconv_store(d, (utfconv_u8x16)u0);
-			}
-			if (k == 5) {
-				s += 15;
-				d += 10;
-				ncp += 5;
-				continue;
-			}
-			if (k) {
-				s += 3 * k;
-				d += 2 * k;
-				ncp += k;
-				continue;
-			}
-		} else if (m == 0xFFFF && ssse3 && (*s & 0xF8) == 0xF0) {
-			/* emoji and other supplementary characters */
-			k = utfconv_utf8_run4(v, &keep, be);
-			if (k) {
-				ncp += utfconv_take4(&s, &d, keep, k);
-				continue;
-			}
 		}
 		/*
 		 * Sixteen bytes without ASCII are most likely a run of one
@@ -566,44 +626,22 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 		 * pshufb packs the lanes; else the prefix, unless it is
 		 * empty: a four-byte sequence, a surrogate or trouble.
 		 */
-		if (ssse3) {
-			k = m == 0xFFFF &&
-			    utfconv_movemask((utfconv_u8x16)(v >= 0xE0)) ? 0 :
-			    utfconv_utf8_mixed32(s, d, be, &i);
-			if (k) {
-				s += k;
-				d += 2 * i;
-				ncp += i;
-				continue;
-			}
-		} else {
-			k = m == 0xFFFF ? 0 :
-			    utfconv_utf8_prefix(s, &u0, &u1, &first);
-		}
-		if (!k) {
-			const u8 *s0 = s;
-
-			ncp += utfconv_utf8_block1(&s, &d, be);
-			if (s == s0)
-				break;
+		k = 0;
+		if (ssse3 && (m != 0xFFFF ||
+			      !utfconv_movemask((utfconv_u8x16)(v >= 0xE0))))
+			k = utfconv_utf8_mixed32(s, d, be, &units);
+		else if (!ssse3 && m != 0xFFFF)
+			k = utfconv_sse2_utf8_mixed(s, d, be, &units);
+		if (k) {
+			s += k;
+			d += 2 * units;
+			ncp += units;
 			continue;
 		}
-		if (be) {
-			u0 = u0 << 8 | u0 >> 8;
-			u1 = u1 << 8 | u1 >> 8;
-		}
-		s += k;
-		/* the kept lanes one after the other, without a branch */
-		__builtin_memcpy(units, &u0, 16);
-		__builtin_memcpy(units + 8, &u1, 16);
-		pos = 0;
-#pragma GCC unroll 16
-		for (i = 0; i < 16; i++) {
-			__builtin_memcpy(d + pos, &units[i], 2);
-			pos += 2 * (first >> i & 1);
-		}
-		d += pos;
-		ncp += pos / 2;
+		s0 = s;
+		ncp += utfconv_utf8_block1(&s, &d, be);
+		if (s == s0)
+			break;
 	}
 	*sp = s;
 	*dp = d;
@@ -648,30 +686,141 @@ static __always_inline u8 *utfconv_ssse3_utf16_mixed(u8 *d, utfconv_u16x8 a)
 	return d + utfconv_utf8_form_bytes[n >> 8];
 }
 
+/*
+ * SSSE3: the eight units of @a, all below 0x800 (Greek, Cyrillic, Hebrew,
+ * Arabic with ASCII), each one or two bytes in its 16-bit lane, packed
+ * with pshufb at @d: at most 16 bytes written; returns the end of the
+ * output.
+ */
+static __always_inline u8 *utfconv_ssse3_utf16_two(u8 *d, utfconv_u16x8 a)
+{
+	const utfconv_s16x8 zero = { 0 };
+	unsigned int k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
+							zero));
+	utfconv_u16x8 e = (a & (utfconv_u16x8)(a < 0x80)) |
+			  ((0x80C0 | a >> 6 | (a & 0x3F) << 8) &
+			   (utfconv_u16x8)(a > 0x7F));
+
+	utfconv_store(d, utfconv_pshufb((utfconv_u8x16)e,
+					utfconv_load(utfconv_pack8[k])));
+	return d + utfconv_pack8_bytes[k];
+}
+
+/*
+ * SSSE3: eight units of @a of three bytes each (CJK, Indic, Thai) at @d
+ * (24 bytes): the first two bytes of each in its 16-bit lane of x, the
+ * third in y, merged in order by constant shuffles. Returns the end of
+ * the output.
+ */
+static __always_inline u8 *utfconv_ssse3_utf16_three(u8 *d, utfconv_u16x8 a)
+{
+	const utfconv_u8x16 x0 = UTFCONV_VEC(0, 1, 128, 2, 3, 128, 4, 5, 128, 6,
+					     7, 128, 8, 9, 128, 10);
+	const utfconv_u8x16 y0 = UTFCONV_VEC(128, 128, 0, 128, 128, 2, 128, 128,
+					     4, 128, 128, 6, 128, 128, 8, 128);
+	const utfconv_u8x16 x1 = UTFCONV_VEC(11, 128, 12, 13, 128, 14, 15, 128,
+					     128, 128, 128, 128, 128, 128, 128,
+					     128);
+	const utfconv_u8x16 y1 = UTFCONV_VEC(128, 10, 128, 128, 12, 128, 128,
+					     14, 128, 128, 128, 128, 128, 128,
+					     128, 128);
+	utfconv_u8x16 x = (utfconv_u8x16)(0x80E0 | a >> 12 | (a & 0xFC0) << 2);
+	utfconv_u8x16 y = (utfconv_u8x16)(0x80 | (a & 0x3F));
+
+	utfconv_store(d, utfconv_pshufb(x, x0) | utfconv_pshufb(y, y0));
+	utfconv_store(d + 16, utfconv_pshufb(x, x1) | utfconv_pshufb(y, y1));
+	return d + 24;
+}
+
+/*
+ * SSE2: the first @k (1 to 8) units of @a (no surrogates) as one to three
+ * bytes of UTF-8 each at @d, at most 32 bytes written: units 0, 2, 4, 6
+ * and units 1, 3, 5, 7 encoded in the 32-bit lanes of two vectors and
+ * stored one after the other, each store advancing by its unit's length.
+ * Returns the end of the output.
+ */
+static __always_inline u8 *utfconv_sse2_utf16_lanes(u8 *d, utfconv_u16x8 a,
+						    unsigned int k)
+{
+	const utfconv_s16x8 zero = { 0 };
+	const utfconv_s16x8 idx = UTFCONV_VEC(0, 1, 2, 3, 4, 5, 6, 7);
+	utfconv_s32x4 x0 = (utfconv_s32x4)a & 0xFFFF;
+	utfconv_s32x4 x1 = (utfconv_s32x4)((utfconv_u32x4)a >> 16);
+	utfconv_s32x4 m0 = x0 < 0x80, m1 = x1 < 0x80;
+	utfconv_s32x4 t0 = x0 < 0x800, t1 = x1 < 0x800;
+	utfconv_s32x4 w0, w1;
+	utfconv_s16x8 len;
+	utfconv_u8x16 p;
+	u32 even[4], odd[4];
+	unsigned int i, pos = 0;
+	u8 lens[16];
+
+	/* one, two or three bytes, little-endian in the lane */
+	w0 = (x0 & m0) | (~m0 & t0 & (0x80C0 | x0 >> 6 | (x0 & 0x3F) << 8)) |
+	     (~t0 & (0x8080E0 | x0 >> 12 | (x0 & 0xFC0) << 2 |
+		     (x0 & 0x3F) << 16));
+	w1 = (x1 & m1) | (~m1 & t1 & (0x80C0 | x1 >> 6 | (x1 & 0x3F) << 8)) |
+	     (~t1 & (0x8080E0 | x1 >> 12 | (x1 & 0xFC0) << 2 |
+		     (x1 & 0x3F) << 16));
+	/* 1 + (unit >= 0x80) + (unit >= 0x800); 0 past the prefix */
+	len = 1 - (utfconv_s16x8)(a > 0x7F) - (utfconv_s16x8)(a > 0x7FF);
+	len &= (utfconv_s16x8)(idx < (s16)k);
+	p = utfconv_packs(len, zero);
+	__builtin_memcpy(even, &w0, 16);
+	__builtin_memcpy(odd, &w1, 16);
+	__builtin_memcpy(lens, &p, 16);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		__builtin_memcpy(d + pos, &even[i], 4);
+		pos += lens[2 * i];
+		__builtin_memcpy(d + pos, &odd[i], 4);
+		pos += lens[2 * i + 1];
+	}
+	return d + pos;
+}
+
+/*
+ * The eight units @a at *@sp starting with a surrogate: surrogate pairs
+ * (emoji) as four-byte sequences, else an unpaired surrogate or a pair
+ * across vectors through one scalar block. Returns the code points taken,
+ * 0 where the careful path must take over; *@sp and *@dp advanced.
+ */
+static __always_inline unsigned int utfconv_sse2_utf16_pairs(const u8 **sp,
+							    u8 **dp,
+							    utfconv_u16x8 a,
+							    bool le)
+{
+	utfconv_u8x16 w;
+	unsigned int k = utfconv_utf16_run4(a, &w);
+
+	if (k)
+		return utfconv_take4(sp, dp, w, k);
+	return utfconv_utf16_block1(sp, dp, le);
+}
+
 static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool le,
 					      bool ssse3)
 {
 	const utfconv_s16x8 zero = { 0 };
-	const utfconv_s16x8 idx = UTFCONV_VEC(0, 1, 2, 3, 4, 5, 6, 7);
-	const u8 *s = *sp;
+	const u8 *s = *sp, *s0;
 	u8 *d = *dp;
 	u64 ncp = 0;
 
 	while (utfconv_utf16_room(s, se, d, de)) {
 		utfconv_u16x8 a = (utfconv_u16x8)utfconv_load(s);
 		utfconv_u16x8 b = (utfconv_u16x8)utfconv_load(s + 16);
-		utfconv_s32x4 x0, x1, w0, w1, m0, m1, t0, t1;
-		utfconv_s16x8 sur, len;
-		utfconv_u8x16 p;
-		u32 even[4], odd[4];
-		u8 lens[16];
-		unsigned int k, i, pos, sm;
+		unsigned int k, big;
 
 		if (!le) {
 			a = a << 8 | a >> 8;
 			b = b << 8 | b >> 8;
 		}
+		/*
+		 * ASCII: 16 units, advancing by a constant so that the next
+		 * load need not wait for a count, or four or more before
+		 * others
+		 */
 		if (utfconv_movemask((utfconv_u8x16)(((a | b) & 0xFF80) == 0)) ==
 		    0xFFFF) {
 			utfconv_store(d, utfconv_packus(a, b));
@@ -680,7 +829,6 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 			ncp += 16;
 			continue;
 		}
-		/* the same for four or more ASCII units before others */
 		k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
 						   (utfconv_s16x8)(b > 0x7F)));
 		if (!(k & 0xF)) {
@@ -691,122 +839,32 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 			ncp += k;
 			continue;
 		}
-		/*
-		 * Eight units below 0x800 (Greek, Cyrillic, Hebrew, Arabic
-		 * with ASCII): each one or two bytes in its 16-bit lane,
-		 * packed with pshufb.
-		 */
-		if (ssse3 && !utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
-							     zero))) {
-			k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
-							   zero));
-			b = (a & (utfconv_u16x8)(a < 0x80)) |
-			    ((0x80C0 | a >> 6 | (a & 0x3F) << 8) &
-			     (utfconv_u16x8)(a > 0x7F));
-			p = utfconv_load(utfconv_pack8[k]);
-			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)b, p));
+		big = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
+						     zero));
+		if (ssse3 && !big) {
+			d = utfconv_ssse3_utf16_two(d, a);
 			s += 16;
-			d += utfconv_pack8_bytes[k];
 			ncp += 8;
 			continue;
 		}
-		sur = (utfconv_s16x8)((a & 0xF800) == 0xD800);
-		sm = utfconv_movemask(utfconv_packs(sur, zero));
-		k = sm ? __builtin_ctz(sm) : 8;
+		k = utfconv_movemask(utfconv_packs((utfconv_s16x8)((a & 0xF800) ==
+								   0xD800),
+						   zero));
+		k = k ? __builtin_ctz(k) : 8;
 		if (!k) {
-			const u8 *s0 = s;
-
-			/* surrogate pairs (emoji) */
-			k = utfconv_utf16_run4(a, &p);
-			if (k) {
-				ncp += utfconv_take4(&s, &d, p, k);
-				continue;
-			}
-			/* an unpaired surrogate, or a pair across vectors */
-			ncp += utfconv_utf16_block1(&s, &d, le);
+			s0 = s;
+			ncp += utfconv_sse2_utf16_pairs(&s, &d, a, le);
 			if (s == s0)
 				break;
 			continue;
 		}
-		if (ssse3 && k == 8 &&
-		    utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
-						   zero)) == 0xFF) {
-			/*
-			 * Eight units of three bytes each (CJK, Indic,
-			 * Thai): the first two bytes of each in its 16-bit
-			 * lane of x, the third in y, merged in order by
-			 * constant shuffles.
-			 */
-			const utfconv_u8x16 x0 = UTFCONV_VEC(0, 1, 128, 2, 3,
-							     128, 4, 5, 128, 6,
-							     7, 128, 8, 9, 128,
-							     10);
-			const utfconv_u8x16 y0 = UTFCONV_VEC(128, 128, 0, 128,
-							     128, 2, 128, 128,
-							     4, 128, 128, 6,
-							     128, 128, 8, 128);
-			const utfconv_u8x16 x1 = UTFCONV_VEC(11, 128, 12, 13,
-							     128, 14, 15, 128,
-							     128, 128, 128, 128,
-							     128, 128, 128,
-							     128);
-			const utfconv_u8x16 y1 = UTFCONV_VEC(128, 10, 128, 128,
-							     12, 128, 128, 14,
-							     128, 128, 128, 128,
-							     128, 128, 128,
-							     128);
-			utfconv_u8x16 x = (utfconv_u8x16)(0x80E0 | a >> 12 |
-							  (a & 0xFC0) << 2);
-			utfconv_u8x16 y = (utfconv_u8x16)(0x80 | (a & 0x3F));
-
-			utfconv_store(d, utfconv_pshufb(x, x0) |
-					 utfconv_pshufb(y, y0));
-			utfconv_store(d + 16, utfconv_pshufb(x, x1) |
-					      utfconv_pshufb(y, y1));
-			s += 16;
-			d += 24;
-			ncp += 8;
-			continue;
-		}
-		/* units 0, 2, 4, 6 and units 1, 3, 5, 7 in 32-bit lanes */
-		x0 = (utfconv_s32x4)a & 0xFFFF;
-		x1 = (utfconv_s32x4)((utfconv_u32x4)a >> 16);
-		/* one, two or three bytes, little-endian in the lane */
-		m0 = x0 < 0x80;
-		m1 = x1 < 0x80;
-		t0 = x0 < 0x800;
-		t1 = x1 < 0x800;
-		w0 = (x0 & m0) |
-		     (~m0 & t0 & (0x80C0 | x0 >> 6 | (x0 & 0x3F) << 8)) |
-		     (~t0 & (0x8080E0 | x0 >> 12 | (x0 & 0xFC0) << 2 |
-			     (x0 & 0x3F) << 16));
-		w1 = (x1 & m1) |
-		     (~m1 & t1 & (0x80C0 | x1 >> 6 | (x1 & 0x3F) << 8)) |
-		     (~t1 & (0x8080E0 | x1 >> 12 | (x1 & 0xFC0) << 2 |
-			     (x1 & 0x3F) << 16));
-		if (ssse3 && k == 8) {
+		if (ssse3 && k == 8 && big == 0xFF)
+			d = utfconv_ssse3_utf16_three(d, a);
+		else if (ssse3 && k == 8)
 			d = utfconv_ssse3_utf16_mixed(d, a);
-			s += 16;
-			ncp += 8;
-			continue;
-		}
-		/* 1 + (unit >= 0x80) + (unit >= 0x800); 0 past the prefix */
-		len = 1 - (utfconv_s16x8)(a > 0x7F) - (utfconv_s16x8)(a > 0x7FF);
-		len &= (utfconv_s16x8)(idx < (s16)k);
-		p = utfconv_packs(len, zero);
-		__builtin_memcpy(even, &w0, 16);
-		__builtin_memcpy(odd, &w1, 16);
-		__builtin_memcpy(lens, &p, 16);
-		pos = 0;
-#pragma GCC unroll 4
-		for (i = 0; i < 4; i++) {
-			__builtin_memcpy(d + pos, &even[i], 4);
-			pos += lens[2 * i];
-			__builtin_memcpy(d + pos, &odd[i], 4);
-			pos += lens[2 * i + 1];
-		}
+		else
+			d = utfconv_sse2_utf16_lanes(d, a, k);
 		s += 2 * k;
-		d += pos;
 		ncp += k;
 	}
 	*sp = s;
@@ -1152,6 +1210,40 @@ static __always_inline UTFCONV_AVX2 void utfconv_avx2_utf16_three(u8 *d,
 	utfconv_store_hi(d + 40, o1);
 }
 
+/*
+ * The 16 units @a at *@sp, with surrogates: eight surrogate pairs (emoji)
+ * as four-byte sequences, advancing by a constant, or the ones that lead;
+ * else the SSSE3 steps over the next 16 to 48 bytes. Their pshufb is the
+ * legacy SSE encoding: the upper halves are cleared first, which spares
+ * it a merge with them (or a state transition, on older CPUs). Returns
+ * the code points taken; *@sp and *@dp advanced, *@sp not at all where
+ * the careful path must take over.
+ */
+static __always_inline UTFCONV_AVX2 u64
+utfconv_avx2_utf16_surrogates(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			      utfconv_u16x16 a, bool le)
+{
+	const u8 *s = *sp;
+	unsigned int k;
+
+	if ((utfconv_get16(s, le) & 0xFC00) == 0xD800) {
+		k = utfconv_avx2_utf16_run4(*dp, a);
+		if (k == 8) {
+			*sp += 32;
+			*dp += 32;
+			return 8;
+		}
+		if (k) {
+			*sp += 4 * k;
+			*dp += 4 * k;
+			return k;
+		}
+	}
+	__builtin_ia32_vzeroupper();
+	return utfconv_sse2_utf16(sp, se - s > 104 ? s + 104 : se, dp, de, le,
+				  true);
+}
+
 static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 							   const u8 *se,
 							   u8 **dp, u8 *de,
@@ -1164,7 +1256,7 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 	while (utfconv_utf16_room(s, se, d, de)) {
 		utfconv_u16x16 a = utfconv_load16x16(s, le);
 		utfconv_u16x16 b = utfconv_load16x16(s + 32, le);
-		unsigned int k7ff, k;
+		unsigned int k7ff;
 		const u8 *s0;
 
 		if (utfconv_avx2_ascii16(a, b)) {
@@ -1201,32 +1293,8 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 			ncp += 16;
 			continue;
 		}
-		if ((utfconv_get16(s, le) & 0xFC00) == 0xD800) {
-			/* surrogate pairs (emoji) */
-			k = utfconv_avx2_utf16_run4(d, a);
-			if (k == 8) {
-				s += 32;
-				d += 32;
-				ncp += 8;
-				continue;
-			}
-			if (k) {
-				s += 4 * k;
-				d += 4 * k;
-				ncp += k;
-				continue;
-			}
-		}
-		/*
-		 * Other surrogates: the SSSE3 steps over the next 16 to 48 bytes.
-		 * Their pshufb is the legacy SSE encoding: clear the upper
-		 * halves first, which spares it a merge with them (or a
-		 * state transition, on older CPUs).
-		 */
-		__builtin_ia32_vzeroupper();
 		s0 = s;
-		ncp += utfconv_sse2_utf16(&s, se - s > 104 ? s + 104 : se,
-					  &d, de, le, true);
+		ncp += utfconv_avx2_utf16_surrogates(&s, se, &d, de, a, le);
 		if (s == s0)
 			break;
 	}
