@@ -77,6 +77,7 @@
 #define __builtin_ia32_pmovmskb128(v)		((int)(v))
 #define __builtin_ia32_pmovmskb256(v)		((int)(v))
 #define __builtin_ia32_pmovzxbw256(v)		((int)(v))
+#define __builtin_ia32_ptestz256(a, b)		((void)(b), (int)(a))
 #define __builtin_ia32_packuswb128(a, b)	((void)(b), (a))
 #define __builtin_ia32_packsswb128(a, b)	((void)(b), (a))
 #define __builtin_ia32_packuswb256(a, b)	((void)(b), (a))
@@ -875,14 +876,15 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 /*
  * AVX2, UTF-16 to UTF-8: each 128-bit half of a 256-bit vector does what
  * one SSSE3 vector does (pshufb stays within its half), for 16 units per
- * step, and 32 ASCII units per step: all below 0x800, all three bytes
- * long, or any mix of one to three bytes (two bytes in 16-bit lanes and
- * the third in another vector, as the SSSE3 step does); below 0x800 and
- * mixed, the next 16 units go the same way unless they need another
- * step, for 32 units per trip. Vectors with surrogates go through the
- * SSSE3 steps, a few vectors at a time. The function
- * attribute enables AVX2 for these functions alone: the rest of the file
- * must run on any x86-64.
+ * step: ASCII, all below 0x800, all three bytes long, or any mix of one
+ * to three bytes (every byte a unit may need worked out in two vectors,
+ * the ones of each unit's form picked by the shuffle); runs of 32 ASCII
+ * units and more loop on their own. One step per 16 units, each taking
+ * only its own 16, keeps text that changes between ASCII and a script
+ * every few words from paying a whole step for a kind it does not hold.
+ * Vectors with surrogates take a step for surrogate pairs, or the SSSE3
+ * steps a few vectors at a time. The function attribute enables AVX2 for
+ * these functions alone: the rest of the file must run on any x86-64.
  */
 #define UTFCONV_AVX2	__attribute__((__target__("avx2")))
 
@@ -891,6 +893,7 @@ typedef u32 utfconv_u32x8 __attribute__((__vector_size__(32)));
 typedef u16 utfconv_u16x16 __attribute__((__vector_size__(32)));
 typedef s16 utfconv_s16x16 __attribute__((__vector_size__(32)));
 typedef u64 utfconv_u64x4 __attribute__((__vector_size__(32)));
+typedef s64 utfconv_s64x4 __attribute__((__vector_size__(32)));
 /* the 16-bit lanes of a 256-bit vector, each @x */
 #define UTFCONV_SPLAT16(x)	UTFCONV_VEC(x, x, x, x, x, x, x, x, x, x, x, x, \
 					    x, x, x, x)
@@ -1135,41 +1138,11 @@ utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 	return ncp;
 }
 
-/*
- * The 16 units @a at *@sp, all below 0x800, ASCII among them, and the
- * next 16 (@b) as well if they are; then, while the next 32 units are
- * below 0x800 and not all ASCII, those, in a loop of their own (Cyrillic,
- * Greek, Hebrew, Arabic words between spaces) while there is room.
- * Returns the units converted.
- */
-static __always_inline UTFCONV_AVX2 u64
-utfconv_avx2_utf16_below800(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			    bool le, utfconv_u16x16 a, utfconv_u16x16 b)
+/* Whether each of the 16 units of @a is 0x800 or more. */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_all_three(utfconv_u16x16 a)
 {
-	const u8 *s = *sp;
-	u8 *d = *dp;
-	u64 ncp;
-
-	for (;;) {
-		d = utfconv_avx2_utf16_two(d, a);
-		if (utfconv_movemask32((utfconv_u16x16)(b > UTFCONV_K(x7ff)))) {
-			s += 32;
-			break;
-		}
-		d = utfconv_avx2_utf16_two(d, b);
-		s += 64;
-		if (!utfconv_utf16_room(s, se, d, de))
-			break;
-		a = utfconv_load16x16(s, le);
-		b = utfconv_load16x16(s + 32, le);
-		if (utfconv_movemask32((utfconv_u16x16)(a > UTFCONV_K(x7ff))) ||
-		    utfconv_avx2_ascii16(a, b))
-			break;
-	}
-	ncp = (s - *sp) / 2;
-	*sp = s;
-	*dp = d;
-	return ncp;
+	return !utfconv_movemask32((utfconv_u16x16)((a & UTFCONV_K(xf800)) ==
+						    0));
 }
 
 /*
@@ -1244,6 +1217,26 @@ utfconv_avx2_utf16_surrogates(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 				  true);
 }
 
+/* Whether no unit of @a has a bit of @m set (vptest). */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_none(utfconv_u16x16 a,
+							   utfconv_u16x16 m)
+{
+	return __builtin_ia32_ptestz256((utfconv_s64x4)a, (utfconv_s64x4)m);
+}
+
+/* The 32 units @a, then @b, ASCII, narrowed at @d (32 bytes). */
+static __always_inline UTFCONV_AVX2 void
+utfconv_avx2_utf16_ascii_step(u8 *d, utfconv_u16x16 a, utfconv_u16x16 b)
+{
+	/* pack, then the quarters in order */
+	utfconv_u64x4 p = (utfconv_u64x4)
+		__builtin_ia32_packuswb256((utfconv_s16x16)a,
+					   (utfconv_s16x16)b);
+
+	p = __builtin_shufflevector(p, p, 0, 2, 1, 3);
+	__builtin_memcpy(d, &p, 32);
+}
+
 static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 							   const u8 *se,
 							   u8 **dp, u8 *de,
@@ -1254,41 +1247,37 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 	u64 ncp = 0;
 
 	while (utfconv_utf16_room(s, se, d, de)) {
-		utfconv_u16x16 a = utfconv_load16x16(s, le);
-		utfconv_u16x16 b = utfconv_load16x16(s + 32, le);
-		unsigned int k7ff;
+		utfconv_u16x16 a = utfconv_load16x16(s, le), b;
 		const u8 *s0;
 
-		if (utfconv_avx2_ascii16(a, b)) {
-			ncp += utfconv_avx2_utf16_ascii(&s, se, &d, de, le, a, b);
-			continue;
-		}
-		k7ff = utfconv_movemask32((utfconv_u16x16)(a > UTFCONV_K(x7ff)));
-		if (!k7ff) {
-			ncp += utfconv_avx2_utf16_below800(&s, se, &d, de, le,
-							   a, b);
-			continue;
-		}
-		if (k7ff == ~0U && !utfconv_avx2_surrogates(a)) {
-			utfconv_avx2_utf16_three(d, a);
+		if (utfconv_avx2_none(a, UTFCONV_K(xff80))) {
+			b = utfconv_load16x16(s + 32, le);
+			if (utfconv_avx2_none(b, UTFCONV_K(xff80))) {
+				ncp += utfconv_avx2_utf16_ascii(&s, se, &d, de,
+								le, a, b);
+				continue;
+			}
+			utfconv_avx2_utf16_ascii_step(d, a, a);
 			s += 32;
-			d += 48;
+			d += 16;
+			ncp += 16;
+			continue;
+		}
+		if (utfconv_avx2_none(a, UTFCONV_K(xf800))) {
+			d = utfconv_avx2_utf16_two(d, a);
+			s += 32;
 			ncp += 16;
 			continue;
 		}
 		if (!utfconv_avx2_surrogates(a)) {
-			/*
-			 * 16 units of one to three bytes, and the next 16 as
-			 * well unless they hold surrogates: text that mixes
-			 * scripts with ASCII takes 32 units per trip.
-			 */
-			d = utfconv_avx2_utf16_mixed(d, a);
-			if (!utfconv_avx2_surrogates(b)) {
-				d = utfconv_avx2_utf16_mixed(d, b);
-				s += 64;
-				ncp += 32;
+			if (utfconv_avx2_all_three(a)) {
+				utfconv_avx2_utf16_three(d, a);
+				s += 32;
+				d += 48;
+				ncp += 16;
 				continue;
 			}
+			d = utfconv_avx2_utf16_mixed(d, a);
 			s += 32;
 			ncp += 16;
 			continue;
