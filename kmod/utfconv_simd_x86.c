@@ -1009,12 +1009,15 @@ static __always_inline UTFCONV_AVX2 void utfconv_store_hi(u8 *d,
 static __always_inline UTFCONV_AVX2 u8 *
 utfconv_avx2_utf16_two(u8 *d, utfconv_u16x16 a)
 {
-	utfconv_u16x16 big = (utfconv_u16x16)(a > UTFCONV_K(x7f));
+	/* a signed compare: one instruction, right for units below 0x8000 */
+	utfconv_u16x16 big = (utfconv_u16x16)((utfconv_s16x16)a >
+					      (utfconv_s16x16)UTFCONV_K(x7f));
 	unsigned int k7f = utfconv_unitmask(big);
 	utfconv_u8x32 e, r;
 
 	e = (utfconv_u8x32)((a & ~big) |
-			    ((UTFCONV_K(x80c0) | a >> 6 | (a & UTFCONV_K(x3f)) << 8) & big));
+			    ((UTFCONV_K(x80c0) | a >> 6 |
+			      (a & UTFCONV_K(x3f)) << 8) & big));
 	r = utfconv_rows(utfconv_pack8[k7f & 0xFF], utfconv_pack8[k7f >> 16]);
 	r = utfconv_pshufb32(e, r);
 	utfconv_store_lo(d, r);
