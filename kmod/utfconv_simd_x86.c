@@ -39,9 +39,11 @@
  * pshufb where the CPU has SSSE3; otherwise 8 units below the surrogates
  * are encoded in 32-bit lanes (one, two or three bytes each; even and odd
  * units in two vectors) and stored one after the other, each store
- * advancing by its lane's length; with SSSE3, each unit's first two bytes
- * are worked out in its 16-bit lane and the third in a second vector,
- * interleaved into 32-bit lanes and packed by pshufb four units at a time.
+ * advancing by its lane's length; with SSSE3, every byte a unit's form
+ * may need (its low byte, a last byte, two kinds of lead and a middle
+ * byte) is worked out for all units in two vectors, interleaved into
+ * 32-bit lanes, and pshufb picks the bytes of each unit's form, four
+ * units at a time, without a blend.
  * With SSSE3, eight units of three bytes each (CJK) are merged from two
  * vectors by constant shuffles. Four surrogate pairs in a row (emoji) are
  * encoded in 32-bit lanes; unpaired surrogates, and pairs across vectors,
@@ -52,9 +54,11 @@
  * branches are well predicted there and which is as fast.
  *
  * With AVX2 (utfconv_avx2_utf8(), utfconv_avx2_utf16()) each step takes 32
- * bytes of UTF-8 or 16 to 32 units of UTF-16 in 256-bit vectors, the same
- * ways, per 128-bit half where pshufb is involved; only four-byte
- * sequences and surrogates go through the SSSE3 steps.
+ * bytes of UTF-8 or 16 units of UTF-16 (ASCII: 64 bytes or 32 units) in
+ * 256-bit vectors, the same ways, per 128-bit half where pshufb is
+ * involved, runs of four-byte sequences and of surrogate pairs included;
+ * only other four-byte sequences and surrogates go through the SSSE3
+ * steps.
  */
 
 #include <linux/minmax.h>
