@@ -901,6 +901,10 @@ typedef s64 utfconv_s64x4 __attribute__((__vector_size__(32)));
 /* the 16-bit lanes of a 256-bit vector, each @x */
 #define UTFCONV_SPLAT16(x)	UTFCONV_VEC(x, x, x, x, x, x, x, x, x, x, x, x, \
 					    x, x, x, x)
+/* the bytes of a 256-bit vector, each @x */
+#define UTFCONV_SPLAT8(x)	UTFCONV_VEC(x, x, x, x, x, x, x, x, x, x, x, x, \
+					    x, x, x, x, x, x, x, x, x, x, x, x, \
+					    x, x, x, x, x, x, x, x)
 
 /*
  * Constants of the AVX2 steps, read from memory through UTFCONV_K():
@@ -911,7 +915,9 @@ typedef s64 utfconv_s64x4 __attribute__((__vector_size__(32)));
  */
 struct utfconv_avx2_k {
 	utfconv_u16x16 x7f, x3f, x7ff, xf800, xd800, xff80, x80c0, x80e0,
-		       x3fff, x8000, x3f00, x4000;
+		       x3fff, x8000, x3f00, x4000, x1f, x0f;
+	/* bytes */
+	utfconv_u8x32 b3f, b80, b9f, ba0, bc0, bc2, bdf, be0, bed, bf0;
 };
 
 static const struct utfconv_avx2_k utfconv_avx2_k = {
@@ -927,6 +933,18 @@ static const struct utfconv_avx2_k utfconv_avx2_k = {
 	.x8000 = UTFCONV_SPLAT16(0x8000),
 	.x3f00 = UTFCONV_SPLAT16(0x3F00),
 	.x4000 = UTFCONV_SPLAT16(0x4000),
+	.x1f = UTFCONV_SPLAT16(0x1F),
+	.x0f = UTFCONV_SPLAT16(0x0F),
+	.b3f = UTFCONV_SPLAT8(0x3F),
+	.b80 = UTFCONV_SPLAT8(0x80),
+	.b9f = UTFCONV_SPLAT8(0x9F),
+	.ba0 = UTFCONV_SPLAT8(0xA0),
+	.bc0 = UTFCONV_SPLAT8(0xC0),
+	.bc2 = UTFCONV_SPLAT8(0xC2),
+	.bdf = UTFCONV_SPLAT8(0xDF),
+	.be0 = UTFCONV_SPLAT8(0xE0),
+	.bed = UTFCONV_SPLAT8(0xED),
+	.bf0 = UTFCONV_SPLAT8(0xF0),
 };
 
 #ifdef __CHECKER__
@@ -1361,27 +1379,31 @@ utfconv_avx2_utf8_mixed(const u8 *s, u8 *d, bool be, unsigned int *units)
 	__builtin_memcpy(&v, s, sizeof(v));
 	__builtin_memcpy(&n1, s + 1, sizeof(n1));
 	__builtin_memcpy(&n2, s + 2, sizeof(n2));
-	l2 = (utfconv_u8x32)(v >= 0xC2) & (utfconv_u8x32)(v <= 0xDF);
-	l3 = (utfconv_u8x32)((v & 0xF0) == 0xE0);
+	l2 = (utfconv_u8x32)(v >= UTFCONV_K(bc2)) &
+	     (utfconv_u8x32)(v <= UTFCONV_K(bdf));
+	l3 = (utfconv_u8x32)((v & UTFCONV_K(bf0)) == UTFCONV_K(be0));
 	k = utfconv_utf8_cut(utfconv_movemask8x32(l2), utfconv_movemask8x32(l3),
-			     utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) ==
-								  0x80)),
+			     utfconv_movemask8x32((utfconv_u8x32)((v & UTFCONV_K(bc0)) ==
+								  UTFCONV_K(b80))),
 			     utfconv_movemask8x32(v),
-			     utfconv_movemask8x32(((utfconv_u8x32)(v == 0xE0) &
-						   (utfconv_u8x32)(n1 < 0xA0)) |
-						  ((utfconv_u8x32)(v == 0xED) &
-						   (utfconv_u8x32)(n1 > 0x9F))),
+			     utfconv_movemask8x32(((utfconv_u8x32)(v == UTFCONV_K(be0)) &
+						   (utfconv_u8x32)(n1 < UTFCONV_K(ba0))) |
+						  ((utfconv_u8x32)(v == UTFCONV_K(bed)) &
+						   (utfconv_u8x32)(n1 > UTFCONV_K(b9f)))),
 			     32, &first);
 	if (!k)
 		return 0;
 #pragma GCC unroll 2
 	for (i = 0; i < 2; i++) {
 		utfconv_u16x16 b = utfconv_avx2_widen(v, i);
-		utfconv_u16x16 c1 = utfconv_avx2_widen(n1, i) & 0x3F;
-		utfconv_u16x16 c2 = utfconv_avx2_widen(n2, i) & 0x3F;
+		utfconv_u16x16 c1 = utfconv_avx2_widen(n1, i) & UTFCONV_K(x3f);
+		utfconv_u16x16 c2 = utfconv_avx2_widen(n2, i) & UTFCONV_K(x3f);
 		utfconv_u16x16 m2 = utfconv_avx2_widen_mask(l2, i);
 		utfconv_u16x16 m3 = utfconv_avx2_widen_mask(l3, i);
-		utfconv_u16x16 u = UTFCONV_UTF8_DECODE(b, c1, c2, m2, m3);
+		utfconv_u16x16 u = (b & ~(m2 | m3)) |
+				   (m2 & ((b & UTFCONV_K(x1f)) << 6 | c1)) |
+				   (m3 & ((b & UTFCONV_K(x0f)) << 12 | c1 << 6 |
+					  c2));
 		unsigned int lo = first >> 16 * i & 0xFF;
 		unsigned int hi = first >> (16 * i + 8) & 0xFF;
 		utfconv_u8x32 r;
