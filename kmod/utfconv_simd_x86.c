@@ -915,7 +915,7 @@ typedef s64 utfconv_s64x4 __attribute__((__vector_size__(32)));
  */
 struct utfconv_avx2_k {
 	utfconv_u16x16 x7f, x3f, x7ff, xf800, xd800, xff80, x80c0, x80e0,
-		       x3fff, x8000, x3f00, x4000, x1f, x0f;
+		       x3fff, x8000, x3f00, x4000, x1f, x0f, xf000;
 	/* bytes */
 	utfconv_u8x32 b3f, b80, b9f, ba0, bc0, bc2, bdf, be0, bed, bf0;
 };
@@ -935,6 +935,7 @@ static const struct utfconv_avx2_k utfconv_avx2_k = {
 	.x4000 = UTFCONV_SPLAT16(0x4000),
 	.x1f = UTFCONV_SPLAT16(0x1F),
 	.x0f = UTFCONV_SPLAT16(0x0F),
+	.xf000 = UTFCONV_SPLAT16(0xF000),
 	.b3f = UTFCONV_SPLAT8(0x3F),
 	.b80 = UTFCONV_SPLAT8(0x80),
 	.b9f = UTFCONV_SPLAT8(0x9F),
@@ -1453,15 +1454,18 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf8_run3(const u8 *s,
 						   29, 30, 31, 32);
 	utfconv_u16x16 a = (utfconv_u16x16)utfconv_pshufb32(v, first);
 	utfconv_u16x16 b = (utfconv_u16x16)utfconv_pshufb32(v, last);
-	utfconv_u16x16 u = (a << 4 & 0xF000) | (a & 0x3F) << 6 | (b & 0x3F);
+	utfconv_u16x16 u = (a << 4 & UTFCONV_K(xf000)) |
+			   (a & UTFCONV_K(x3f)) << 6 | (b & UTFCONV_K(x3f));
 	unsigned int lead, cont, form;
 
-	lead = utfconv_movemask8x32((utfconv_u8x32)((v & 0xF0) == 0xE0));
-	cont = utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) == 0x80));
-	form = utfconv_movemask8x32(((utfconv_u8x32)(v == 0xE0) &
-				     (utfconv_u8x32)(n1 < 0xA0)) |
-				    ((utfconv_u8x32)(v == 0xED) &
-				     (utfconv_u8x32)(n1 > 0x9F)));
+	lead = utfconv_movemask8x32((utfconv_u8x32)((v & UTFCONV_K(bf0)) ==
+						    UTFCONV_K(be0)));
+	cont = utfconv_movemask8x32((utfconv_u8x32)((v & UTFCONV_K(bc0)) ==
+						    UTFCONV_K(b80)));
+	form = utfconv_movemask8x32(((utfconv_u8x32)(v == UTFCONV_K(be0)) &
+				     (utfconv_u8x32)(n1 < UTFCONV_K(ba0))) |
+				    ((utfconv_u8x32)(v == UTFCONV_K(bed)) &
+				     (utfconv_u8x32)(n1 > UTFCONV_K(b9f))));
 	if (be)
 		u = u << 8 | u >> 8;
 	utfconv_store_lo(d, (utfconv_u8x32)u);
@@ -1570,10 +1574,11 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf8_run2(utfconv_u8x32 v,
 	utfconv_u16x16 w = (utfconv_u16x16)v;
 	unsigned int lead, cont;
 
-	lead = utfconv_movemask8x32((utfconv_u8x32)(v >= 0xC2) &
-				    (utfconv_u8x32)(v <= 0xDF));
-	cont = utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) == 0x80));
-	*u = (w & 0x1F) << 6 | (w >> 8 & 0x3F);
+	lead = utfconv_movemask8x32((utfconv_u8x32)(v >= UTFCONV_K(bc2)) &
+				    (utfconv_u8x32)(v <= UTFCONV_K(bdf)));
+	cont = utfconv_movemask8x32((utfconv_u8x32)((v & UTFCONV_K(bc0)) ==
+						    UTFCONV_K(b80)));
+	*u = (w & UTFCONV_K(x1f)) << 6 | (w >> 8 & UTFCONV_K(x3f));
 	return lead == 0x55555555 && cont == 0xAAAAAAAA;
 }
 
