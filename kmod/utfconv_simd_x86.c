@@ -1053,7 +1053,8 @@ utfconv_avx2_utf16_two(u8 *d, utfconv_u16x16 a)
 static __always_inline UTFCONV_AVX2 bool
 utfconv_avx2_surrogates(utfconv_u16x16 a)
 {
-	return utfconv_movemask32((utfconv_u16x16)((a & UTFCONV_K(xf800)) == UTFCONV_K(xd800)));
+	return utfconv_movemask32((utfconv_u16x16)((a & UTFCONV_K(xf800)) ==
+						   UTFCONV_K(xd800)));
 }
 
 /*
@@ -1091,8 +1092,10 @@ utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
 	utfconv_u16x16 one = (utfconv_u16x16)((a & UTFCONV_K(xff80)) == 0);
 	utfconv_u16x16 two = (utfconv_u16x16)((a & UTFCONV_K(xf800)) == 0);
 	utfconv_u16x16 p = ((utfconv_u16x16)utfconv_pshufb32((utfconv_u8x32)a,
-							     dup) & UTFCONV_K(x3fff)) | UTFCONV_K(x8000);
-	utfconv_u16x16 q = a >> 12 | (a << 2 & UTFCONV_K(x3f00)) | UTFCONV_K(x80e0) | (two & UTFCONV_K(x4000));
+							     dup) &
+			    UTFCONV_K(x3fff)) | UTFCONV_K(x8000);
+	utfconv_u16x16 q = a >> 12 | (a << 2 & UTFCONV_K(x3f00)) |
+			   UTFCONV_K(x80e0) | (two & UTFCONV_K(x4000));
 	utfconv_u8x32 lo, hi;
 	unsigned int n;
 
