@@ -193,6 +193,22 @@ static __always_inline utfconv_u16x8 utfconv_widen_mask(utfconv_u8x16 m,
 })
 
 /*
+ * In 32-bit lanes, of any width: the four bytes of a four-byte sequence
+ * in each lane, first byte highest, as its surrogate pair, the lead
+ * surrogate in the low half; in UTF-16BE if @be, else UTF-16LE.
+ */
+#define UTFCONV_UTF8_PAIR(x, be) ({					\
+	/* the scalar value minus 0x10000, then the pair */		\
+	typeof(x) v_ = (((x) >> 6 & 0x1C0000) | ((x) >> 4 & 0x3F000) |	\
+			((x) >> 2 & 0xFC0) | ((x) & 0x3F)) - 0x10000;	\
+									\
+	v_ = (0xD800 | v_ >> 10) | (0xDC00 | (v_ & 0x3FF)) << 16;	\
+	if (be)								\
+		v_ = (v_ & 0x00FF00FF) << 8 | (v_ >> 8 & 0x00FF00FF);	\
+	v_;								\
+})
+
+/*
  * Bytes 0-7 (@hi false) or 8-15 of @v decoded in 16-bit lanes: each
  * lane its ASCII byte, or the character its two- (@l2) or three-byte
  * (@l3) lead starts with the next bytes @n1 and @n2; junk elsewhere.
@@ -432,12 +448,7 @@ static __always_inline unsigned int utfconv_utf8_run4(utfconv_u8x16 v,
 				 (utfconv_u8x16)(n1 < 0x90)) |
 				((utfconv_u8x16)(v == 0xF4) &
 				 (utfconv_u8x16)(n1 > 0x8F)));
-	/* the scalar value minus 0x10000, then the pair */
-	x = ((x >> 6 & 0x1C0000) | (x >> 4 & 0x3F000) | (x >> 2 & 0xFC0) |
-	     (x & 0x3F)) - 0x10000;
-	x = (0xD800 | x >> 10) | (0xDC00 | (x & 0x3FF)) << 16;
-	if (be)
-		x = (x & 0x00FF00FF) << 8 | (x >> 8 & 0x00FF00FF);
+	x = UTFCONV_UTF8_PAIR(x, be);
 	*w = (utfconv_u8x16)x;
 	return __builtin_ctz((lead ^ 0x1111) | (cont ^ 0xEEEE) | form |
 			     0x10000) / 4;
@@ -1504,12 +1515,7 @@ utfconv_avx2_utf8_run4(const u8 *s, utfconv_u8x32 v, u8 *d, bool be)
 				     (utfconv_u8x32)(n1 < 0x90)) |
 				    ((utfconv_u8x32)(v == 0xF4) &
 				     (utfconv_u8x32)(n1 > 0x8F)));
-	/* the scalar value minus 0x10000, then the pair */
-	x = ((x >> 6 & 0x1C0000) | (x >> 4 & 0x3F000) | (x >> 2 & 0xFC0) |
-	     (x & 0x3F)) - 0x10000;
-	x = (0xD800 | x >> 10) | (0xDC00 | (x & 0x3FF)) << 16;
-	if (be)
-		x = (x & 0x00FF00FF) << 8 | (x >> 8 & 0x00FF00FF);
+	x = UTFCONV_UTF8_PAIR(x, be);
 	__builtin_memcpy(d, &x, sizeof(x));
 	return __builtin_ctzll((lead ^ 0x11111111) | (cont ^ 0xEEEEEEEE) |
 			       form | 1ULL << 32) / 4;
