@@ -1133,11 +1133,18 @@ utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
 	return d + utfconv_utf8_form_bytes[n >> 24];
 }
 
+/* Whether no unit of @a has a bit of @m set (vptest). */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_none(utfconv_u16x16 a,
+							   utfconv_u16x16 m)
+{
+	return __builtin_ia32_ptestz256((utfconv_s64x4)a, (utfconv_s64x4)m);
+}
+
 /* Whether the 32 units @a, then @b, are ASCII. */
 static __always_inline UTFCONV_AVX2 bool utfconv_avx2_ascii16(utfconv_u16x16 a,
 							      utfconv_u16x16 b)
 {
-	return !utfconv_movemask32((utfconv_u16x16)(((a | b) & UTFCONV_K(xff80)) != 0));
+	return utfconv_avx2_none(a | b, UTFCONV_K(xff80));
 }
 
 /*
@@ -1255,13 +1262,6 @@ utfconv_avx2_utf16_surrogates(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 	__builtin_ia32_vzeroupper();
 	return utfconv_sse2_utf16(sp, se - s > 104 ? s + 104 : se, dp, de, le,
 				  true);
-}
-
-/* Whether no unit of @a has a bit of @m set (vptest). */
-static __always_inline UTFCONV_AVX2 bool utfconv_avx2_none(utfconv_u16x16 a,
-							   utfconv_u16x16 m)
-{
-	return __builtin_ia32_ptestz256((utfconv_s64x4)a, (utfconv_s64x4)m);
 }
 
 /* The 32 units @a, then @b, ASCII, narrowed at @d (32 bytes). */
