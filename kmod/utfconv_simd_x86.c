@@ -199,8 +199,9 @@ static __always_inline utfconv_u16x8 utfconv_widen_mask(utfconv_u8x16 m,
  */
 #define UTFCONV_UTF8_PAIR(x, be) ({					\
 	/* the scalar value minus 0x10000, then the pair */		\
-	typeof(x) v_ = (((x) >> 6 & 0x1C0000) | ((x) >> 4 & 0x3F000) |	\
-			((x) >> 2 & 0xFC0) | ((x) & 0x3F)) - 0x10000;	\
+	typeof(x) x_ = (x);						\
+	typeof(x) v_ = ((x_ >> 6 & 0x1C0000) | (x_ >> 4 & 0x3F000) |	\
+			(x_ >> 2 & 0xFC0) | (x_ & 0x3F)) - 0x10000;	\
 									\
 	v_ = (0xD800 | v_ >> 10) | (0xDC00 | (v_ & 0x3FF)) << 16;	\
 	if (be)								\
@@ -502,9 +503,9 @@ static __always_inline unsigned int utfconv_take4(const u8 **sp, u8 **dp,
  * Returns the bytes taken.
  */
 static __always_inline unsigned int utfconv_sse2_utf8_ascii(u8 *d,
-							   utfconv_u8x16 v,
-							   unsigned int m,
-							   bool be)
+							    utfconv_u8x16 v,
+							    unsigned int m,
+							    bool be)
 {
 	utfconv_u16x8 u0 = utfconv_widen(v, false);
 	utfconv_u16x8 u1 = utfconv_widen(v, true);
@@ -527,9 +528,9 @@ static __always_inline unsigned int utfconv_sse2_utf8_ascii(u8 *d,
  * 0 where @v starts no such run; *@sp and *@dp advanced.
  */
 static __always_inline unsigned int utfconv_sse2_utf8_runs(const u8 **sp,
-							  u8 **dp,
-							  utfconv_u8x16 v,
-							  bool be, bool ssse3)
+							   u8 **dp,
+							   utfconv_u8x16 v,
+							   bool be, bool ssse3)
 {
 	const u8 *s = *sp;
 	utfconv_u16x8 u;
@@ -577,8 +578,8 @@ static __always_inline unsigned int utfconv_sse2_utf8_runs(const u8 **sp,
  * *@units the code units written.
  */
 static __always_inline unsigned int utfconv_sse2_utf8_mixed(const u8 *s,
-							   u8 *d, bool be,
-							   unsigned int *units)
+							    u8 *d, bool be,
+							    unsigned int *units)
 {
 	utfconv_u16x8 u0, u1;
 	unsigned int i, k, pos = 0;
@@ -802,9 +803,9 @@ static __always_inline u8 *utfconv_sse2_utf16_lanes(u8 *d, utfconv_u16x8 a,
  * 0 where the careful path must take over; *@sp and *@dp advanced.
  */
 static __always_inline unsigned int utfconv_sse2_utf16_pairs(const u8 **sp,
-							    u8 **dp,
-							    utfconv_u16x8 a,
-							    bool le)
+							     u8 **dp,
+							     utfconv_u16x8 a,
+							     bool le)
 {
 	utfconv_u8x16 w;
 	unsigned int k = utfconv_utf16_run4(a, &w);
@@ -909,13 +910,16 @@ typedef u16 utfconv_u16x16 __attribute__((__vector_size__(32)));
 typedef s16 utfconv_s16x16 __attribute__((__vector_size__(32)));
 typedef u64 utfconv_u64x4 __attribute__((__vector_size__(32)));
 typedef s64 utfconv_s64x4 __attribute__((__vector_size__(32)));
-/* the 16-bit lanes of a 256-bit vector, each @x */
-#define UTFCONV_SPLAT16(x)	UTFCONV_VEC(x, x, x, x, x, x, x, x, x, x, x, x, \
-					    x, x, x, x)
-/* the bytes of a 256-bit vector, each @x */
-#define UTFCONV_SPLAT8(x)	UTFCONV_VEC(x, x, x, x, x, x, x, x, x, x, x, x, \
-					    x, x, x, x, x, x, x, x, x, x, x, x, \
-					    x, x, x, x, x, x, x, x)
+/* a constant of the AVX2 steps: the value repeated in each lane */
+union utfconv_k16 {
+	u16 lane[16];
+	utfconv_u16x16 v;
+};
+
+union utfconv_k8 {
+	u8 lane[32];
+	utfconv_u8x32 v;
+};
 
 /*
  * Constants of the AVX2 steps, read from memory through UTFCONV_K():
@@ -925,48 +929,47 @@ typedef s64 utfconv_s64x4 __attribute__((__vector_size__(32)));
  * memory operand instead, which costs a load.
  */
 struct utfconv_avx2_k {
-	utfconv_u16x16 x7f, x3f, x7ff, xf800, xd800, xff80, x80c0, x80e0,
-		       x3fff, x8000, x3f00, x4000, x1f, x0f, xf000;
-	/* bytes */
-	utfconv_u8x32 b3f, b80, b9f, ba0, bc0, bc2, bdf, be0, bed, bf0;
+	union utfconv_k16 x7f, x3f, x7ff, xf800, xd800, xff80, x80c0, x80e0,
+			  x3fff, x8000, x3f00, x4000, x1f, x0f, xf000;
+	union utfconv_k8 b3f, b80, b9f, ba0, bc0, bc2, bdf, be0, bed, bf0;
 };
 
 static const struct utfconv_avx2_k utfconv_avx2_k = {
-	.x7f = UTFCONV_SPLAT16(0x7F),
-	.x3f = UTFCONV_SPLAT16(0x3F),
-	.x7ff = UTFCONV_SPLAT16(0x7FF),
-	.xf800 = UTFCONV_SPLAT16(0xF800),
-	.xd800 = UTFCONV_SPLAT16(0xD800),
-	.xff80 = UTFCONV_SPLAT16(0xFF80),
-	.x80c0 = UTFCONV_SPLAT16(0x80C0),
-	.x80e0 = UTFCONV_SPLAT16(0x80E0),
-	.x3fff = UTFCONV_SPLAT16(0x3FFF),
-	.x8000 = UTFCONV_SPLAT16(0x8000),
-	.x3f00 = UTFCONV_SPLAT16(0x3F00),
-	.x4000 = UTFCONV_SPLAT16(0x4000),
-	.x1f = UTFCONV_SPLAT16(0x1F),
-	.x0f = UTFCONV_SPLAT16(0x0F),
-	.xf000 = UTFCONV_SPLAT16(0xF000),
-	.b3f = UTFCONV_SPLAT8(0x3F),
-	.b80 = UTFCONV_SPLAT8(0x80),
-	.b9f = UTFCONV_SPLAT8(0x9F),
-	.ba0 = UTFCONV_SPLAT8(0xA0),
-	.bc0 = UTFCONV_SPLAT8(0xC0),
-	.bc2 = UTFCONV_SPLAT8(0xC2),
-	.bdf = UTFCONV_SPLAT8(0xDF),
-	.be0 = UTFCONV_SPLAT8(0xE0),
-	.bed = UTFCONV_SPLAT8(0xED),
-	.bf0 = UTFCONV_SPLAT8(0xF0),
+	.x7f.lane = { [0 ... 15] = 0x7F },
+	.x3f.lane = { [0 ... 15] = 0x3F },
+	.x7ff.lane = { [0 ... 15] = 0x7FF },
+	.xf800.lane = { [0 ... 15] = 0xF800 },
+	.xd800.lane = { [0 ... 15] = 0xD800 },
+	.xff80.lane = { [0 ... 15] = 0xFF80 },
+	.x80c0.lane = { [0 ... 15] = 0x80C0 },
+	.x80e0.lane = { [0 ... 15] = 0x80E0 },
+	.x3fff.lane = { [0 ... 15] = 0x3FFF },
+	.x8000.lane = { [0 ... 15] = 0x8000 },
+	.x3f00.lane = { [0 ... 15] = 0x3F00 },
+	.x4000.lane = { [0 ... 15] = 0x4000 },
+	.x1f.lane = { [0 ... 15] = 0x1F },
+	.x0f.lane = { [0 ... 15] = 0x0F },
+	.xf000.lane = { [0 ... 15] = 0xF000 },
+	.b3f.lane = { [0 ... 31] = 0x3F },
+	.b80.lane = { [0 ... 31] = 0x80 },
+	.b9f.lane = { [0 ... 31] = 0x9F },
+	.ba0.lane = { [0 ... 31] = 0xA0 },
+	.bc0.lane = { [0 ... 31] = 0xC0 },
+	.bc2.lane = { [0 ... 31] = 0xC2 },
+	.bdf.lane = { [0 ... 31] = 0xDF },
+	.be0.lane = { [0 ... 31] = 0xE0 },
+	.bed.lane = { [0 ... 31] = 0xED },
+	.bf0.lane = { [0 ... 31] = 0xF0 },
 };
 
 #ifdef __CHECKER__
-#define UTFCONV_K(name)	(utfconv_avx2_k.name)
+#define UTFCONV_K(name)	(utfconv_avx2_k.name.v)
 #else
 #define UTFCONV_K(name) ({						\
 	const struct utfconv_avx2_k *k_ = &utfconv_avx2_k;		\
 									\
 	asm("" : "+r" (k_));						\
-	k_->name;							\
+	(*k_).name.v;							\
 })
 #endif
 /* the byte builtins take vectors of plain char */
