@@ -39,9 +39,11 @@
  * pshufb where the CPU has SSSE3; otherwise 8 units below the surrogates
  * are encoded in 32-bit lanes (one, two or three bytes each; even and odd
  * units in two vectors) and stored one after the other, each store
- * advancing by its lane's length; with SSSE3, each unit's first two bytes
- * are worked out in its 16-bit lane and the third in a second vector,
- * interleaved into 32-bit lanes and packed by pshufb four units at a time.
+ * advancing by its lane's length; with SSSE3, every byte a unit's form
+ * may need (its low byte, a last byte, two kinds of lead and a middle
+ * byte) is worked out for all units in two vectors, interleaved into
+ * 32-bit lanes, and pshufb picks the bytes of each unit's form, four
+ * units at a time, without a blend.
  * With SSSE3, eight units of three bytes each (CJK) are merged from two
  * vectors by constant shuffles. Four surrogate pairs in a row (emoji) are
  * encoded in 32-bit lanes; unpaired surrogates, and pairs across vectors,
@@ -52,11 +54,14 @@
  * branches are well predicted there and which is as fast.
  *
  * With AVX2 (utfconv_avx2_utf8(), utfconv_avx2_utf16()) each step takes 32
- * bytes of UTF-8 or 16 to 32 units of UTF-16 in 256-bit vectors, the same
- * ways, per 128-bit half where pshufb is involved; only four-byte
- * sequences and surrogates go through the SSSE3 steps.
+ * bytes of UTF-8 or 16 units of UTF-16 (ASCII: 64 bytes or 32 units) in
+ * 256-bit vectors, the same ways, per 128-bit half where pshufb is
+ * involved, runs of four-byte sequences and of surrogate pairs included;
+ * only other four-byte sequences and surrogates go through the SSSE3
+ * steps.
  */
 
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 
@@ -76,6 +81,7 @@
 #define __builtin_ia32_pmovmskb128(v)		((int)(v))
 #define __builtin_ia32_pmovmskb256(v)		((int)(v))
 #define __builtin_ia32_pmovzxbw256(v)		((int)(v))
+#define __builtin_ia32_ptestz256(a, b)		((void)(b), (int)(a))
 #define __builtin_ia32_packuswb128(a, b)	((void)(b), (a))
 #define __builtin_ia32_packsswb128(a, b)	((void)(b), (a))
 #define __builtin_ia32_packuswb256(a, b)	((void)(b), (a))
@@ -184,6 +190,23 @@ static __always_inline utfconv_u16x8 utfconv_widen_mask(utfconv_u8x16 m,
 									\
 	(b_ & ~(m2_ | m3_)) | (m2_ & ((b_ & 0x1F) << 6 | c1_)) |	\
 	(m3_ & ((b_ & 0x0F) << 12 | c1_ << 6 | c2_));			\
+})
+
+/*
+ * In 32-bit lanes, of any width: the four bytes of a four-byte sequence
+ * in each lane, first byte highest, as its surrogate pair, the lead
+ * surrogate in the low half; in UTF-16BE if @be, else UTF-16LE.
+ */
+#define UTFCONV_UTF8_PAIR(x, be) ({					\
+	/* the scalar value minus 0x10000, then the pair */		\
+	typeof(x) x_ = (x);						\
+	typeof(x) v_ = ((x_ >> 6 & 0x1C0000) | (x_ >> 4 & 0x3F000) |	\
+			(x_ >> 2 & 0xFC0) | (x_ & 0x3F)) - 0x10000;	\
+									\
+	v_ = (0xD800 | v_ >> 10) | (0xDC00 | (v_ & 0x3FF)) << 16;	\
+	if (be)								\
+		v_ = (v_ & 0x00FF00FF) << 8 | (v_ >> 8 & 0x00FF00FF);	\
+	v_;								\
 })
 
 /*
@@ -426,12 +449,7 @@ static __always_inline unsigned int utfconv_utf8_run4(utfconv_u8x16 v,
 				 (utfconv_u8x16)(n1 < 0x90)) |
 				((utfconv_u8x16)(v == 0xF4) &
 				 (utfconv_u8x16)(n1 > 0x8F)));
-	/* the scalar value minus 0x10000, then the pair */
-	x = ((x >> 6 & 0x1C0000) | (x >> 4 & 0x3F000) | (x >> 2 & 0xFC0) |
-	     (x & 0x3F)) - 0x10000;
-	x = (0xD800 | x >> 10) | (0xDC00 | (x & 0x3FF)) << 16;
-	if (be)
-		x = (x & 0x00FF00FF) << 8 | (x >> 8 & 0x00FF00FF);
+	x = UTFCONV_UTF8_PAIR(x, be);
 	*w = (utfconv_u8x16)x;
 	return __builtin_ctz((lead ^ 0x1111) | (cont ^ 0xEEEE) | form |
 			     0x10000) / 4;
@@ -477,86 +495,146 @@ static __always_inline unsigned int utfconv_take4(const u8 **sp, u8 **dp,
 	return k;
 }
 
+/*
+ * ASCII: the 16 bytes @v at @d widened to code units (32 bytes written);
+ * with other bytes after four or more ASCII ones (@m: the non-ASCII
+ * bytes), the ASCII ones only: an accented letter now and then in
+ * Latin-script text costs a short step, not a whole decoded vector.
+ * Returns the bytes taken.
+ */
+static __always_inline unsigned int utfconv_sse2_utf8_ascii(u8 *d,
+							    utfconv_u8x16 v,
+							    unsigned int m,
+							    bool be)
+{
+	utfconv_u16x8 u0 = utfconv_widen(v, false);
+	utfconv_u16x8 u1 = utfconv_widen(v, true);
+
+	if (be) {
+		u0 <<= 8;
+		u1 <<= 8;
+	}
+	utfconv_store(d, (utfconv_u8x16)u0);
+	utfconv_store(d + 16, (utfconv_u8x16)u1);
+	return m ? __builtin_ctz(m) : 16;
+}
+
+/*
+ * Sixteen bytes @v at *@sp without ASCII: runs of two-byte sequences
+ * (Cyrillic, Greek, Hebrew, Arabic words), with SSSE3 also of three- and
+ * four-byte ones (CJK, Indic, Thai; emoji), decoded in place at *@dp, no
+ * packing; a whole vector's worth advances by a constant, so that the
+ * next load need not wait for the count. Returns the code points taken,
+ * 0 where @v starts no such run; *@sp and *@dp advanced.
+ */
+static __always_inline unsigned int utfconv_sse2_utf8_runs(const u8 **sp,
+							   u8 **dp,
+							   utfconv_u8x16 v,
+							   bool be, bool ssse3)
+{
+	const u8 *s = *sp;
+	utfconv_u16x8 u;
+	utfconv_u8x16 w;
+	unsigned int k;
+
+	if ((*s & 0xE0) == 0xC0) {
+		if (utfconv_utf8_run2(v, &u) != 8)
+			return 0;
+		if (be)
+			u = u << 8 | u >> 8;
+		utfconv_store(*dp, (utfconv_u8x16)u);
+		*sp += 16;
+		*dp += 16;
+		return 8;
+	}
+	if (!ssse3)
+		return 0;
+	if ((*s & 0xF8) == 0xF0) {
+		k = utfconv_utf8_run4(v, &w, be);
+		return k ? utfconv_take4(sp, dp, w, k) : 0;
+	}
+	if ((*s & 0xF0) != 0xE0)
+		return 0;
+	k = utfconv_utf8_run3(v, &u);
+	if (!k)
+		return 0;
+	if (be)
+		u = u << 8 | u >> 8;
+	utfconv_store(*dp, (utfconv_u8x16)u);
+	if (k == 5) {
+		*sp += 15;
+		*dp += 10;
+		return 5;
+	}
+	*sp += 3 * k;
+	*dp += 2 * k;
+	return k;
+}
+
+/*
+ * SSE2: the prefix of whole one- to three-byte sequences of the 16 bytes
+ * at @s (utfconv_utf8_prefix()), its code units stored at @d one after
+ * the other without a branch: returns the bytes taken, 0 if none;
+ * *@units the code units written.
+ */
+static __always_inline unsigned int utfconv_sse2_utf8_mixed(const u8 *s,
+							    u8 *d, bool be,
+							    unsigned int *units)
+{
+	utfconv_u16x8 u0, u1;
+	unsigned int i, k, pos = 0;
+	u16 lanes[16];
+	u32 first;
+
+	k = utfconv_utf8_prefix(s, &u0, &u1, &first);
+	if (!k)
+		return 0;
+	if (be) {
+		u0 = u0 << 8 | u0 >> 8;
+		u1 = u1 << 8 | u1 >> 8;
+	}
+	__builtin_memcpy(lanes, &u0, 16);
+	__builtin_memcpy(lanes + 8, &u1, 16);
+#pragma GCC unroll 16
+	for (i = 0; i < 16; i++) {
+		__builtin_memcpy(d + pos, &lanes[i], 2);
+		pos += 2 * (first >> i & 1);
+	}
+	*units = pos / 2;
+	return k;
+}
+
 static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 					     u8 **dp, u8 *de, bool be,
 					     bool ssse3)
 {
-	const u8 *s = *sp;
+	const u8 *s = *sp, *s0;
 	u8 *d = *dp;
 	u64 ncp = 0;
 
 	while (utfconv_utf8_room(s, se, d, de)) {
-		utfconv_u8x16 v = utfconv_load(s), keep;
-		utfconv_u16x8 u0, u1;
-		unsigned int m = utfconv_movemask(v), k, i, pos;
-		u16 units[16];
-		u32 first;
+		utfconv_u8x16 v = utfconv_load(s);
+		unsigned int m = utfconv_movemask(v), k, units;
 
-		/*
-		 * ASCII: each byte widened to a code unit; with other bytes
-		 * after four or more ASCII ones, the ASCII ones only (an
-		 * accented letter now and then in Latin-script text costs a
-		 * short step, not a whole decoded vector).
-		 */
 		if (!(m & 0xF)) {
-			k = m ? __builtin_ctz(m) : 16;
-			u0 = utfconv_widen(v, false);
-			u1 = utfconv_widen(v, true);
-			if (be) {
-				u0 <<= 8;
-				u1 <<= 8;
+			/* a whole vector by a constant, as above */
+			k = utfconv_sse2_utf8_ascii(d, v, m, be);
+			if (!m) {
+				s += 16;
+				d += 32;
+				ncp += 16;
+				continue;
 			}
-			utfconv_store(d, (utfconv_u8x16)u0);
-			utfconv_store(d + 16, (utfconv_u8x16)u1);
 			s += k;
 			d += 2 * k;
 			ncp += k;
 			continue;
 		}
-		/*
-		 * Sixteen bytes without ASCII: runs of two-byte sequences
-		 * (Cyrillic, Greek, Hebrew, Arabic words), with SSSE3 also of
-		 * three-byte ones (CJK, Indic, Thai), are decoded in place,
-		 * no packing. A whole vector's worth advances by a constant:
-		 * the next load need not wait for the count.
-		 */
-		if (m == 0xFFFF && (*s & 0xE0) == 0xC0) {
-			k = utfconv_utf8_run2(v, &u0);
-			if (k == 8) {
-				if (be)
-					u0 = u0 << 8 | u0 >> 8;
-				utfconv_store(d, (utfconv_u8x16)u0);
-				s += 16;
-				d += 16;
-				ncp += 8;
+		if (m == 0xFFFF) {
+			k = utfconv_sse2_utf8_runs(&s, &d, v, be, ssse3);
+			ncp += k;
+			if (k)
 				continue;
-			}
-		} else if (m == 0xFFFF && ssse3 && (*s & 0xF0) == 0xE0) {
-			k = utfconv_utf8_run3(v, &u0);
-			if (k) {
-				if (be)
-					u0 = u0 << 8 | u0 >> 8;
-				utfconv_store(d, (utfconv_u8x16)u0);
-			}
-			if (k == 5) {
-				s += 15;
-				d += 10;
-				ncp += 5;
-				continue;
-			}
-			if (k) {
-				s += 3 * k;
-				d += 2 * k;
-				ncp += k;
-				continue;
-			}
-		} else if (m == 0xFFFF && ssse3 && (*s & 0xF8) == 0xF0) {
-			/* emoji and other supplementary characters */
-			k = utfconv_utf8_run4(v, &keep, be);
-			if (k) {
-				ncp += utfconv_take4(&s, &d, keep, k);
-				continue;
-			}
 		}
 		/*
 		 * Sixteen bytes without ASCII are most likely a run of one
@@ -565,44 +643,22 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 		 * pshufb packs the lanes; else the prefix, unless it is
 		 * empty: a four-byte sequence, a surrogate or trouble.
 		 */
-		if (ssse3) {
-			k = m == 0xFFFF &&
-			    utfconv_movemask((utfconv_u8x16)(v >= 0xE0)) ? 0 :
-			    utfconv_utf8_mixed32(s, d, be, &i);
-			if (k) {
-				s += k;
-				d += 2 * i;
-				ncp += i;
-				continue;
-			}
-		} else {
-			k = m == 0xFFFF ? 0 :
-			    utfconv_utf8_prefix(s, &u0, &u1, &first);
-		}
-		if (!k) {
-			const u8 *s0 = s;
-
-			ncp += utfconv_utf8_block1(&s, &d, be);
-			if (s == s0)
-				break;
+		k = 0;
+		if (ssse3 && (m != 0xFFFF ||
+			      !utfconv_movemask((utfconv_u8x16)(v >= 0xE0))))
+			k = utfconv_utf8_mixed32(s, d, be, &units);
+		else if (!ssse3 && m != 0xFFFF)
+			k = utfconv_sse2_utf8_mixed(s, d, be, &units);
+		if (k) {
+			s += k;
+			d += 2 * units;
+			ncp += units;
 			continue;
 		}
-		if (be) {
-			u0 = u0 << 8 | u0 >> 8;
-			u1 = u1 << 8 | u1 >> 8;
-		}
-		s += k;
-		/* the kept lanes one after the other, without a branch */
-		__builtin_memcpy(units, &u0, 16);
-		__builtin_memcpy(units + 8, &u1, 16);
-		pos = 0;
-#pragma GCC unroll 16
-		for (i = 0; i < 16; i++) {
-			__builtin_memcpy(d + pos, &units[i], 2);
-			pos += 2 * (first >> i & 1);
-		}
-		d += pos;
-		ncp += pos / 2;
+		s0 = s;
+		ncp += utfconv_utf8_block1(&s, &d, be);
+		if (s == s0)
+			break;
 	}
 	*sp = s;
 	*dp = d;
@@ -612,36 +668,151 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 /*
  * SSSE3: the eight units of @a (no surrogates) as one to three bytes of
  * UTF-8 each at @d, at most 32 bytes written; returns the end of the
- * output. Each unit's first two bytes are worked out in its 16-bit lane
- * (only the three-byte and the two-byte forms differ), the third in a
- * second vector; interleaving the two gives each unit its 32-bit lane,
- * which pshufb packs four at a time by the units' lengths. Those come
- * from the byte masks at no cost: with bit 2i of the masks of the units
- * above 0x7F and of those above 0x7FF for each unit i, their sum has the
- * unit's length minus one in bits 2i and 2i + 1, four units per byte: the
- * index of utfconv_pack32[].
+ * output. Every byte a unit's form may need is worked out for all units
+ * without choosing: in one 16-bit lane its low byte (the form of ASCII)
+ * and its last byte, in another the lead of a three-byte form and the
+ * lead of a two-byte form or the middle byte of a three-byte one (these
+ * two differ by 0x40 only). Interleaving the two gives each unit a 32-bit
+ * lane, from which pshufb picks, four units at a time, the bytes of each
+ * unit's form in order: the choice is in utfconv_utf8_form[], indexed by
+ * the byte masks of the ASCII units and of the units below 0x800, two
+ * bits per unit.
  */
 static __always_inline u8 *utfconv_ssse3_utf16_mixed(u8 *d, utfconv_u16x8 a)
 {
-	utfconv_u16x8 big = (utfconv_u16x8)(a > 0x7F);
-	utfconv_u16x8 mid = (utfconv_u16x8)(a > 0x7FF);
-	utfconv_u16x8 two = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
-	utfconv_u16x8 three = 0x80E0 | a >> 12 | (a & 0xFC0) << 2;
-	utfconv_u16x8 last = 0x80 | (a & 0x3F);
-	utfconv_u16x8 f = (a & ~big) | (two & big & ~mid) | (three & mid);
-	utfconv_u8x16 lo = (utfconv_u8x16)__builtin_shufflevector(f, last, 0, 8,
+	/* each lane's low byte twice */
+	const utfconv_u8x16 dup = UTFCONV_VEC(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10,
+					      10, 12, 12, 14, 14);
+	utfconv_u16x8 one = (utfconv_u16x8)((a & 0xFF80) == 0);
+	utfconv_u16x8 two = (utfconv_u16x8)((a & 0xF800) == 0);
+	utfconv_u16x8 p = ((utfconv_u16x8)utfconv_pshufb((utfconv_u8x16)a, dup) &
+			   0x3FFF) | 0x8000;
+	utfconv_u16x8 q = a >> 12 | (a << 2 & 0x3F00) | 0x80E0 | (two & 0x4000);
+	utfconv_u8x16 lo = (utfconv_u8x16)__builtin_shufflevector(p, q, 0, 8,
 								  1, 9, 2, 10,
 								  3, 11);
-	utfconv_u8x16 hi = (utfconv_u8x16)__builtin_shufflevector(f, last, 4, 12,
+	utfconv_u8x16 hi = (utfconv_u8x16)__builtin_shufflevector(p, q, 4, 12,
 								  5, 13, 6, 14,
 								  7, 15);
-	unsigned int n = (utfconv_movemask((utfconv_u8x16)big) & 0x5555) +
-			 (utfconv_movemask((utfconv_u8x16)mid) & 0x5555);
+	unsigned int n = (utfconv_movemask((utfconv_u8x16)one) & 0x5555) |
+			 (utfconv_movemask((utfconv_u8x16)two) & 0xAAAA);
 
-	utfconv_store(d, utfconv_pshufb(lo, utfconv_load(utfconv_pack32[n & 0xFF])));
-	d += utfconv_pack32_bytes[n & 0xFF];
-	utfconv_store(d, utfconv_pshufb(hi, utfconv_load(utfconv_pack32[n >> 8])));
-	return d + utfconv_pack32_bytes[n >> 8];
+	utfconv_store(d, utfconv_pshufb(lo, utfconv_load(utfconv_utf8_form[n & 0xFF])));
+	d += utfconv_utf8_form_bytes[n & 0xFF];
+	utfconv_store(d, utfconv_pshufb(hi, utfconv_load(utfconv_utf8_form[n >> 8])));
+	return d + utfconv_utf8_form_bytes[n >> 8];
+}
+
+/*
+ * SSSE3: the eight units of @a, all below 0x800 (Greek, Cyrillic, Hebrew,
+ * Arabic with ASCII), each one or two bytes in its 16-bit lane, packed
+ * with pshufb at @d: at most 16 bytes written; returns the end of the
+ * output.
+ */
+static __always_inline u8 *utfconv_ssse3_utf16_two(u8 *d, utfconv_u16x8 a)
+{
+	const utfconv_s16x8 zero = { 0 };
+	unsigned int k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
+							zero));
+	utfconv_u16x8 e = (a & (utfconv_u16x8)(a < 0x80)) |
+			  ((0x80C0 | a >> 6 | (a & 0x3F) << 8) &
+			   (utfconv_u16x8)(a > 0x7F));
+
+	utfconv_store(d, utfconv_pshufb((utfconv_u8x16)e,
+					utfconv_load(utfconv_pack8[k])));
+	return d + utfconv_pack8_bytes[k];
+}
+
+/*
+ * SSSE3: eight units of @a of three bytes each (CJK, Indic, Thai) at @d
+ * (24 bytes): the first two bytes of each in its 16-bit lane of x, the
+ * third in y, merged in order by constant shuffles. Returns the end of
+ * the output.
+ */
+static __always_inline u8 *utfconv_ssse3_utf16_three(u8 *d, utfconv_u16x8 a)
+{
+	const utfconv_u8x16 x0 = UTFCONV_VEC(0, 1, 128, 2, 3, 128, 4, 5, 128, 6,
+					     7, 128, 8, 9, 128, 10);
+	const utfconv_u8x16 y0 = UTFCONV_VEC(128, 128, 0, 128, 128, 2, 128, 128,
+					     4, 128, 128, 6, 128, 128, 8, 128);
+	const utfconv_u8x16 x1 = UTFCONV_VEC(11, 128, 12, 13, 128, 14, 15, 128,
+					     128, 128, 128, 128, 128, 128, 128,
+					     128);
+	const utfconv_u8x16 y1 = UTFCONV_VEC(128, 10, 128, 128, 12, 128, 128,
+					     14, 128, 128, 128, 128, 128, 128,
+					     128, 128);
+	utfconv_u8x16 x = (utfconv_u8x16)(0x80E0 | a >> 12 | (a & 0xFC0) << 2);
+	utfconv_u8x16 y = (utfconv_u8x16)(0x80 | (a & 0x3F));
+
+	utfconv_store(d, utfconv_pshufb(x, x0) | utfconv_pshufb(y, y0));
+	utfconv_store(d + 16, utfconv_pshufb(x, x1) | utfconv_pshufb(y, y1));
+	return d + 24;
+}
+
+/*
+ * SSE2: the first @k (1 to 8) units of @a (no surrogates) as one to three
+ * bytes of UTF-8 each at @d, at most 32 bytes written: units 0, 2, 4, 6
+ * and units 1, 3, 5, 7 encoded in the 32-bit lanes of two vectors and
+ * stored one after the other, each store advancing by its unit's length.
+ * Returns the end of the output.
+ */
+static __always_inline u8 *utfconv_sse2_utf16_lanes(u8 *d, utfconv_u16x8 a,
+						    unsigned int k)
+{
+	const utfconv_s16x8 zero = { 0 };
+	const utfconv_s16x8 idx = UTFCONV_VEC(0, 1, 2, 3, 4, 5, 6, 7);
+	utfconv_s32x4 x0 = (utfconv_s32x4)a & 0xFFFF;
+	utfconv_s32x4 x1 = (utfconv_s32x4)((utfconv_u32x4)a >> 16);
+	utfconv_s32x4 m0 = x0 < 0x80, m1 = x1 < 0x80;
+	utfconv_s32x4 t0 = x0 < 0x800, t1 = x1 < 0x800;
+	utfconv_s32x4 w0, w1;
+	utfconv_s16x8 len;
+	utfconv_u8x16 p;
+	u32 even[4], odd[4];
+	unsigned int i, pos = 0;
+	u8 lens[16];
+
+	/* one, two or three bytes, little-endian in the lane */
+	w0 = (x0 & m0) | (~m0 & t0 & (0x80C0 | x0 >> 6 | (x0 & 0x3F) << 8)) |
+	     (~t0 & (0x8080E0 | x0 >> 12 | (x0 & 0xFC0) << 2 |
+		     (x0 & 0x3F) << 16));
+	w1 = (x1 & m1) | (~m1 & t1 & (0x80C0 | x1 >> 6 | (x1 & 0x3F) << 8)) |
+	     (~t1 & (0x8080E0 | x1 >> 12 | (x1 & 0xFC0) << 2 |
+		     (x1 & 0x3F) << 16));
+	/* 1 + (unit >= 0x80) + (unit >= 0x800); 0 past the prefix */
+	len = 1 - (utfconv_s16x8)(a > 0x7F) - (utfconv_s16x8)(a > 0x7FF);
+	len &= (utfconv_s16x8)(idx < (s16)k);
+	p = utfconv_packs(len, zero);
+	__builtin_memcpy(even, &w0, 16);
+	__builtin_memcpy(odd, &w1, 16);
+	__builtin_memcpy(lens, &p, 16);
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++) {
+		__builtin_memcpy(d + pos, &even[i], 4);
+		pos += lens[2 * i];
+		__builtin_memcpy(d + pos, &odd[i], 4);
+		pos += lens[2 * i + 1];
+	}
+	return d + pos;
+}
+
+/*
+ * The eight units @a at *@sp starting with a surrogate: surrogate pairs
+ * (emoji) as four-byte sequences, else an unpaired surrogate or a pair
+ * across vectors through one scalar block. Returns the code points taken,
+ * 0 where the careful path must take over; *@sp and *@dp advanced.
+ */
+static __always_inline unsigned int utfconv_sse2_utf16_pairs(const u8 **sp,
+							     u8 **dp,
+							     utfconv_u16x8 a,
+							     bool le)
+{
+	utfconv_u8x16 w;
+	unsigned int k = utfconv_utf16_run4(a, &w);
+
+	if (k)
+		return utfconv_take4(sp, dp, w, k);
+	return utfconv_utf16_block1(sp, dp, le);
 }
 
 static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
@@ -649,25 +820,24 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 					      bool ssse3)
 {
 	const utfconv_s16x8 zero = { 0 };
-	const utfconv_s16x8 idx = UTFCONV_VEC(0, 1, 2, 3, 4, 5, 6, 7);
-	const u8 *s = *sp;
+	const u8 *s = *sp, *s0;
 	u8 *d = *dp;
 	u64 ncp = 0;
 
 	while (utfconv_utf16_room(s, se, d, de)) {
 		utfconv_u16x8 a = (utfconv_u16x8)utfconv_load(s);
 		utfconv_u16x8 b = (utfconv_u16x8)utfconv_load(s + 16);
-		utfconv_s32x4 x0, x1, w0, w1, m0, m1, t0, t1;
-		utfconv_s16x8 sur, len;
-		utfconv_u8x16 p;
-		u32 even[4], odd[4];
-		u8 lens[16];
-		unsigned int k, i, pos, sm;
+		unsigned int k, big;
 
 		if (!le) {
 			a = a << 8 | a >> 8;
 			b = b << 8 | b >> 8;
 		}
+		/*
+		 * ASCII: 16 units, advancing by a constant so that the next
+		 * load need not wait for a count, or four or more before
+		 * others
+		 */
 		if (utfconv_movemask((utfconv_u8x16)(((a | b) & 0xFF80) == 0)) ==
 		    0xFFFF) {
 			utfconv_store(d, utfconv_packus(a, b));
@@ -676,7 +846,6 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 			ncp += 16;
 			continue;
 		}
-		/* the same for four or more ASCII units before others */
 		k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
 						   (utfconv_s16x8)(b > 0x7F)));
 		if (!(k & 0xF)) {
@@ -687,122 +856,32 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 			ncp += k;
 			continue;
 		}
-		/*
-		 * Eight units below 0x800 (Greek, Cyrillic, Hebrew, Arabic
-		 * with ASCII): each one or two bytes in its 16-bit lane,
-		 * packed with pshufb.
-		 */
-		if (ssse3 && !utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
-							     zero))) {
-			k = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7F),
-							   zero));
-			b = (a & (utfconv_u16x8)(a < 0x80)) |
-			    ((0x80C0 | a >> 6 | (a & 0x3F) << 8) &
-			     (utfconv_u16x8)(a > 0x7F));
-			p = utfconv_load(utfconv_pack8[k]);
-			utfconv_store(d, utfconv_pshufb((utfconv_u8x16)b, p));
+		big = utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
+						     zero));
+		if (ssse3 && !big) {
+			d = utfconv_ssse3_utf16_two(d, a);
 			s += 16;
-			d += utfconv_pack8_bytes[k];
 			ncp += 8;
 			continue;
 		}
-		sur = (utfconv_s16x8)((a & 0xF800) == 0xD800);
-		sm = utfconv_movemask(utfconv_packs(sur, zero));
-		k = sm ? __builtin_ctz(sm) : 8;
+		k = utfconv_movemask(utfconv_packs((utfconv_s16x8)((a & 0xF800) ==
+								   0xD800),
+						   zero));
+		k = k ? __builtin_ctz(k) : 8;
 		if (!k) {
-			const u8 *s0 = s;
-
-			/* surrogate pairs (emoji) */
-			k = utfconv_utf16_run4(a, &p);
-			if (k) {
-				ncp += utfconv_take4(&s, &d, p, k);
-				continue;
-			}
-			/* an unpaired surrogate, or a pair across vectors */
-			ncp += utfconv_utf16_block1(&s, &d, le);
+			s0 = s;
+			ncp += utfconv_sse2_utf16_pairs(&s, &d, a, le);
 			if (s == s0)
 				break;
 			continue;
 		}
-		if (ssse3 && k == 8 &&
-		    utfconv_movemask(utfconv_packs((utfconv_s16x8)(a > 0x7FF),
-						   zero)) == 0xFF) {
-			/*
-			 * Eight units of three bytes each (CJK, Indic,
-			 * Thai): the first two bytes of each in its 16-bit
-			 * lane of x, the third in y, merged in order by
-			 * constant shuffles.
-			 */
-			const utfconv_u8x16 x0 = UTFCONV_VEC(0, 1, 128, 2, 3,
-							     128, 4, 5, 128, 6,
-							     7, 128, 8, 9, 128,
-							     10);
-			const utfconv_u8x16 y0 = UTFCONV_VEC(128, 128, 0, 128,
-							     128, 2, 128, 128,
-							     4, 128, 128, 6,
-							     128, 128, 8, 128);
-			const utfconv_u8x16 x1 = UTFCONV_VEC(11, 128, 12, 13,
-							     128, 14, 15, 128,
-							     128, 128, 128, 128,
-							     128, 128, 128,
-							     128);
-			const utfconv_u8x16 y1 = UTFCONV_VEC(128, 10, 128, 128,
-							     12, 128, 128, 14,
-							     128, 128, 128, 128,
-							     128, 128, 128,
-							     128);
-			utfconv_u8x16 x = (utfconv_u8x16)(0x80E0 | a >> 12 |
-							  (a & 0xFC0) << 2);
-			utfconv_u8x16 y = (utfconv_u8x16)(0x80 | (a & 0x3F));
-
-			utfconv_store(d, utfconv_pshufb(x, x0) |
-					 utfconv_pshufb(y, y0));
-			utfconv_store(d + 16, utfconv_pshufb(x, x1) |
-					      utfconv_pshufb(y, y1));
-			s += 16;
-			d += 24;
-			ncp += 8;
-			continue;
-		}
-		/* units 0, 2, 4, 6 and units 1, 3, 5, 7 in 32-bit lanes */
-		x0 = (utfconv_s32x4)a & 0xFFFF;
-		x1 = (utfconv_s32x4)((utfconv_u32x4)a >> 16);
-		/* one, two or three bytes, little-endian in the lane */
-		m0 = x0 < 0x80;
-		m1 = x1 < 0x80;
-		t0 = x0 < 0x800;
-		t1 = x1 < 0x800;
-		w0 = (x0 & m0) |
-		     (~m0 & t0 & (0x80C0 | x0 >> 6 | (x0 & 0x3F) << 8)) |
-		     (~t0 & (0x8080E0 | x0 >> 12 | (x0 & 0xFC0) << 2 |
-			     (x0 & 0x3F) << 16));
-		w1 = (x1 & m1) |
-		     (~m1 & t1 & (0x80C0 | x1 >> 6 | (x1 & 0x3F) << 8)) |
-		     (~t1 & (0x8080E0 | x1 >> 12 | (x1 & 0xFC0) << 2 |
-			     (x1 & 0x3F) << 16));
-		if (ssse3 && k == 8) {
+		if (ssse3 && k == 8 && big == 0xFF)
+			d = utfconv_ssse3_utf16_three(d, a);
+		else if (ssse3 && k == 8)
 			d = utfconv_ssse3_utf16_mixed(d, a);
-			s += 16;
-			ncp += 8;
-			continue;
-		}
-		/* 1 + (unit >= 0x80) + (unit >= 0x800); 0 past the prefix */
-		len = 1 - (utfconv_s16x8)(a > 0x7F) - (utfconv_s16x8)(a > 0x7FF);
-		len &= (utfconv_s16x8)(idx < (s16)k);
-		p = utfconv_packs(len, zero);
-		__builtin_memcpy(even, &w0, 16);
-		__builtin_memcpy(odd, &w1, 16);
-		__builtin_memcpy(lens, &p, 16);
-		pos = 0;
-#pragma GCC unroll 4
-		for (i = 0; i < 4; i++) {
-			__builtin_memcpy(d + pos, &even[i], 4);
-			pos += lens[2 * i];
-			__builtin_memcpy(d + pos, &odd[i], 4);
-			pos += lens[2 * i + 1];
-		}
+		else
+			d = utfconv_sse2_utf16_lanes(d, a, k);
 		s += 2 * k;
-		d += pos;
 		ncp += k;
 	}
 	*sp = s;
@@ -813,24 +892,89 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 /*
  * AVX2, UTF-16 to UTF-8: each 128-bit half of a 256-bit vector does what
  * one SSSE3 vector does (pshufb stays within its half), for 16 units per
- * step, and 32 ASCII units per step: all below 0x800, all three bytes
- * long, or any mix of one to three bytes (two bytes in 16-bit lanes and
- * the third in another vector, as the SSSE3 step does); below 0x800 and
- * mixed, the next 16 units go the same way unless they need another
- * step, for 32 units per trip. Vectors with surrogates go through the
- * SSSE3 steps, a few vectors at a time. The function
- * attribute enables AVX2 for these functions alone: the rest of the file
- * must run on any x86-64.
+ * step: ASCII, all below 0x800, all three bytes long, or any mix of one
+ * to three bytes (every byte a unit may need worked out in two vectors,
+ * the ones of each unit's form picked by the shuffle); runs of 32 ASCII
+ * units and more loop on their own. One step per 16 units, each taking
+ * only its own 16, keeps text that changes between ASCII and a script
+ * every few words from paying a whole step for a kind it does not hold.
+ * Vectors with surrogates take a step for surrogate pairs, or the SSSE3
+ * steps a few vectors at a time. The function attribute enables AVX2 for
+ * these functions alone: the rest of the file must run on any x86-64.
  */
 #define UTFCONV_AVX2	__attribute__((__target__("avx2")))
 
 typedef u8 utfconv_u8x32 __attribute__((__vector_size__(32)));
-/* the byte builtins take vectors of plain char */
-#define UTFCONV_C8X32	char __attribute__((__vector_size__(32)))
-#define UTFCONV_C8X16	char __attribute__((__vector_size__(16)))
+typedef u32 utfconv_u32x8 __attribute__((__vector_size__(32)));
 typedef u16 utfconv_u16x16 __attribute__((__vector_size__(32)));
 typedef s16 utfconv_s16x16 __attribute__((__vector_size__(32)));
 typedef u64 utfconv_u64x4 __attribute__((__vector_size__(32)));
+typedef s64 utfconv_s64x4 __attribute__((__vector_size__(32)));
+/* a constant of the AVX2 steps: the value repeated in each lane */
+union utfconv_k16 {
+	u16 lane[16];
+	utfconv_u16x16 v;
+};
+
+union utfconv_k8 {
+	u8 lane[32];
+	utfconv_u8x32 v;
+};
+
+/*
+ * Constants of the AVX2 steps, read from memory through UTFCONV_K():
+ * GCC builds a splat constant from a general register (mov, vmovd and a
+ * vpbroadcastw on the shuffle port) at every use in a loop short of
+ * vector registers; read through a pointer it cannot follow, each is a
+ * memory operand instead, which costs a load.
+ */
+struct utfconv_avx2_k {
+	union utfconv_k16 x7f, x3f, x7ff, xf800, xd800, xff80, x80c0, x80e0,
+			  x3fff, x8000, x3f00, x4000, x1f, x0f, xf000;
+	union utfconv_k8 b3f, b80, b9f, ba0, bc0, bc2, bdf, be0, bed, bf0;
+};
+
+static const struct utfconv_avx2_k utfconv_avx2_k = {
+	.x7f.lane = { [0 ... 15] = 0x7F },
+	.x3f.lane = { [0 ... 15] = 0x3F },
+	.x7ff.lane = { [0 ... 15] = 0x7FF },
+	.xf800.lane = { [0 ... 15] = 0xF800 },
+	.xd800.lane = { [0 ... 15] = 0xD800 },
+	.xff80.lane = { [0 ... 15] = 0xFF80 },
+	.x80c0.lane = { [0 ... 15] = 0x80C0 },
+	.x80e0.lane = { [0 ... 15] = 0x80E0 },
+	.x3fff.lane = { [0 ... 15] = 0x3FFF },
+	.x8000.lane = { [0 ... 15] = 0x8000 },
+	.x3f00.lane = { [0 ... 15] = 0x3F00 },
+	.x4000.lane = { [0 ... 15] = 0x4000 },
+	.x1f.lane = { [0 ... 15] = 0x1F },
+	.x0f.lane = { [0 ... 15] = 0x0F },
+	.xf000.lane = { [0 ... 15] = 0xF000 },
+	.b3f.lane = { [0 ... 31] = 0x3F },
+	.b80.lane = { [0 ... 31] = 0x80 },
+	.b9f.lane = { [0 ... 31] = 0x9F },
+	.ba0.lane = { [0 ... 31] = 0xA0 },
+	.bc0.lane = { [0 ... 31] = 0xC0 },
+	.bc2.lane = { [0 ... 31] = 0xC2 },
+	.bdf.lane = { [0 ... 31] = 0xDF },
+	.be0.lane = { [0 ... 31] = 0xE0 },
+	.bed.lane = { [0 ... 31] = 0xED },
+	.bf0.lane = { [0 ... 31] = 0xF0 },
+};
+
+#ifdef __CHECKER__
+#define UTFCONV_K(name)	(utfconv_avx2_k.name.v)
+#else
+#define UTFCONV_K(name) ({						\
+	const struct utfconv_avx2_k *k_ = &utfconv_avx2_k;		\
+									\
+	asm("" : "+r" (k_));						\
+	(*k_).name.v;							\
+})
+#endif
+/* the byte builtins take vectors of plain char */
+#define UTFCONV_C8X32	char __attribute__((__vector_size__(32)))
+#define UTFCONV_C8X16	char __attribute__((__vector_size__(16)))
 
 static __always_inline UTFCONV_AVX2 utfconv_u16x16
 utfconv_load16x16(const u8 *s, bool le)
@@ -902,12 +1046,15 @@ static __always_inline UTFCONV_AVX2 void utfconv_store_hi(u8 *d,
 static __always_inline UTFCONV_AVX2 u8 *
 utfconv_avx2_utf16_two(u8 *d, utfconv_u16x16 a)
 {
-	utfconv_u16x16 big = (utfconv_u16x16)(a > 0x7F);
+	/* a signed compare: one instruction, right for units below 0x8000 */
+	utfconv_u16x16 big = (utfconv_u16x16)((utfconv_s16x16)a >
+					      (utfconv_s16x16)UTFCONV_K(x7f));
 	unsigned int k7f = utfconv_unitmask(big);
 	utfconv_u8x32 e, r;
 
 	e = (utfconv_u8x32)((a & ~big) |
-			    ((0x80C0 | a >> 6 | (a & 0x3F) << 8) & big));
+			    ((UTFCONV_K(x80c0) | a >> 6 |
+			      (a & UTFCONV_K(x3f)) << 8) & big));
 	r = utfconv_rows(utfconv_pack8[k7f & 0xFF], utfconv_pack8[k7f >> 16]);
 	r = utfconv_pshufb32(e, r);
 	utfconv_store_lo(d, r);
@@ -920,7 +1067,28 @@ utfconv_avx2_utf16_two(u8 *d, utfconv_u16x16 a)
 static __always_inline UTFCONV_AVX2 bool
 utfconv_avx2_surrogates(utfconv_u16x16 a)
 {
-	return utfconv_movemask32((utfconv_u16x16)((a & 0xF800) == 0xD800));
+	return utfconv_movemask32((utfconv_u16x16)((a & UTFCONV_K(xf800)) ==
+						   UTFCONV_K(xd800)));
+}
+
+/*
+ * The number of surrogate pairs (lead, then trail) that the 16 units of
+ * @a start with, up to 8, written at @d as four-byte sequences, as
+ * utfconv_utf16_run4() does (32 bytes written whatever the number).
+ */
+static __always_inline UTFCONV_AVX2 unsigned int
+utfconv_avx2_utf16_run4(u8 *d, utfconv_u16x16 a)
+{
+	utfconv_u32x8 x = (utfconv_u32x8)a;
+	u32 ok;
+
+	ok = utfconv_movemask32((utfconv_u16x16)((x & 0xFC00FC00) ==
+						 0xDC00D800));
+	x = ((x & 0x3FF) << 10 | (x >> 16 & 0x3FF)) + 0x10000;
+	x = 0x808080F0 | x >> 18 | (x >> 4 & 0x3F00) | (x << 10 & 0x3F0000) |
+	    (x & 0x3F) << 24;
+	__builtin_memcpy(d, &x, sizeof(x));
+	return __builtin_ctzll((u64)~ok | 1ULL << 32) / 4;
 }
 
 /*
@@ -931,48 +1099,55 @@ utfconv_avx2_surrogates(utfconv_u16x16 a)
 static __always_inline UTFCONV_AVX2 u8 *
 utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
 {
-	utfconv_u16x16 big = (utfconv_u16x16)(a > 0x7F);
-	utfconv_u16x16 mid = (utfconv_u16x16)(a > 0x7FF);
-	utfconv_u16x16 two = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
-	utfconv_u16x16 three = 0x80E0 | a >> 12 | (a & 0xFC0) << 2;
-	utfconv_u16x16 last = 0x80 | (a & 0x3F);
-	/*
-	 * Masks, not __builtin_ia32_pblendvb256(): GCC folds that into a
-	 * select on the sign of plain char, which the kernel's
-	 * -funsigned-char makes never true.
-	 */
-	utfconv_u16x16 f = (a & ~big) | (two & big & ~mid) | (three & mid);
+	const utfconv_u8x32 dup = UTFCONV_VEC(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10,
+					      10, 12, 12, 14, 14, 0, 0, 2, 2, 4,
+					      4, 6, 6, 8, 8, 10, 10, 12, 12, 14,
+					      14);
+	utfconv_u16x16 one = (utfconv_u16x16)((a & UTFCONV_K(xff80)) == 0);
+	utfconv_u16x16 two = (utfconv_u16x16)((a & UTFCONV_K(xf800)) == 0);
+	utfconv_u16x16 p = ((utfconv_u16x16)utfconv_pshufb32((utfconv_u8x32)a,
+							     dup) &
+			    UTFCONV_K(x3fff)) | UTFCONV_K(x8000);
+	utfconv_u16x16 q = a >> 12 | (a << 2 & UTFCONV_K(x3f00)) |
+			   UTFCONV_K(x80e0) | (two & UTFCONV_K(x4000));
 	utfconv_u8x32 lo, hi;
 	unsigned int n;
 
 	/* per half: units 0-3 (lo) and 4-7 (hi), each in its 32-bit lane */
-	lo = (utfconv_u8x32)__builtin_shufflevector(f, last, 0, 16, 1, 17,
+	lo = (utfconv_u8x32)__builtin_shufflevector(p, q, 0, 16, 1, 17,
 						    2, 18, 3, 19, 8, 24, 9,
 						    25, 10, 26, 11, 27);
-	hi = (utfconv_u8x32)__builtin_shufflevector(f, last, 4, 20, 5, 21,
+	hi = (utfconv_u8x32)__builtin_shufflevector(p, q, 4, 20, 5, 21,
 						    6, 22, 7, 23, 12, 28, 13,
 						    29, 14, 30, 15, 31);
-	n = (utfconv_movemask32(big) & 0x55555555) +
-	    (utfconv_movemask32(mid) & 0x55555555);
-	lo = utfconv_pshufb32(lo, utfconv_rows(utfconv_pack32[n & 0xFF],
-					       utfconv_pack32[n >> 16 & 0xFF]));
-	hi = utfconv_pshufb32(hi, utfconv_rows(utfconv_pack32[n >> 8 & 0xFF],
-					       utfconv_pack32[n >> 24]));
+	n = (utfconv_movemask32(one) & 0x55555555) |
+	    (utfconv_movemask32(two) & 0xAAAAAAAA);
+	lo = utfconv_pshufb32(lo, utfconv_rows(utfconv_utf8_form[n & 0xFF],
+					       utfconv_utf8_form[n >> 16 & 0xFF]));
+	hi = utfconv_pshufb32(hi, utfconv_rows(utfconv_utf8_form[n >> 8 & 0xFF],
+					       utfconv_utf8_form[n >> 24]));
 	utfconv_store_lo(d, lo);
-	d += utfconv_pack32_bytes[n & 0xFF];
+	d += utfconv_utf8_form_bytes[n & 0xFF];
 	utfconv_store_lo(d, hi);
-	d += utfconv_pack32_bytes[n >> 8 & 0xFF];
+	d += utfconv_utf8_form_bytes[n >> 8 & 0xFF];
 	utfconv_store_hi(d, lo);
-	d += utfconv_pack32_bytes[n >> 16 & 0xFF];
+	d += utfconv_utf8_form_bytes[n >> 16 & 0xFF];
 	utfconv_store_hi(d, hi);
-	return d + utfconv_pack32_bytes[n >> 24];
+	return d + utfconv_utf8_form_bytes[n >> 24];
+}
+
+/* Whether no unit of @a has a bit of @m set (vptest). */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_none(utfconv_u16x16 a,
+							   utfconv_u16x16 m)
+{
+	return __builtin_ia32_ptestz256((utfconv_s64x4)a, (utfconv_s64x4)m);
 }
 
 /* Whether the 32 units @a, then @b, are ASCII. */
 static __always_inline UTFCONV_AVX2 bool utfconv_avx2_ascii16(utfconv_u16x16 a,
 							      utfconv_u16x16 b)
 {
-	return !utfconv_movemask32((utfconv_u16x16)(((a | b) & 0xFF80) != 0));
+	return utfconv_avx2_none(a | b, UTFCONV_K(xff80));
 }
 
 /*
@@ -986,6 +1161,10 @@ utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
+	/* the last input byte that leaves room for a block after it */
+	const u8 *lim = s + min_t(size_t,
+				  se - s - (2 * UTFCONV_UTF16_BLOCK + 8),
+				  (de - d - (3 * UTFCONV_UTF16_BLOCK + 12)) * 2);
 	u64 ncp;
 
 	do {
@@ -998,7 +1177,7 @@ utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 		__builtin_memcpy(d, &p, 32);
 		s += 64;
 		d += 32;
-		if (!utfconv_utf16_room(s, se, d, de))
+		if (s > lim)
 			break;
 		a = utfconv_load16x16(s, le);
 		b = utfconv_load16x16(s + 32, le);
@@ -1009,41 +1188,11 @@ utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 	return ncp;
 }
 
-/*
- * The 16 units @a at *@sp, all below 0x800, ASCII among them, and the
- * next 16 (@b) as well if they are; then, while the next 32 units are
- * below 0x800 and not all ASCII, those, in a loop of their own (Cyrillic,
- * Greek, Hebrew, Arabic words between spaces) while there is room.
- * Returns the units converted.
- */
-static __always_inline UTFCONV_AVX2 u64
-utfconv_avx2_utf16_below800(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			    bool le, utfconv_u16x16 a, utfconv_u16x16 b)
+/* Whether each of the 16 units of @a is 0x800 or more. */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_all_three(utfconv_u16x16 a)
 {
-	const u8 *s = *sp;
-	u8 *d = *dp;
-	u64 ncp;
-
-	for (;;) {
-		d = utfconv_avx2_utf16_two(d, a);
-		if (utfconv_movemask32((utfconv_u16x16)(b > 0x7FF))) {
-			s += 32;
-			break;
-		}
-		d = utfconv_avx2_utf16_two(d, b);
-		s += 64;
-		if (!utfconv_utf16_room(s, se, d, de))
-			break;
-		a = utfconv_load16x16(s, le);
-		b = utfconv_load16x16(s + 32, le);
-		if (utfconv_movemask32((utfconv_u16x16)(a > 0x7FF)) ||
-		    utfconv_avx2_ascii16(a, b))
-			break;
-	}
-	ncp = (s - *sp) / 2;
-	*sp = s;
-	*dp = d;
-	return ncp;
+	return !utfconv_movemask32((utfconv_u16x16)((a & UTFCONV_K(xf800)) ==
+						    0));
 }
 
 /*
@@ -1084,6 +1233,53 @@ static __always_inline UTFCONV_AVX2 void utfconv_avx2_utf16_three(u8 *d,
 	utfconv_store_hi(d + 40, o1);
 }
 
+/*
+ * The 16 units @a at *@sp, with surrogates: eight surrogate pairs (emoji)
+ * as four-byte sequences, advancing by a constant, or the ones that lead;
+ * else the SSSE3 steps over the next 16 to 48 bytes. Their pshufb is the
+ * legacy SSE encoding: the upper halves are cleared first, which spares
+ * it a merge with them (or a state transition, on older CPUs). Returns
+ * the code points taken; *@sp and *@dp advanced, *@sp not at all where
+ * the careful path must take over.
+ */
+static __always_inline UTFCONV_AVX2 u64
+utfconv_avx2_utf16_surrogates(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			      utfconv_u16x16 a, bool le)
+{
+	const u8 *s = *sp;
+	unsigned int k;
+
+	if ((utfconv_get16(s, le) & 0xFC00) == 0xD800) {
+		k = utfconv_avx2_utf16_run4(*dp, a);
+		if (k == 8) {
+			*sp += 32;
+			*dp += 32;
+			return 8;
+		}
+		if (k) {
+			*sp += 4 * k;
+			*dp += 4 * k;
+			return k;
+		}
+	}
+	__builtin_ia32_vzeroupper();
+	return utfconv_sse2_utf16(sp, se - s > 104 ? s + 104 : se, dp, de, le,
+				  true);
+}
+
+/* The 32 units @a, then @b, ASCII, narrowed at @d (32 bytes). */
+static __always_inline UTFCONV_AVX2 void
+utfconv_avx2_utf16_ascii_step(u8 *d, utfconv_u16x16 a, utfconv_u16x16 b)
+{
+	/* pack, then the quarters in order */
+	utfconv_u64x4 p = (utfconv_u64x4)
+		__builtin_ia32_packuswb256((utfconv_s16x16)a,
+					   (utfconv_s16x16)b);
+
+	p = __builtin_shufflevector(p, p, 0, 2, 1, 3);
+	__builtin_memcpy(d, &p, 32);
+}
+
 static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 							   const u8 *se,
 							   u8 **dp, u8 *de,
@@ -1094,55 +1290,43 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 	u64 ncp = 0;
 
 	while (utfconv_utf16_room(s, se, d, de)) {
-		utfconv_u16x16 a = utfconv_load16x16(s, le);
-		utfconv_u16x16 b = utfconv_load16x16(s + 32, le);
-		unsigned int k7ff;
+		utfconv_u16x16 a = utfconv_load16x16(s, le), b;
 		const u8 *s0;
 
-		if (utfconv_avx2_ascii16(a, b)) {
-			ncp += utfconv_avx2_utf16_ascii(&s, se, &d, de, le, a, b);
-			continue;
-		}
-		k7ff = utfconv_movemask32((utfconv_u16x16)(a > 0x7FF));
-		if (!k7ff) {
-			ncp += utfconv_avx2_utf16_below800(&s, se, &d, de, le,
-							   a, b);
-			continue;
-		}
-		if (k7ff == ~0U && !utfconv_avx2_surrogates(a)) {
-			utfconv_avx2_utf16_three(d, a);
+		if (utfconv_avx2_none(a, UTFCONV_K(xff80))) {
+			b = utfconv_load16x16(s + 32, le);
+			if (utfconv_avx2_none(b, UTFCONV_K(xff80))) {
+				ncp += utfconv_avx2_utf16_ascii(&s, se, &d, de,
+								le, a, b);
+				continue;
+			}
+			utfconv_avx2_utf16_ascii_step(d, a, a);
 			s += 32;
-			d += 48;
+			d += 16;
+			ncp += 16;
+			continue;
+		}
+		if (utfconv_avx2_none(a, UTFCONV_K(xf800))) {
+			d = utfconv_avx2_utf16_two(d, a);
+			s += 32;
 			ncp += 16;
 			continue;
 		}
 		if (!utfconv_avx2_surrogates(a)) {
-			/*
-			 * 16 units of one to three bytes, and the next 16 as
-			 * well unless they hold surrogates: text that mixes
-			 * scripts with ASCII takes 32 units per trip.
-			 */
-			d = utfconv_avx2_utf16_mixed(d, a);
-			if (!utfconv_avx2_surrogates(b)) {
-				d = utfconv_avx2_utf16_mixed(d, b);
-				s += 64;
-				ncp += 32;
+			if (utfconv_avx2_all_three(a)) {
+				utfconv_avx2_utf16_three(d, a);
+				s += 32;
+				d += 48;
+				ncp += 16;
 				continue;
 			}
+			d = utfconv_avx2_utf16_mixed(d, a);
 			s += 32;
 			ncp += 16;
 			continue;
 		}
-		/*
-		 * Surrogates: the SSSE3 steps over the next 16 to 48 bytes.
-		 * Their pshufb is the legacy SSE encoding: clear the upper
-		 * halves first, which spares it a merge with them (or a
-		 * state transition, on older CPUs).
-		 */
-		__builtin_ia32_vzeroupper();
 		s0 = s;
-		ncp += utfconv_sse2_utf16(&s, se - s > 104 ? s + 104 : se,
-					  &d, de, le, true);
+		ncp += utfconv_avx2_utf16_surrogates(&s, se, &d, de, a, le);
 		if (s == s0)
 			break;
 	}
@@ -1213,27 +1397,31 @@ utfconv_avx2_utf8_mixed(const u8 *s, u8 *d, bool be, unsigned int *units)
 	__builtin_memcpy(&v, s, sizeof(v));
 	__builtin_memcpy(&n1, s + 1, sizeof(n1));
 	__builtin_memcpy(&n2, s + 2, sizeof(n2));
-	l2 = (utfconv_u8x32)(v >= 0xC2) & (utfconv_u8x32)(v <= 0xDF);
-	l3 = (utfconv_u8x32)((v & 0xF0) == 0xE0);
+	l2 = (utfconv_u8x32)(v >= UTFCONV_K(bc2)) &
+	     (utfconv_u8x32)(v <= UTFCONV_K(bdf));
+	l3 = (utfconv_u8x32)((v & UTFCONV_K(bf0)) == UTFCONV_K(be0));
 	k = utfconv_utf8_cut(utfconv_movemask8x32(l2), utfconv_movemask8x32(l3),
-			     utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) ==
-								  0x80)),
+			     utfconv_movemask8x32((utfconv_u8x32)((v & UTFCONV_K(bc0)) ==
+								  UTFCONV_K(b80))),
 			     utfconv_movemask8x32(v),
-			     utfconv_movemask8x32(((utfconv_u8x32)(v == 0xE0) &
-						   (utfconv_u8x32)(n1 < 0xA0)) |
-						  ((utfconv_u8x32)(v == 0xED) &
-						   (utfconv_u8x32)(n1 > 0x9F))),
+			     utfconv_movemask8x32(((utfconv_u8x32)(v == UTFCONV_K(be0)) &
+						   (utfconv_u8x32)(n1 < UTFCONV_K(ba0))) |
+						  ((utfconv_u8x32)(v == UTFCONV_K(bed)) &
+						   (utfconv_u8x32)(n1 > UTFCONV_K(b9f)))),
 			     32, &first);
 	if (!k)
 		return 0;
 #pragma GCC unroll 2
 	for (i = 0; i < 2; i++) {
 		utfconv_u16x16 b = utfconv_avx2_widen(v, i);
-		utfconv_u16x16 c1 = utfconv_avx2_widen(n1, i) & 0x3F;
-		utfconv_u16x16 c2 = utfconv_avx2_widen(n2, i) & 0x3F;
+		utfconv_u16x16 c1 = utfconv_avx2_widen(n1, i) & UTFCONV_K(x3f);
+		utfconv_u16x16 c2 = utfconv_avx2_widen(n2, i) & UTFCONV_K(x3f);
 		utfconv_u16x16 m2 = utfconv_avx2_widen_mask(l2, i);
 		utfconv_u16x16 m3 = utfconv_avx2_widen_mask(l3, i);
-		utfconv_u16x16 u = UTFCONV_UTF8_DECODE(b, c1, c2, m2, m3);
+		utfconv_u16x16 u = (b & ~(m2 | m3)) |
+				   (m2 & ((b & UTFCONV_K(x1f)) << 6 | c1)) |
+				   (m3 & ((b & UTFCONV_K(x0f)) << 12 | c1 << 6 |
+					  c2));
 		unsigned int lo = first >> 16 * i & 0xFF;
 		unsigned int hi = first >> (16 * i + 8) & 0xFF;
 		utfconv_u8x32 r;
@@ -1283,21 +1471,57 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf8_run3(const u8 *s,
 						   29, 30, 31, 32);
 	utfconv_u16x16 a = (utfconv_u16x16)utfconv_pshufb32(v, first);
 	utfconv_u16x16 b = (utfconv_u16x16)utfconv_pshufb32(v, last);
-	utfconv_u16x16 u = (a << 4 & 0xF000) | (a & 0x3F) << 6 | (b & 0x3F);
+	utfconv_u16x16 u = (a << 4 & UTFCONV_K(xf000)) |
+			   (a & UTFCONV_K(x3f)) << 6 | (b & UTFCONV_K(x3f));
 	unsigned int lead, cont, form;
 
-	lead = utfconv_movemask8x32((utfconv_u8x32)((v & 0xF0) == 0xE0));
-	cont = utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) == 0x80));
-	form = utfconv_movemask8x32(((utfconv_u8x32)(v == 0xE0) &
-				     (utfconv_u8x32)(n1 < 0xA0)) |
-				    ((utfconv_u8x32)(v == 0xED) &
-				     (utfconv_u8x32)(n1 > 0x9F)));
+	lead = utfconv_movemask8x32((utfconv_u8x32)((v & UTFCONV_K(bf0)) ==
+						    UTFCONV_K(be0)));
+	cont = utfconv_movemask8x32((utfconv_u8x32)((v & UTFCONV_K(bc0)) ==
+						    UTFCONV_K(b80)));
+	form = utfconv_movemask8x32(((utfconv_u8x32)(v == UTFCONV_K(be0)) &
+				     (utfconv_u8x32)(n1 < UTFCONV_K(ba0))) |
+				    ((utfconv_u8x32)(v == UTFCONV_K(bed)) &
+				     (utfconv_u8x32)(n1 > UTFCONV_K(b9f))));
 	if (be)
 		u = u << 8 | u >> 8;
 	utfconv_store_lo(d, (utfconv_u8x32)u);
 	utfconv_store_hi(d + 10, (utfconv_u8x32)u);
 	return !(((lead ^ 0x12491249) | (cont ^ 0x6DB66DB6) | form) &
 		 0x7FFF7FFF);
+}
+
+/*
+ * AVX2: the number of whole four-byte sequences (no overlong forms, none
+ * above U+10FFFF) that the 32 bytes @v at @s start with, up to 8, written
+ * at @d as surrogate pairs, as utfconv_utf8_run4() does in each 128-bit
+ * half (32 bytes written whatever the number).
+ */
+static __always_inline UTFCONV_AVX2 unsigned int
+utfconv_avx2_utf8_run4(const u8 *s, utfconv_u8x32 v, u8 *d, bool be)
+{
+	/* each 32-bit lane's four bytes, first byte highest */
+	const utfconv_u8x32 rev = UTFCONV_VEC(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9,
+					      8, 15, 14, 13, 12, 3, 2, 1, 0, 7,
+					      6, 5, 4, 11, 10, 9, 8, 15, 14, 13,
+					      12);
+	utfconv_u32x8 x = (utfconv_u32x8)utfconv_pshufb32(v, rev);
+	utfconv_u8x32 n1;
+	u64 lead, cont, form;
+
+	__builtin_memcpy(&n1, s + 1, sizeof(n1));
+	lead = utfconv_movemask8x32((utfconv_u8x32)(v >= 0xF0) &
+				    (utfconv_u8x32)(v <= 0xF4));
+	cont = utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) == 0x80));
+	/* overlong forms (F0 80..8F) and beyond U+10FFFF (F4 90..BF) */
+	form = utfconv_movemask8x32(((utfconv_u8x32)(v == 0xF0) &
+				     (utfconv_u8x32)(n1 < 0x90)) |
+				    ((utfconv_u8x32)(v == 0xF4) &
+				     (utfconv_u8x32)(n1 > 0x8F)));
+	x = UTFCONV_UTF8_PAIR(x, be);
+	__builtin_memcpy(d, &x, sizeof(x));
+	return __builtin_ctzll((lead ^ 0x11111111) | (cont ^ 0xEEEEEEEE) |
+			       form | 1ULL << 32) / 4;
 }
 
 /* AVX2: the 32 ASCII bytes @v widened to code units at @d (64 bytes). */
@@ -1316,6 +1540,43 @@ utfconv_avx2_utf8_ascii(u8 *d, utfconv_u8x32 v, bool be)
 }
 
 /*
+ * AVX2: the 32 ASCII bytes at *@sp and the ones after them while they are
+ * ASCII, 64 bytes per trip while the buffers leave room for that many,
+ * widened to code units at *@dp; returns the bytes taken. The loop's end
+ * is worked out once: the last input byte that leaves room for a block
+ * (utfconv_utf8_room()) after it.
+ */
+static __always_inline UTFCONV_AVX2 u64
+utfconv_avx2_utf8_ascii_run(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			    bool be)
+{
+	const u8 *s = *sp, *s0 = s;
+	u8 *d = *dp;
+	size_t last = min_t(size_t, se - s - (UTFCONV_UTF8_BLOCK + 8),
+			    (de - d - (2 * UTFCONV_UTF8_BLOCK + 16)) / 2);
+	const u8 *lim = s + last;
+	utfconv_u8x32 v, w;
+
+	__builtin_memcpy(&v, s, sizeof(v));
+	utfconv_avx2_utf8_ascii(d, v, be);
+	s += 32;
+	d += 64;
+	while (s + 32 <= lim) {
+		__builtin_memcpy(&v, s, sizeof(v));
+		__builtin_memcpy(&w, s + 32, sizeof(w));
+		if (utfconv_movemask8x32(v | w))
+			break;
+		utfconv_avx2_utf8_ascii(d, v, be);
+		utfconv_avx2_utf8_ascii(d + 64, w, be);
+		s += 64;
+		d += 128;
+	}
+	*sp = s;
+	*dp = d;
+	return s - s0;
+}
+
+/*
  * AVX2: whether the 32 bytes @v are 16 whole two-byte sequences (no
  * overlong forms), decoded as utfconv_utf8_run2() does into *@u.
  */
@@ -1325,10 +1586,11 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf8_run2(utfconv_u8x32 v,
 	utfconv_u16x16 w = (utfconv_u16x16)v;
 	unsigned int lead, cont;
 
-	lead = utfconv_movemask8x32((utfconv_u8x32)(v >= 0xC2) &
-				    (utfconv_u8x32)(v <= 0xDF));
-	cont = utfconv_movemask8x32((utfconv_u8x32)((v & 0xC0) == 0x80));
-	*u = (w & 0x1F) << 6 | (w >> 8 & 0x3F);
+	lead = utfconv_movemask8x32((utfconv_u8x32)(v >= UTFCONV_K(bc2)) &
+				    (utfconv_u8x32)(v <= UTFCONV_K(bdf)));
+	cont = utfconv_movemask8x32((utfconv_u8x32)((v & UTFCONV_K(bc0)) ==
+						    UTFCONV_K(b80)));
+	*u = (w & UTFCONV_K(x1f)) << 6 | (w >> 8 & UTFCONV_K(x3f));
 	return lead == 0x55555555 && cont == 0xAAAAAAAA;
 }
 
@@ -1358,16 +1620,7 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 		__builtin_memcpy(&v, s, sizeof(v));
 		m = utfconv_movemask8x32(v);
 		if (!m) {
-			/* ASCII, in a loop of its own while it lasts */
-			do {
-				utfconv_avx2_utf8_ascii(d, v, be);
-				s += 32;
-				d += 64;
-				ncp += 32;
-				if (!utfconv_utf8_room(s, se, d, de))
-					break;
-				__builtin_memcpy(&v, s, sizeof(v));
-			} while (!utfconv_movemask8x32(v));
+			ncp += utfconv_avx2_utf8_ascii_run(&s, se, &d, de, be);
 			continue;
 		}
 		/*
@@ -1391,6 +1644,22 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 			d += 20;
 			ncp += 10;
 			continue;
+		}
+		if (m == ~0U && (*s & 0xF8) == 0xF0) {
+			/* emoji and other supplementary characters */
+			k = utfconv_avx2_utf8_run4(s, v, d, be);
+			if (k == 8) {
+				s += 32;
+				d += 32;
+				ncp += 8;
+				continue;
+			}
+			if (k) {
+				s += 4 * k;
+				d += 4 * k;
+				ncp += k;
+				continue;
+			}
 		}
 		k = utfconv_avx2_utf8_mixed(s, d, be, &units);
 		if (k) {

@@ -42,9 +42,16 @@ def pack8(m):
             for x in ([2 * i, 2 * i + 1] if m >> i & 1 else [2 * i])]
 
 
-def pack32(m):
-    """Of each 32-bit lane i, the bytes 4i to 4i + l - 1, l - 1 = m's bits 2i, 2i + 1."""
-    return [4 * i + j for i in range(4) for j in range((m >> 2 * i & 3) + 1)]
+def utf8_form(m):
+    """Of each 32-bit lane i, the bytes of one unit's UTF-8 form, in order.
+
+    A lane holds: byte 0 the unit's low byte (its form if ASCII), byte 1
+    its last byte if longer, byte 2 the lead of a three-byte form, byte 3
+    the lead of a two-byte form or the middle byte of a three-byte one.
+    Bit 2i of m: unit i is ASCII; bit 2i + 1: it is below 0x800.
+    """
+    pick = {3: [0], 2: [3, 1], 1: [2, 3, 1], 0: [2, 3, 1]}
+    return [4 * i + j for i in range(4) for j in pick[m >> 2 * i & 3]]
 
 
 TABLES = [
@@ -59,10 +66,15 @@ TABLES = [
  * Row m: for each i from 0 to 7, the byte 2i, then the byte 2i + 1 if bit i
  * of m is set; then 128. Its length in utfconv_pack8_bytes[m].
  */'''),
-    ('utfconv_pack32', pack32, '''
+    ('utfconv_utf8_form', utf8_form, '''
 /*
- * Row m: for each i from 0 to 3, the bytes 4i to 4i + l - 1 where l - 1 is
- * bits 2i and 2i + 1 of m; then 128. Its length in utfconv_pack32_bytes[m].
+ * UTF-8 from four code units (no surrogates), each in a 32-bit lane i
+ * holding its low byte, then 0x80 | its low six bits, then the lead byte
+ * of its three-byte form, then the lead of its two-byte form or the middle
+ * byte of its three-byte one. Row m: for each i from 0 to 3, the bytes of
+ * unit i's form: byte 4i if bit 2i of m is set (ASCII), else 4i + 3 and
+ * 4i + 1 if bit 2i + 1 is (below 0x800), else 4i + 2, 4i + 3 and 4i + 1;
+ * then 128. Its length in utfconv_utf8_form_bytes[m].
  */'''),
 ]
 
