@@ -1283,8 +1283,8 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
  *
  * Context: Process context; takes @uf->lock for one bounded step.
  * Return:
- * * 0 - the input ended (now or earlier), or a reset discarded the
- *   stream this flush was ending
+ * * 0 - the input ended (now or earlier)
+ * * -ECANCELED - a reset discarded the stream this flush was ending
  * * -EAGAIN - output was queued; step again
  * * -ENOSPC - the final output does not fit until output is read
  * * -E2BIG - it cannot fit even into the empty output buffer
@@ -1300,11 +1300,11 @@ static int utfconv_flush_step(struct utfconv_file *uf, u64 resets,
 	spin_lock(&uf->lock);
 	if (uf->resets != resets) {
 		/*
-		 * A reset discarded the stream this flush was ending: the
-		 * flush counts as done before it, and the new stream is
-		 * left alone.
+		 * A reset discarded the stream this flush was ending, its
+		 * output included: the caller must not take the new stream
+		 * for an ended one, and the new stream is left alone.
 		 */
-		ret = 0;
+		ret = -ECANCELED;
 	} else if (utfconv_error(&uf->state)) {
 		ret = utfconv_error(&uf->state);
 	} else if (utfconv_ended(&uf->state)) {
@@ -1330,8 +1330,9 @@ static int utfconv_flush_step(struct utfconv_file *uf, u64 resets,
  *
  * Context: Process context; may sleep for output room.
  * Return:
- * * 0 - the input ended (now or by an earlier flush), or a reset
- *   discarded the stream while the flush waited for room
+ * * 0 - the input ended (now or by an earlier flush)
+ * * -ECANCELED - a %UTFCONV_IOC_RESET discarded the stream while the
+ *   flush waited for room; the new stream is neither ended nor failed
  * * -EINVAL - strict: the input ends inside a character; the stream
  *   stopped (also returned by any later flush)
  * * -EILSEQ - the stream had stopped at ill-formed input
@@ -1657,8 +1658,10 @@ static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
  * (replace), nothing (skip) or an incomplete error (strict, wtf8). Once
  * the output is read, read() returns 0 and write() -EPIPE. It waits for
  * room if the final output does not fit; a %UTFCONV_IOC_RESET meanwhile
- * discards that stream, and the flush returns 0 leaving the new stream
- * alone. Flushing again returns the first flush's result.
+ * discards that stream with its output, and the flush fails with
+ * -ECANCELED leaving the new stream alone (a caller that read on until
+ * end of file would wait on the new stream). Flushing again returns the
+ * first flush's result.
  *
  * %UTFCONV_IOC_RESET empties the stream: counters, pending input, unread
  * output, end and error; the configuration stays.
@@ -1694,6 +1697,7 @@ static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
  * * -EBUSY - SET_CONFIG on a stream that is not fresh
  * * -EAGAIN - FLUSH: the final output does not fit and the file is
  *   non-blocking
+ * * -ECANCELED - FLUSH: a RESET discarded the stream while it waited
  * * -EFAULT - @arg, src or dst is not accessible
  * * -EINTR - CONVERT: a signal is pending (the counts say how far it got)
  * * -ENOMEM - FLUSH or CONVERT: out of memory for bounce buffers
