@@ -98,13 +98,16 @@ MODULE_PARM_DESC(buffer_bytes,
  * Module parameter ``max_user_streams``: how many files of /dev/utfconv
  * one user (effective uid of the opener) may have open at once (default
  * 4096, 0 for no limit). Each user has a limit of its own, so a user at
- * its limit cannot make another user's open() fail. An open file holds
- * its &struct utfconv_file from open() on and its output buffer
- * (``buffer_bytes``) from its first write() or flush on; all of it is
- * charged to the opener's memory cgroup, and where no cgroup limit
- * applies this cap bounds what one user can pin through the 0666 device
- * node. open() fails with -EMFILE when it is reached, as it does at
- * inotify's max_user_instances. Root may change it at run time.
+ * its limit cannot make another user's open() fail. The limit counts
+ * files, not bytes: an open file holds its &struct utfconv_file from
+ * open() on and its output buffer (``buffer_bytes``) from its first
+ * write() or flush on, so one user pins at most max_user_streams times
+ * (``buffer_bytes`` plus the state), 4096 * 64 KiB = 256 MiB and the
+ * states with the defaults. All of it is charged to the opener's memory
+ * cgroup, which is what limits bytes; where no cgroup limit applies this
+ * cap is the bound (lower it, or ``buffer_bytes``, to pin less). open()
+ * fails with -EMFILE when it is reached, as it does at inotify's
+ * max_user_instances. Root may change it at run time.
  */
 static unsigned int utfconv_max_user_streams = 4096;
 module_param_named(max_user_streams, utfconv_max_user_streams, uint, 0644);
@@ -116,6 +119,13 @@ MODULE_PARM_DESC(max_user_streams,
  * @node: in utfconv_users, under utfconv_users_lock
  * @uid: the user: effective uid of the openers
  * @streams: files open; the entry is freed when it drops to 0
+ *
+ * One entry is shared by all open files of a user, whatever their
+ * openers' memory cgroups, and lives until the last of them is closed, so
+ * it is not charged to any cgroup: charging the first opener would bill
+ * one cgroup for an object that others keep alive after it left. It is
+ * bounded without that: one entry per user with a file open, each a few
+ * dozen bytes beside the charged state of every such file.
  */
 struct utfconv_user {
 	struct hlist_node node;
@@ -158,8 +168,11 @@ static struct utfconv_user *utfconv_user_get(void)
 	struct utfconv_user *fresh;
 	struct utfconv_user *u;
 
-	/* Allocated before the lock, freed below if the user has one. */
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	/*
+	 * Allocated before the lock, freed below if the user has one; not
+	 * charged: shared by the user's openers (struct utfconv_user).
+	 */
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	if (!fresh)
 		return ERR_PTR(-ENOMEM);
 
