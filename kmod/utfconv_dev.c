@@ -1580,7 +1580,12 @@ static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
  *
  * Validates the request, then converts through bounce buffers of its own
  * (at most %UTFCONV_IN_BYTES + %UTFCONV_OUT_BYTES, charged to the caller),
- * so that it neither touches nor waits for the file's stream.
+ * so that it neither touches nor waits for the file's stream. Even large
+ * calls keep the copies: converting between pinned user pages would let
+ * another thread change the source while the codec reads it, and dst
+ * must change only in its &utfconv_convert.dst_used bytes, where the
+ * codec's contract (utfconv_convert()) promises only never to write past
+ * the room it is given, not to leave the room after its output alone.
  *
  * Context: Process context; may sleep.
  * Return: as utfconv_convert_user(), or -EINVAL for an invalid request
