@@ -415,4 +415,62 @@ TEST_F_TIMEOUT(blk, poll_during_stalled_read, 120)
 	munmap(r.buf, page);
 }
 
+/*
+ * read() copies straight out of the output buffer with no lock held, so
+ * the bytes under a stalled copy can be overwritten: here the reader
+ * stalls copying "bc" from 2 bytes into the buffer, and a RESET and a new
+ * write put "wxyz" at its start, so that "xy" lies under the copy. Once
+ * the page comes, the reader must see that its bytes were taken from
+ * under it and copy again: it returns the new stream's first bytes "wx",
+ * neither "xy" (bytes of the new stream out of order) nor a byte of the
+ * discarded "abcd".
+ */
+TEST_F_TIMEOUT(blk, reset_during_stalled_read, 120)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct stalled_read r = { .fd = self->fd, .len = 4 };
+	struct uffdio_zeropage zp;
+	struct utfconv_status st;
+	struct uffd_msg msg;
+	unsigned char out[8];
+	pthread_t th;
+	int uffd;
+
+	r.buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r.buf);
+	uffd = uffd_register(r.buf, page);
+	if (uffd == -ENOSYS)
+		SKIP(return, "no userfaultfd in this kernel");
+	ASSERT_LE(0, uffd) TH_LOG("userfaultfd: %s (as a user it needs vm.unprivileged_userfaultfd=1)",
+				  strerror(-uffd));
+
+	ASSERT_EQ(4, write(self->fd, "abcd", 4));	/* 8 bytes ready */
+	ASSERT_EQ(2, read(self->fd, out, 2));
+	ASSERT_EQ(0, pthread_create(&th, NULL, stalled_reader, &r));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	EXPECT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	EXPECT_EQ(4, write(self->fd, "wxyz", 4));
+	EXPECT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(8U, st.ready_bytes);
+	EXPECT_EQ(4U, st.bytes_in);
+
+	zp.range.start = msg.arg.pagefault.address & ~(page - 1);
+	zp.range.len = page;
+	zp.mode = 0;
+	EXPECT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zp));
+	pthread_join(th, NULL);
+	EXPECT_EQ(4, r.ret) TH_LOG("stalled read: %s", strerror(r.err));
+	EXPECT_EQ(0, memcmp(r.buf, "w\0x\0", 4))
+		TH_LOG("stalled read returned %02x %02x %02x %02x",
+		       ((unsigned char *)r.buf)[0], ((unsigned char *)r.buf)[1],
+		       ((unsigned char *)r.buf)[2], ((unsigned char *)r.buf)[3]);
+	EXPECT_EQ(4, read(self->fd, out, sizeof(out)));
+	EXPECT_EQ(0, memcmp(out, "y\0z\0", 4));
+	close(uffd);
+	munmap(r.buf, page);
+}
+
 UTFCONV_TEST_MAIN
