@@ -45,35 +45,31 @@
 
 #define UTFCONV_DEV_NAME		"utfconv"
 
-/* Input bytes copied from userspace and converted in one step. */
+/*
+ * Input bytes copied from userspace and converted under the stream's lock
+ * in one step of write(), and per step of UTFCONV_IOC_CONVERT.
+ */
 #define UTFCONV_IN_BYTES		4096
 /*
- * Output bytes produced in one step: room for the worst case of a full
- * input step (UTF-8 -> UTF-16: 2 bytes per input byte), so that a step
- * is normally limited by the input or by the output buffer only.
+ * Output bytes produced in one step of UTFCONV_IOC_CONVERT: room for the
+ * worst case of a full input step (UTF-8 -> UTF-16: 2 bytes per input
+ * byte), so that a step is normally limited by the input only.
  */
 #define UTFCONV_OUT_BYTES		(2 * UTFCONV_IN_BYTES)
-/* Output bytes one read() copies through its bounce buffer. */
-#define UTFCONV_READ_BYTES		8192
 /*
  * Free output bytes that hold any single character the codec writes in
  * one piece: a 4-byte UTF-8 sequence or a UTF-16 surrogate pair.
  */
 #define UTFCONV_MIN_ROOM		4
 /*
- * Output room of a write() step beyond two bytes per input byte: pending
- * bytes completed by the step, a BOM, a U+FFFD (at least
- * %UTFCONV_MIN_ROOM).
+ * Bytes of the buffer through which a step writes when the free space of
+ * the output buffer wraps around its end within a few bytes, so that a
+ * character may straddle the end: a BOM, a replacement and a character.
  */
-#define UTFCONV_BOUNCE_SLACK		16
+#define UTFCONV_WRAP_BYTES		16
 /*
- * Output bytes of one flush step: a BOM and the replacements of a pending
- * tail (the flush steps again if more comes).
- */
-#define UTFCONV_FLUSH_BYTES		16
-/*
- * Bounce bytes a call keeps on its stack: short reads and writes, the
- * calls of programs that convert a few bytes at a time, allocate nothing.
+ * Bounce bytes a call keeps on its stack: short writes, the calls of
+ * programs that convert a few bytes at a time, allocate nothing.
  */
 #define UTFCONV_STACK_BYTES		128
 
@@ -102,13 +98,16 @@ MODULE_PARM_DESC(buffer_bytes,
  * Module parameter ``max_user_streams``: how many files of /dev/utfconv
  * one user (effective uid of the opener) may have open at once (default
  * 4096, 0 for no limit). Each user has a limit of its own, so a user at
- * its limit cannot make another user's open() fail. An open file holds
- * its &struct utfconv_file from open() on and its output buffer
- * (``buffer_bytes``) from its first write() or flush on; all of it is
- * charged to the opener's memory cgroup, and where no cgroup limit
- * applies this cap bounds what one user can pin through the 0666 device
- * node. open() fails with -EMFILE when it is reached, as it does at
- * inotify's max_user_instances. Root may change it at run time.
+ * its limit cannot make another user's open() fail. The limit counts
+ * files, not bytes: an open file holds its &struct utfconv_file from
+ * open() on and its output buffer (``buffer_bytes``) from its first
+ * write() or flush on, so one user pins at most max_user_streams times
+ * (``buffer_bytes`` plus the state), 4096 * 64 KiB = 256 MiB and the
+ * states with the defaults. All of it is charged to the opener's memory
+ * cgroup, which is what limits bytes; where no cgroup limit applies this
+ * cap is the bound (lower it, or ``buffer_bytes``, to pin less). open()
+ * fails with -EMFILE when it is reached, as it does at inotify's
+ * max_user_instances. Root may change it at run time.
  */
 static unsigned int utfconv_max_user_streams = 4096;
 module_param_named(max_user_streams, utfconv_max_user_streams, uint, 0644);
@@ -120,6 +119,13 @@ MODULE_PARM_DESC(max_user_streams,
  * @node: in utfconv_users, under utfconv_users_lock
  * @uid: the user: effective uid of the openers
  * @streams: files open; the entry is freed when it drops to 0
+ *
+ * One entry is shared by all open files of a user, whatever their
+ * openers' memory cgroups, and lives until the last of them is closed, so
+ * it is not charged to any cgroup: charging the first opener would bill
+ * one cgroup for an object that others keep alive after it left. It is
+ * bounded without that: one entry per user with a file open, each a few
+ * dozen bytes beside the charged state of every such file.
  */
 struct utfconv_user {
 	struct hlist_node node;
@@ -162,8 +168,11 @@ static struct utfconv_user *utfconv_user_get(void)
 	struct utfconv_user *fresh;
 	struct utfconv_user *u;
 
-	/* Allocated before the lock, freed below if the user has one. */
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	/*
+	 * Allocated before the lock, freed below if the user has one; not
+	 * charged: shared by the user's openers (struct utfconv_user).
+	 */
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	if (!fresh)
 		return ERR_PTR(-ENOMEM);
 
@@ -219,10 +228,14 @@ static void utfconv_user_put(struct utfconv_user *u)
  * @fifo_buf: backing store of @fifo, utfconv_buffer_bytes bytes, allocated
  *	by the first write() or flush (NULL until then: @fifo is empty)
  * @taken: bumped whenever output leaves @fifo (read or reset), so that a
- *	reader can tell that the bytes it copied are still the next ones and
- *	a writer waiting for room can tell that room may have been made
+ *	reader can tell that the bytes it copied out of @fifo_buf are still
+ *	the next ones and a writer waiting for room can tell that room may
+ *	have been made. 64 bits on every architecture: a reader that slept
+ *	in its copy while exactly 2^32 reads or resets happened must not
+ *	mistake the new bytes for the ones it peeked.
  * @resets: bumped by every %UTFCONV_IOC_RESET, so that a flush that slept
- *	can tell that the stream it was ending is gone
+ *	can tell that the stream it was ending is gone (64 bits for the
+ *	same reason)
  * @full_avail: free output bytes when the last write or flush could not
  *	place its next character; 0 after any progress. poll() reports
  *	EPOLLOUT only once more room than this is free.
@@ -233,11 +246,16 @@ static void utfconv_user_put(struct utfconv_user *u)
  * concurrently with either.
  *
  * Locking: every operation takes @lock for one bounded step at a time and
- * copies to and from userspace through bounce buffers of its own with the
- * lock dropped, so that no task waits for another task's page fault,
- * userfaultfd stall or long conversion; poll() takes @lock only for a
- * snapshot. Threads writing one stream at the same time interleave in
- * steps of up to %UTFCONV_IN_BYTES bytes.
+ * never holds it across a user copy, so that no task waits for another
+ * task's page fault, userfaultfd stall or long conversion; poll() takes
+ * @lock only for a snapshot. write() copies its input into a bounce
+ * buffer of its own, then converts it under @lock straight into the free
+ * space of @fifo_buf. read() copies straight out of @fifo_buf with no
+ * lock held: writers only fill free space, so the bytes it peeked stay
+ * put until output is taken, and it takes them (under @lock) only if
+ * @taken is still what it saw, else it copies again. Threads writing one
+ * stream at the same time interleave in steps of up to
+ * %UTFCONV_IN_BYTES bytes.
  */
 struct utfconv_file {
 	spinlock_t lock;	/* guards all fields below but the wait queues */
@@ -246,8 +264,8 @@ struct utfconv_file {
 	struct utfconv_state state;
 	struct kfifo fifo;
 	void *fifo_buf;
-	unsigned long taken;
-	unsigned int resets;
+	u64 taken;
+	u64 resets;
 	unsigned int full_avail;
 	struct utfconv_user *user;
 };
@@ -395,7 +413,7 @@ static bool utfconv_readable(struct utfconv_file *uf)
  * Return: true once output was read or discarded since then (there may be
  * room now), or the stream stopped or ended meanwhile.
  */
-static bool utfconv_room_changed(struct utfconv_file *uf, unsigned long taken)
+static bool utfconv_room_changed(struct utfconv_file *uf, u64 taken)
 {
 	bool ret;
 
@@ -416,7 +434,7 @@ static bool utfconv_room_changed(struct utfconv_file *uf, unsigned long taken)
  * @file, -ERESTARTSYS when a signal came first.
  */
 static int utfconv_wait_room(struct utfconv_file *uf, struct file *file,
-			     unsigned long taken)
+			     u64 taken)
 {
 	if (file->f_flags & O_NONBLOCK)
 		return -EAGAIN;
@@ -425,19 +443,106 @@ static int utfconv_wait_room(struct utfconv_file *uf, struct file *file,
 }
 
 /**
- * utfconv_fill_locked() - convert input into the output buffer
- * @uf: the stream
+ * utfconv_fifo_in_span_locked() - where the next output byte goes
+ * @uf: the stream, with its output buffer allocated
+ * @dst: out: the first free byte of @uf->fifo_buf
+ *
+ * The free space of a byte kfifo is at most two contiguous spans: from
+ * its in index to the end of the buffer, and from the start of the buffer
+ * up to its out index. The kfifo API copies into both (kfifo_in()) but
+ * does not point into them, so this reads the indices the way the
+ * kfifo's own helpers do; kfifo_dma_in_finish() then commits the bytes.
+ *
+ * Context: Holds @uf->lock.
+ * Return: the free bytes from *@dst on before the end of the buffer.
+ */
+static unsigned int utfconv_fifo_in_span_locked(struct utfconv_file *uf,
+						u8 **dst)
+{
+	const struct __kfifo *k = &uf->fifo.kfifo;
+	unsigned int off = k->in & k->mask;
+
+	lockdep_assert_held(&uf->lock);
+	*dst = (u8 *)k->data + off;
+	return min(kfifo_avail(&uf->fifo), k->mask + 1 - off);
+}
+
+/**
+ * utfconv_fifo_out_span_locked() - where the next output byte to read is
+ * @uf: the stream, with its output buffer allocated
+ * @src: out: the first byte of output waiting in @uf->fifo_buf
+ *
+ * As utfconv_fifo_in_span_locked() for the bytes waiting (6.10 added
+ * kfifo_out_linear_ptr() for this; 6.1 lacks it).
+ *
+ * Context: Holds @uf->lock.
+ * Return: the bytes waiting from *@src on before the end of the buffer.
+ */
+static unsigned int utfconv_fifo_out_span_locked(struct utfconv_file *uf,
+						 const u8 **src)
+{
+	const struct __kfifo *k = &uf->fifo.kfifo;
+	unsigned int off = k->out & k->mask;
+
+	lockdep_assert_held(&uf->lock);
+	*src = (const u8 *)k->data + off;
+	return min(kfifo_len(&uf->fifo), k->mask + 1 - off);
+}
+
+/**
+ * utfconv_fill_span_locked() - convert input into one span of free space
+ * @uf: the stream, with its output buffer allocated
  * @src: input bytes (kernel memory)
  * @src_bytes: their count
+ * @src_used: out: input bytes the codec consumed
+ * @dst_used: out: output bytes added to @uf->fifo
+ * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
+ *
+ * The codec writes whole characters only, so it converts straight into
+ * the free space up to the end of the buffer; when that span is shorter
+ * than %UTFCONV_WRAP_BYTES and the free space goes on at the start, the
+ * step writes into a small buffer on the stack and kfifo_in() splits it,
+ * so that a character may straddle the end of the buffer.
+ *
+ * Context: Holds @uf->lock.
+ * Return: the result of utfconv_convert().
+ */
+static int utfconv_fill_span_locked(struct utfconv_file *uf, const u8 *src,
+				    size_t src_bytes, size_t *src_used,
+				    size_t *dst_used, unsigned int cflags)
+{
+	unsigned int avail = kfifo_avail(&uf->fifo);
+	u8 wrap[UTFCONV_WRAP_BYTES];
+	unsigned int span;
+	u8 *dst;
+	int ret;
+
+	span = utfconv_fifo_in_span_locked(uf, &dst);
+	if (span < avail && span < sizeof(wrap)) {
+		ret = utfconv_convert(&uf->state, src, src_bytes, src_used,
+				      wrap, min_t(size_t, avail, sizeof(wrap)),
+				      dst_used, cflags);
+		/* Cannot be short: the codec wrote at most kfifo_avail(). */
+		kfifo_in(&uf->fifo, wrap, *dst_used);
+		return ret;
+	}
+	ret = utfconv_convert(&uf->state, src, src_bytes, src_used, dst, span,
+			      dst_used, cflags);
+	kfifo_dma_in_finish(&uf->fifo, *dst_used);
+	return ret;
+}
+
+/**
+ * utfconv_fill_locked() - convert input into the output buffer
+ * @uf: the stream, with its output buffer allocated
+ * @src: input bytes (kernel memory), or NULL with @src_bytes 0
+ * @src_bytes: their count
  * @src_used: out: input bytes the codec consumed (pending ones included)
- * @out_buf: bounce buffer for the codec's output
- * @out_bytes: its size: at least %UTFCONV_MIN_ROOM, so that no progress
- *	means that @uf->fifo is full
  * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
  * @wake: out: UTFCONV_WAKE_* bits for utfconv_wake()
  *
- * Converts through @out_buf into the free space of @uf->fifo, never more
- * than fits.
+ * Converts straight into the free space of @uf->fifo, never more than
+ * fits, in at most a few spans (see utfconv_fill_span_locked()).
  *
  * Context: Holds @uf->lock.
  * Return: the result of utfconv_convert(), except that -E2BIG with no
@@ -449,26 +554,32 @@ static int utfconv_wait_room(struct utfconv_file *uf, struct file *file,
  * * -EINVAL - strict: incomplete input at the end (%UTFCONV_END)
  */
 static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
-			       size_t src_bytes, size_t *src_used, u8 *out_buf,
-			       size_t out_bytes, unsigned int cflags,
-			       unsigned int *wake)
+			       size_t src_bytes, size_t *src_used,
+			       unsigned int cflags, unsigned int *wake)
 {
-	size_t room = min_t(size_t, utfconv_avail_locked(uf), out_bytes);
+	size_t out = 0;
 	size_t dst_used;
+	size_t used;
 	int ret;
 
 	lockdep_assert_held(&uf->lock);
 
-	ret = utfconv_convert(&uf->state, src, src_bytes, src_used, out_buf,
-			      room, &dst_used, cflags);
-	/* Cannot be short: the codec wrote at most kfifo_avail() bytes. */
-	kfifo_in(&uf->fifo, out_buf, dst_used);
-	if (dst_used)
+	*src_used = 0;
+	do {
+		ret = utfconv_fill_span_locked(uf, src ? src + *src_used : NULL,
+					       src_bytes - *src_used, &used,
+					       &dst_used, cflags);
+		*src_used += used;
+		out += dst_used;
+		/* -E2BIG with progress: the rest may fit past the wrap. */
+	} while (ret == -E2BIG && (used || dst_used));
+
+	if (out)
 		*wake |= UTFCONV_WAKE_READERS;
-	if (*src_used || dst_used) {
+	if (*src_used || out) {
 		uf->full_avail = 0;
 	} else if (ret == -E2BIG) {
-		uf->full_avail = utfconv_avail_locked(uf);
+		uf->full_avail = kfifo_avail(&uf->fifo);
 		ret = -ENOSPC;
 	}
 	if (ret && ret != -E2BIG && ret != -ENOSPC)
@@ -551,25 +662,27 @@ static int utfconv_release(struct inode *inode, struct file *file)
 /**
  * utfconv_read_peek() - look at the output without taking it
  * @uf: the stream
- * @buf: bounce buffer
- * @bytes: its size
- * @taken: out: @uf->taken at the time of the copy
+ * @bytes: most bytes wanted
+ * @src: out: where the bytes are, in @uf->fifo_buf
+ * @taken: out: @uf->taken at the time of the peek
  *
  * Context: Process context; takes @uf->lock.
  * Return:
- * * >0 - bytes copied to @buf, still in the output buffer
+ * * >0 - bytes waiting at *@src (one contiguous span, at most @bytes)
  * * 0 - end of file
  * * -EILSEQ, -EINVAL - no output left and the stream stopped
  * * -EAGAIN - no output ready
  */
-static ssize_t utfconv_read_peek(struct utfconv_file *uf, u8 *buf,
-				 size_t bytes, unsigned long *taken)
+static ssize_t utfconv_read_peek(struct utfconv_file *uf, size_t bytes,
+				 const u8 **src, u64 *taken)
 {
-	ssize_t ret;
+	ssize_t ret = 0;
 
 	spin_lock(&uf->lock);
 	*taken = uf->taken;
-	ret = uf->fifo_buf ? kfifo_out_peek(&uf->fifo, buf, bytes) : 0;
+	if (uf->fifo_buf)
+		ret = min_t(size_t, utfconv_fifo_out_span_locked(uf, src),
+			    bytes);
 	if (!ret && utfconv_error(&uf->state))
 		ret = utfconv_error(&uf->state);
 	else if (!ret && !utfconv_ended_locked(uf))
@@ -581,16 +694,16 @@ static ssize_t utfconv_read_peek(struct utfconv_file *uf, u8 *buf,
 /**
  * utfconv_read_commit() - take output that was copied to the reader
  * @uf: the stream
- * @buf: the bounce buffer utfconv_read_peek() filled
- * @bytes: how many of its bytes reached the reader
+ * @bytes: how many of the peeked bytes reached the reader
  * @taken: @uf->taken that utfconv_read_peek() returned
  *
  * Context: Process context; takes @uf->lock.
  * Return: true if the bytes were taken; false if another reader took
- * output or a reset discarded it since the peek (the caller peeks again).
+ * output or a reset discarded it since the peek, so that the bytes
+ * copied may have been overwritten meanwhile (the caller peeks again).
  */
-static bool utfconv_read_commit(struct utfconv_file *uf, u8 *buf,
-				size_t bytes, unsigned long taken)
+static bool utfconv_read_commit(struct utfconv_file *uf, size_t bytes,
+				u64 taken)
 {
 	bool ret;
 
@@ -598,7 +711,7 @@ static bool utfconv_read_commit(struct utfconv_file *uf, u8 *buf,
 	ret = uf->taken == taken;
 	if (ret) {
 		/* The same bytes as peeked: only writers add to the fifo. */
-		ret = kfifo_out(&uf->fifo, buf, bytes) == bytes;
+		kfifo_dma_out_finish(&uf->fifo, bytes);
 		uf->taken++;
 	}
 	spin_unlock(&uf->lock);
@@ -614,14 +727,15 @@ static bool utfconv_read_commit(struct utfconv_file *uf, u8 *buf,
  * @count: its size in bytes; any size, 1-byte reads give the same bytes
  * @ppos: unused (the file is a stream)
  *
- * Returns the bytes waiting in the output buffer, up to @count (at most
- * %UTFCONV_READ_BYTES per call). When none are waiting it sleeps until
+ * Returns the bytes waiting in the output buffer, up to @count (so at
+ * most buffer_bytes per call). When none are waiting it sleeps until
  * some are, unless the stream has ended (%UTFCONV_IOC_FLUSH: end of file)
  * or a strict error holds (the error is returned so that readers of a
  * failed stream do not wait for output that never comes). Output
  * produced before a strict error is returned first. The bytes are copied
- * to @buf without any lock held and taken from the stream only after the
- * copy, so a stalled or faulting @buf delays no other task.
+ * to @buf straight out of the output buffer without any lock held and
+ * taken from the stream only after the copy, so a stalled or faulting
+ * @buf delays no other task.
  *
  * Context: Process context; may sleep.
  * Return:
@@ -633,29 +747,22 @@ static bool utfconv_read_commit(struct utfconv_file *uf, u8 *buf,
  * * -EAGAIN - no output ready and the file is non-blocking
  * * -ERESTARTSYS - interrupted by a signal before any byte was copied
  * * -EFAULT - @buf is not writable; no byte was consumed
- * * -ENOMEM - out of memory for the bounce buffer
  */
 static ssize_t utfconv_read(struct file *file, char __user *buf,
 			    size_t count, loff_t *ppos)
 {
 	struct utfconv_file *uf = file->private_data;
-	size_t bytes = min_t(size_t, count, UTFCONV_READ_BYTES);
-	u8 stack_buf[UTFCONV_STACK_BYTES];
-	u8 *bounce = stack_buf;
-	unsigned long taken;
+	size_t done = 0;
+	const u8 *src;
+	ssize_t ret = 0;
 	size_t left;
-	ssize_t ret;
+	u64 taken;
 
-	if (!count)
-		return 0;
-	if (bytes > sizeof(stack_buf))
-		bounce = kmalloc(bytes, GFP_KERNEL_ACCOUNT);
-	if (!bounce)
-		return -ENOMEM;
-
-	for (;;) {
-		ret = utfconv_read_peek(uf, bounce, bytes, &taken);
-		if (ret == -EAGAIN && !(file->f_flags & O_NONBLOCK)) {
+	/* Bounded work per call: at most one buffer full. */
+	count = min_t(size_t, count, utfconv_buffer_bytes);
+	while (done < count) {
+		ret = utfconv_read_peek(uf, count - done, &src, &taken);
+		if (ret == -EAGAIN && !done && !(file->f_flags & O_NONBLOCK)) {
 			ret = wait_event_interruptible(uf->rwait,
 						       utfconv_readable(uf));
 			if (!ret)
@@ -664,14 +771,18 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
 		if (ret <= 0)
 			break;
 
-		left = copy_to_user(buf, bounce, ret);
+		left = copy_to_user(buf + done, src, ret);
 		if (left == ret) {
 			ret = -EFAULT;
 			break;
 		}
-		ret -= left;
-		if (utfconv_read_commit(uf, bounce, ret, taken))
-			break;
+		if (utfconv_read_commit(uf, ret - left, taken)) {
+			done += ret - left;
+			if (left)
+				break;
+			/* The output may go on at the start of the buffer. */
+			continue;
+		}
 		/* Another reader or a reset came between: look again. */
 		if (signal_pending(current)) {
 			ret = -ERESTARTSYS;
@@ -679,10 +790,7 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
 		}
 		cond_resched();
 	}
-
-	if (bounce != stack_buf)
-		kfree(bounce);
-	return ret;
+	return done ? done : ret;
 }
 
 /**
@@ -691,9 +799,9 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * @src: input bytes (kernel memory)
  * @src_bytes: their count
  * @src_used: out: input bytes accepted
- * @out_buf: bounce buffer for the codec's output
- * @out_bytes: its size, at least %UTFCONV_MIN_ROOM
  * @taken: out: @uf->taken when nothing fitted (-ENOSPC)
+ *
+ * Converts straight into the output buffer.
  *
  * Context: Process context; takes @uf->lock for one bounded step.
  * Return: as utfconv_fill_locked() (-E2BIG becomes 0: there was
@@ -701,9 +809,7 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * earlier, -E2BIG if the empty output buffer cannot hold one character.
  */
 static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
-			      size_t src_bytes, size_t *src_used,
-			      u8 *out_buf, size_t out_bytes,
-			      unsigned long *taken)
+			      size_t src_bytes, size_t *src_used, u64 *taken)
 {
 	unsigned int wake = 0;
 	int ret;
@@ -712,8 +818,8 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 	spin_lock(&uf->lock);
 	ret = utfconv_stopped_locked(uf);
 	if (!ret)
-		ret = utfconv_fill_locked(uf, src, src_bytes, src_used,
-					  out_buf, out_bytes, 0, &wake);
+		ret = utfconv_fill_locked(uf, src, src_bytes, src_used, 0,
+					  &wake);
 	if (ret == -ENOSPC && kfifo_is_empty(&uf->fifo))
 		ret = -E2BIG;
 	else if (ret == -E2BIG)
@@ -725,24 +831,21 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 }
 
 /**
- * utfconv_write_bounced() - the work of write() through bounce buffers
+ * utfconv_write_bounced() - the work of write() through a bounce buffer
  * @file: the stream
  * @buf: user buffer holding the input
  * @count: its size in bytes, at least 1
- * @bounce: @in_bytes for input, then @out_bytes for output
+ * @bounce: bounce buffer for the input, @in_bytes long
  * @in_bytes: input bytes per step, at most %UTFCONV_IN_BYTES
- * @out_bytes: output bytes per step, at least %UTFCONV_MIN_ROOM
  *
  * Context: Process context; may sleep.
  * Return: as utfconv_write().
  */
 static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
-				     size_t count, u8 *bounce, size_t in_bytes,
-				     size_t out_bytes)
+				     size_t count, u8 *bounce, size_t in_bytes)
 {
 	struct utfconv_file *uf = file->private_data;
-	u8 *out_buf = bounce + in_bytes;
-	unsigned long taken;
+	u64 taken;
 	size_t done = 0;
 	size_t have = 0;
 	size_t pos = 0;
@@ -762,7 +865,7 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 			pos = 0;
 		}
 		ret = utfconv_write_step(uf, bounce + pos, have, &used,
-					 out_buf, out_bytes, &taken);
+					 &taken);
 		done += used;
 		pos += used;
 		have -= used;
@@ -804,7 +907,8 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
  * stream's output buffer and accepts exactly the input whose output fits
  * there (a tail of an incomplete character is accepted and held pending).
  * Each step copies the input into a bounce buffer with no lock held and
- * then converts it under the stream's lock; between steps a pending
+ * then converts it under the stream's lock straight into the free space
+ * of the output buffer (no copy of the output); between steps a pending
  * signal ends the write with the count accepted so far. It sleeps only
  * when no input at all can be accepted, until a reader makes room.
  *
@@ -827,7 +931,7 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
  * * -EAGAIN - no input can be accepted and the file is non-blocking
  * * -ERESTARTSYS - interrupted by a signal before any byte was accepted
  * * -EFAULT - @buf is not readable; no byte was accepted
- * * -ENOMEM - out of memory for the output or the bounce buffers
+ * * -ENOMEM - out of memory for the output or the bounce buffer
  * * -E2BIG - the output buffer cannot hold one character (cannot happen
  *   with the sizes this module allows)
  */
@@ -837,26 +941,18 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
 	size_t in_bytes = min_t(size_t, count, UTFCONV_IN_BYTES);
 	u8 stack_buf[UTFCONV_STACK_BYTES];
 	u8 *bounce = stack_buf;
-	size_t out_bytes;
 	ssize_t ret;
 
 	if (!count)
 		return 0;
 	if (utfconv_fifo_alloc(file->private_data))
 		return -ENOMEM;
-	/*
-	 * Bounce buffers as large as the request needs, so that small writes
-	 * stay small allocations: the output of a step is at most two bytes
-	 * per input byte, pending bytes and a BOM included in the slack.
-	 */
-	out_bytes = min_t(size_t, 2 * in_bytes + UTFCONV_BOUNCE_SLACK,
-			  UTFCONV_OUT_BYTES);
-	if (in_bytes + out_bytes > sizeof(stack_buf))
-		bounce = kmalloc(in_bytes + out_bytes, GFP_KERNEL_ACCOUNT);
+	/* As large as the request needs: small writes allocate nothing. */
+	if (in_bytes > sizeof(stack_buf))
+		bounce = kmalloc(in_bytes, GFP_KERNEL_ACCOUNT);
 	if (!bounce)
 		return -ENOMEM;
-	ret = utfconv_write_bounced(file, buf, count, bounce, in_bytes,
-				    out_bytes);
+	ret = utfconv_write_bounced(file, buf, count, bounce, in_bytes);
 	if (bounce != stack_buf)
 		kfree(bounce);
 	return ret;
@@ -1195,21 +1291,20 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 /**
  * utfconv_flush_step() - try once to end the input
  * @uf: the stream
- * @out_buf: bounce buffer for the final output, %UTFCONV_FLUSH_BYTES
  * @resets: @uf->resets when the flush began
  * @taken: out: @uf->taken when the final output did not fit (-ENOSPC)
  *
  * Context: Process context; takes @uf->lock for one bounded step.
  * Return:
- * * 0 - the input ended (now or earlier), or a reset discarded the
- *   stream this flush was ending
+ * * 0 - the input ended (now or earlier)
+ * * -ECANCELED - a reset discarded the stream this flush was ending
  * * -EAGAIN - output was queued; step again
  * * -ENOSPC - the final output does not fit until output is read
  * * -E2BIG - it cannot fit even into the empty output buffer
  * * -EINVAL, -EILSEQ - the stream stopped (now or earlier)
  */
-static int utfconv_flush_step(struct utfconv_file *uf, u8 *out_buf,
-			      unsigned int resets, unsigned long *taken)
+static int utfconv_flush_step(struct utfconv_file *uf, u64 resets,
+			      u64 *taken)
 {
 	unsigned int wake = 0;
 	size_t src_used;
@@ -1218,18 +1313,17 @@ static int utfconv_flush_step(struct utfconv_file *uf, u8 *out_buf,
 	spin_lock(&uf->lock);
 	if (uf->resets != resets) {
 		/*
-		 * A reset discarded the stream this flush was ending: the
-		 * flush counts as done before it, and the new stream is
-		 * left alone.
+		 * A reset discarded the stream this flush was ending, its
+		 * output included: the caller must not take the new stream
+		 * for an ended one, and the new stream is left alone.
 		 */
-		ret = 0;
+		ret = -ECANCELED;
 	} else if (utfconv_error(&uf->state)) {
 		ret = utfconv_error(&uf->state);
 	} else if (utfconv_ended(&uf->state)) {
 		ret = 0;
 	} else {
-		ret = utfconv_fill_locked(uf, NULL, 0, &src_used, out_buf,
-					  UTFCONV_FLUSH_BYTES, UTFCONV_END,
+		ret = utfconv_fill_locked(uf, NULL, 0, &src_used, UTFCONV_END,
 					  &wake);
 		if (ret == -E2BIG)
 			ret = -EAGAIN;
@@ -1249,8 +1343,9 @@ static int utfconv_flush_step(struct utfconv_file *uf, u8 *out_buf,
  *
  * Context: Process context; may sleep for output room.
  * Return:
- * * 0 - the input ended (now or by an earlier flush), or a reset
- *   discarded the stream while the flush waited for room
+ * * 0 - the input ended (now or by an earlier flush)
+ * * -ECANCELED - a %UTFCONV_IOC_RESET discarded the stream while the
+ *   flush waited for room; the new stream is neither ended nor failed
  * * -EINVAL - strict: the input ends inside a character; the stream
  *   stopped (also returned by any later flush)
  * * -EILSEQ - the stream had stopped at ill-formed input
@@ -1262,17 +1357,19 @@ static int utfconv_flush_step(struct utfconv_file *uf, u8 *out_buf,
  */
 static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 {
-	u8 out_buf[UTFCONV_FLUSH_BYTES];
-	unsigned long taken;
-	unsigned int resets;
+	u64 taken;
+	u64 resets;
 	int ret;
 
 	if (utfconv_fifo_alloc(uf))
 		return -ENOMEM;
-	resets = READ_ONCE(uf->resets);
+	/* Under the lock: a 64-bit load may tear on 32-bit machines. */
+	spin_lock(&uf->lock);
+	resets = uf->resets;
+	spin_unlock(&uf->lock);
 
 	for (;;) {
-		ret = utfconv_flush_step(uf, out_buf, resets, &taken);
+		ret = utfconv_flush_step(uf, resets, &taken);
 		if (ret == -EAGAIN)
 			continue;
 		if (ret != -ENOSPC)
@@ -1483,7 +1580,12 @@ static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
  *
  * Validates the request, then converts through bounce buffers of its own
  * (at most %UTFCONV_IN_BYTES + %UTFCONV_OUT_BYTES, charged to the caller),
- * so that it neither touches nor waits for the file's stream.
+ * so that it neither touches nor waits for the file's stream. Even large
+ * calls keep the copies: converting between pinned user pages would let
+ * another thread change the source while the codec reads it, and dst
+ * must change only in its &utfconv_convert.dst_used bytes, where the
+ * codec's contract (utfconv_convert()) promises only never to write past
+ * the room it is given, not to leave the room after its output alone.
  *
  * Context: Process context; may sleep.
  * Return: as utfconv_convert_user(), or -EINVAL for an invalid request
@@ -1574,8 +1676,10 @@ static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
  * (replace), nothing (skip) or an incomplete error (strict, wtf8). Once
  * the output is read, read() returns 0 and write() -EPIPE. It waits for
  * room if the final output does not fit; a %UTFCONV_IOC_RESET meanwhile
- * discards that stream, and the flush returns 0 leaving the new stream
- * alone. Flushing again returns the first flush's result.
+ * discards that stream with its output, and the flush fails with
+ * -ECANCELED leaving the new stream alone (a caller that read on until
+ * end of file would wait on the new stream). Flushing again returns the
+ * first flush's result.
  *
  * %UTFCONV_IOC_RESET empties the stream: counters, pending input, unread
  * output, end and error; the configuration stays.
@@ -1611,6 +1715,7 @@ static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
  * * -EBUSY - SET_CONFIG on a stream that is not fresh
  * * -EAGAIN - FLUSH: the final output does not fit and the file is
  *   non-blocking
+ * * -ECANCELED - FLUSH: a RESET discarded the stream while it waited
  * * -EFAULT - @arg, src or dst is not accessible
  * * -EINTR - CONVERT: a signal is pending (the counts say how far it got)
  * * -ENOMEM - FLUSH or CONVERT: out of memory for bounce buffers

@@ -353,36 +353,84 @@ static int uffd_register(void *area, size_t len)
 }
 
 /*
+ * A page for a read() to stall in: mapped, its missing page held back by
+ * a new userfaultfd. Returns the userfaultfd or -errno.
+ */
+static int stall_page(size_t page, void **buf)
+{
+	*buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*buf == MAP_FAILED)
+		return -errno;
+	return uffd_register(*buf, page);
+}
+
+/* Supply the page a stalled copy waits for (the fault of @msg). */
+static int unstall_page(int uffd, const struct uffd_msg *msg, size_t page)
+{
+	struct uffdio_zeropage zp = {
+		.range = {
+			.start = msg->arg.pagefault.address & ~(page - 1),
+			.len = page,
+		},
+	};
+
+	return ioctl(uffd, UFFDIO_ZEROPAGE, &zp);
+}
+
+/* A stream and a page held back by userfaultfd for a read to stall in. */
+FIXTURE(stall) {
+	int fd;
+	int uffd;
+	size_t page;
+	struct stalled_read r;
+};
+
+FIXTURE_SETUP(stall)
+{
+	self->uffd = -1;
+	self->page = (size_t)sysconf(_SC_PAGESIZE);
+	self->fd = open_skip();
+	ASSERT_LE(0, self->fd) TH_LOG("open/config: %s", strerror(errno));
+	self->uffd = stall_page(self->page, &self->r.buf);
+	if (self->uffd == -ENOSYS)
+		SKIP(return, "no userfaultfd in this kernel");
+	ASSERT_LE(0, self->uffd) TH_LOG("userfaultfd: %s (as a user it needs vm.unprivileged_userfaultfd=1)",
+					strerror(-self->uffd));
+	self->r.fd = self->fd;
+	self->r.len = 4;
+}
+
+FIXTURE_TEARDOWN(stall)
+{
+	if (self->uffd >= 0) {
+		close(self->uffd);
+		munmap(self->r.buf, self->page);
+	}
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
  * A read whose copy_to_user() faults on a page that userfaultfd holds
  * back: while it is stalled, poll(..., 0), GET_STATUS, a write and a
  * second read return at once; once the page is supplied the stalled read
  * completes with the bytes it was due, in order.
  */
-TEST_F_TIMEOUT(blk, poll_during_stalled_read, 120)
+TEST_F_TIMEOUT(stall, poll_during_stalled_read, 120)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	struct stalled_read r = { .fd = self->fd, .len = 4 };
-	struct uffdio_zeropage zp;
+	struct stalled_read *r = &self->r;
 	struct uffd_msg msg;
 	long long max_ns, med_ns, t;
 	struct utfconv_status st;
 	unsigned char out[8];
 	pthread_t th;
-	int uffd, errors;
-
-	r.buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, r.buf);
-	uffd = uffd_register(r.buf, page);
-	if (uffd == -ENOSYS)
-		SKIP(return, "no userfaultfd in this kernel");
-	ASSERT_LE(0, uffd) TH_LOG("userfaultfd: %s (as a user it needs vm.unprivileged_userfaultfd=1)",
-				  strerror(-uffd));
+	int errors;
 
 	ASSERT_EQ(4, write(self->fd, "abcd", 4));	/* 8 bytes ready */
-	ASSERT_EQ(0, pthread_create(&th, NULL, stalled_reader, &r));
+	ASSERT_EQ(0, pthread_create(&th, NULL, stalled_reader, r));
 	/* The fault message: the reader is inside copy_to_user() now. */
-	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
 	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
 
 	poll_times(self->fd, POLLIN | POLLOUT, 20, &max_ns, &med_ns,
@@ -401,18 +449,54 @@ TEST_F_TIMEOUT(blk, poll_during_stalled_read, 120)
 	EXPECT_EQ(0, memcmp(out, "a\0", 2));
 	EXPECT_EQ(8U, st.ready_bytes);
 
-	zp.range.start = msg.arg.pagefault.address & ~(page - 1);
-	zp.range.len = page;
-	zp.mode = 0;
-	EXPECT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zp));
+	EXPECT_EQ(0, unstall_page(self->uffd, &msg, self->page));
 	pthread_join(th, NULL);
 	/* It copied again after the other reader took "a": "b" and "c". */
-	EXPECT_EQ(4, r.ret) TH_LOG("stalled read: %s", strerror(r.err));
-	EXPECT_EQ(0, memcmp(r.buf, "b\0c\0", 4));
+	EXPECT_EQ(4, r->ret) TH_LOG("stalled read: %s", strerror(r->err));
+	EXPECT_EQ(0, memcmp(r->buf, "b\0c\0", 4));
 	EXPECT_EQ(6, read(self->fd, out, sizeof(out)));
 	EXPECT_EQ(0, memcmp(out, "d\0e\0f\0", 6));
-	close(uffd);
-	munmap(r.buf, page);
+}
+
+/*
+ * read() copies straight out of the output buffer with no lock held, so
+ * the bytes under a stalled copy can be overwritten: here the reader
+ * stalls copying "bc" from 2 bytes into the buffer, and a RESET and a new
+ * write put "wxyz" at its start, so that "xy" lies under the copy. Once
+ * the page comes, the reader must see that its bytes were taken from
+ * under it and copy again: it returns the new stream's first bytes "wx",
+ * neither "xy" (bytes of the new stream out of order) nor a byte of the
+ * discarded "abcd".
+ */
+TEST_F_TIMEOUT(stall, reset_during_stalled_read, 120)
+{
+	struct stalled_read *r = &self->r;
+	struct utfconv_status st;
+	struct uffd_msg msg;
+	unsigned char out[8];
+	pthread_t th;
+
+	ASSERT_EQ(4, write(self->fd, "abcd", 4));	/* 8 bytes ready */
+	ASSERT_EQ(2, read(self->fd, out, 2));
+	ASSERT_EQ(0, pthread_create(&th, NULL, stalled_reader, r));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	EXPECT_EQ(0, ioctl(self->fd, UTFCONV_IOC_RESET));
+	EXPECT_EQ(4, write(self->fd, "wxyz", 4));
+	EXPECT_EQ(0, utfconv_status(self->fd, &st));
+	EXPECT_EQ(8U, st.ready_bytes);
+	EXPECT_EQ(4U, st.bytes_in);
+
+	EXPECT_EQ(0, unstall_page(self->uffd, &msg, self->page));
+	pthread_join(th, NULL);
+	EXPECT_EQ(4, r->ret) TH_LOG("stalled read: %s", strerror(r->err));
+	EXPECT_EQ(0, memcmp(r->buf, "w\0x\0", 4))
+		TH_LOG("stalled read returned %02x %02x %02x %02x",
+		       ((unsigned char *)r->buf)[0], ((unsigned char *)r->buf)[1],
+		       ((unsigned char *)r->buf)[2], ((unsigned char *)r->buf)[3]);
+	EXPECT_EQ(4, read(self->fd, out, sizeof(out)));
+	EXPECT_EQ(0, memcmp(out, "y\0z\0", 4));
 }
 
 UTFCONV_TEST_MAIN

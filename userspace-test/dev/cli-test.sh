@@ -448,5 +448,54 @@ else
 	echo "# no ptyrun or corpus next to $0: progress checks skipped"
 fi
 
+# ---- mapped input files ----------------------------------------------
+
+# double FILE N: FILE repeated 2^N times
+double() {
+	i=0
+	while [ $i -lt "$2" ]; do
+		cat "$1" "$1" > "$1.2" && mv "$1.2" "$1"
+		i=$((i + 1))
+	done
+}
+
+# A regular file of at least 64 KiB is mapped 8 MiB at a time: its output
+# is the same as through stdin (read in chunks), also when a window ends
+# inside a character: 8 MiB of three-byte euro signs ends one byte short;
+# after one 'a', 8 MiB of four-byte emoji ends inside one, and their
+# UTF-16 splits a surrogate pair there.
+printf '\342\202\254' > "$T/m8"
+double "$T/m8" 22	# 12 MiB
+printf 'a' > "$T/m4"
+printf '\360\237\230\273' > "$T/m4e"
+double "$T/m4e" 22	# 16 MiB
+cat "$T/m4e" >> "$T/m4"
+rm -f "$T/m4e"
+for f in m8 m4; do
+	"$CLI" -f UTF-8 -t UTF-16LE "$T/$f" > "$T/$f.map" 2> "$T/err"
+	rc=$?
+	"$CLI" -f UTF-8 -t UTF-16LE < "$T/$f" > "$T/$f.read" 2>> "$T/err"
+	rc2=$?
+	[ $rc = 0 ] && [ $rc2 = 0 ] && [ -s "$T/$f.map" ] &&
+		cmp -s "$T/$f.map" "$T/$f.read"
+	ok $? "mapped $f: UTF-8 -> UTF-16LE the same as read from stdin"
+	"$CLI" -f UTF-16LE -t UTF-8 "$T/$f.map" > "$T/$f.back" 2> "$T/err"
+	rc=$?
+	[ $rc = 0 ] && cmp -s "$T/$f.back" "$T/$f"
+	ok $? "mapped $f: UTF-16LE -> UTF-8 gives the file back"
+	rm -f "$T/$f.read" "$T/$f.back"
+done
+# Several files, mapped and not (a short one, stdin), as one stream.
+printf '\342\202' > "$T/cut"
+printf '\254' > "$T/in"
+"$CLI" -f UTF-8 -t UTF-16LE "$T/m8" "$T/cut" - "$T/m8" < "$T/in" > "$T/out" 2> "$T/err"
+rc=$?
+rm -f "$T/in"
+cat "$T/m8.map" > "$T/want"
+printf '\254\040' >> "$T/want"
+cat "$T/m8.map" >> "$T/want"
+check "mapped and read files as one stream, a character split across them" 0
+rm -f "$T/m8" "$T/m4" "$T/m8.map" "$T/m4.map" "$T/cut"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -56,8 +56,8 @@ UFFD_ARGS=
 if [ -e /proc/sys/vm/unprivileged_userfaultfd ]; then
 	echo 1 > /proc/sys/vm/unprivileged_userfaultfd
 else
-	UFFD_ARGS="-T poll_during_stalled_read"
-	echo "utfconv_block_test: no CONFIG_USERFAULTFD in this kernel: poll_during_stalled_read left out"
+	UFFD_ARGS="-T poll_during_stalled_read -T reset_during_stalled_read"
+	echo "utfconv_block_test: no CONFIG_USERFAULTFD in this kernel: poll_during_stalled_read and reset_during_stalled_read left out"
 fi
 
 for who in root user; do
