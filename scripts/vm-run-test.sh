@@ -43,6 +43,19 @@ sh userspace-test/dev/iconv-cases.sh iconv "$D/iconv" || die "iconv-cases.sh fai
 position() { sed -n 's/.*illegal input sequence at position \([0-9]*\)$/\1/p' "$1"; }
 
 tap_ok "$vrc" "scripts/vm.sh run: exit status 0 (got $vrc)"
+
+# The command's standard error comes back alone, also when its last line
+# has no newline (the CLI's progress line on a terminal had none, and the
+# whole guest log followed it), and its exit status comes through.
+VM_SHARE=$SRC "$UTFCONV_ROOT/scripts/vm.sh" run -- \
+	sh -c 'echo err1 >&2; echo >&2; printf partial >&2; exit 7' \
+	>"$D/stderr.out" 2>"$D/stderr.err"
+src=$?
+tap_ok "$([ "$src" = 7 ]; echo $?)" "scripts/vm.sh run: exit status 7 of sh -c (got $src)"
+got=$(sed '1,/^vm: booting /d' "$D/stderr.err" | od -An -c | tr -s ' ')
+want=$(printf 'err1\n\npartial\n' | od -An -c | tr -s ' ')
+[ "$got" = "$want" ]
+tap_ok $? "scripts/vm.sh run: standard error 'err1', '', 'partial' alone (got:$(head -c 200 <<<"$got"))"
 for rcf in "$D"/iconv/*.rc; do
 	name=$(basename "$rcf" .rc)
 	v=$D/vm/$name i=$D/iconv/$name

@@ -156,8 +156,11 @@ SCRIPT
 	fi
 	cat <<SCRIPT
 echo UTFCONV-RUN-BEGIN
-$(shquote "${RUN_CMD[@]}") </dev/null >/tmp/run.stdout
-st=\$?
+# stderr through a pipe, not the console: a terminal would get the CLI's
+# progress line, which has no newline and would hide the END marker.
+{ $(shquote "${RUN_CMD[@]}") </dev/null 2>&1 >/tmp/run.stdout
+echo \$? >/tmp/run.status; } | cat
+st=\$(cat /tmp/run.status)
 echo UTFCONV-RUN-END
 echo UTFCONV-RUN-STDOUT-BEGIN
 base64 /tmp/run.stdout
@@ -446,7 +449,11 @@ debug_checks() {
 # the kernel log dump (run: CMD's standard error only).
 console_view() {
 	if [ "$MODE" = run ]; then
-		sed -u -n '/^UTFCONV-RUN-BEGIN$/,/^UTFCONV-RUN-END$/ { /^UTFCONV-RUN-/d; p; }'
+		# (a last stderr line without its newline ends in the marker)
+		sed -u -n '/^UTFCONV-RUN-BEGIN$/,/UTFCONV-RUN-END$/ {
+			/^UTFCONV-RUN-BEGIN$/d
+			/UTFCONV-RUN-END$/ { s/UTFCONV-RUN-END$//; /^$/d; }
+			p; }'
 		return
 	fi
 	sed -u -n '/^UTFCONV-VM/,$ {
