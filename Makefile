@@ -8,16 +8,17 @@
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
 #   make shell      a shell in QEMU with utfconv loaded, this directory shared
 #   make check      every test: host-check, kunit, style, docs, install-test,
-#                   vm-test, vm-debug (its check slice)
+#                   vm-test, vm-debug and fs-experiments (their check slices)
 #   make kunit | host-check | fuzz | style | docs | vm-test | install-test
 #   make install | uninstall | clean
 #   make fuzz-long  the libFuzzer target for 10 minutes
 #   make fresh-check  make demo and make check in a new debootstrap chroot
 #   make vm-debug   the debug-kernel VM run in full (make check: a slice)
 #   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)
-#   make fs-experiments  file names of vfat, exFAT and Joliet images, stock and utfconv drivers
+#   make fs-experiments  file names of vfat, exFAT, NTFS and Joliet images,
+#                   stock and utfconv drivers
 #
-# Every target but clean first installs missing Debian packages
+# Every target but clean, help and uninstall first installs missing Debian packages
 # (scripts/deps.sh, needs root or sudo). Caches: ~/.cache/utfconv.
 
 # Kernel to build against. This machine's own kernel may have no headers:
@@ -157,4 +158,4 @@ clean:
 	@if [ -f tools/fsimg/Makefile ]; then $(MAKE) -C tools/fsimg clean; fi
 
 help:
-	@sed -n '3,17p' Makefile
+	@sed -n '3,/^$$/{/^#  /p}' Makefile
