@@ -1135,7 +1135,9 @@ int main(int argc, char **argv)
 		int e = errno;
 
 		msg("cannot open %s: %s", dev_path, strerror(e));
-		if (e == ENOENT || e == ENXIO || e == ENODEV)
+		/* A path of the user's own may just be wrong: no module hint. */
+		if ((e == ENOENT || e == ENXIO || e == ENODEV) &&
+		    !strcmp(dev_path, UTFCONV_DEFAULT_DEVICE))
 			fprintf(stderr,
 				"The utfconv device module is not loaded. Load it with\n"
 				"  sudo insmod kmod/utfconv.ko && sudo insmod kmod/utfconv_dev.ko\n"
