@@ -728,7 +728,9 @@ static bool utfconv_read_commit(struct utfconv_file *uf, size_t bytes,
  * @ppos: unused (the file is a stream)
  *
  * Returns the bytes waiting in the output buffer, up to @count (so at
- * most buffer_bytes per call). When none are waiting it sleeps until
+ * most buffer_bytes per call), as one contiguous slice of the output:
+ * once it took bytes it stops where another reader or a reset took
+ * output since. When none are waiting it sleeps until
  * some are, unless the stream has ended (%UTFCONV_IOC_FLUSH: end of file)
  * or a strict error holds (the error is returned so that readers of a
  * failed stream do not wait for output that never comes). Output
@@ -757,11 +759,14 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
 	ssize_t ret = 0;
 	size_t left;
 	u64 taken;
+	u64 next = 0;
+	size_t most = SIZE_MAX;
 
 	/* Bounded work per call: at most one buffer full. */
 	count = min_t(size_t, count, utfconv_buffer_bytes);
 	while (done < count) {
-		ret = utfconv_read_peek(uf, count - done, &src, &taken);
+		ret = utfconv_read_peek(uf, min(count - done, most), &src,
+					&taken);
 		if (ret == -EAGAIN && !done && !(file->f_flags & O_NONBLOCK)) {
 			ret = wait_event_interruptible(uf->rwait,
 						       utfconv_readable(uf));
@@ -770,6 +775,14 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
 		}
 		if (ret <= 0)
 			break;
+		if (done && taken != next) {
+			/*
+			 * Another reader or a reset took output since this
+			 * call's last commit: what follows is not the next
+			 * slice after the bytes already returned.
+			 */
+			break;
+		}
 
 		left = copy_to_user(buf + done, src, ret);
 		if (left == ret) {
@@ -778,12 +791,21 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
 		}
 		if (utfconv_read_commit(uf, ret - left, taken)) {
 			done += ret - left;
+			next = taken + 1;
 			if (left)
 				break;
 			/* The output may go on at the start of the buffer. */
 			continue;
 		}
-		/* Another reader or a reset came between: look again. */
+		if (done)
+			break;
+		/*
+		 * Another reader or a reset came between: look again, at
+		 * fewer bytes, so that a reader of small pieces in a loop
+		 * cannot make every copy of a large read() fail.
+		 */
+		most = max_t(size_t, min_t(size_t, most, UTFCONV_IN_BYTES) / 2,
+			     UTFCONV_MIN_ROOM);
 		if (signal_pending(current)) {
 			ret = -ERESTARTSYS;
 			break;
@@ -800,22 +822,40 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
  * @src_bytes: their count
  * @src_used: out: input bytes accepted
  * @taken: out: @uf->taken when nothing fitted (-ENOSPC)
+ * @resets: in/out: @uf->resets when the write() began; updated by a
+ *	step that finds a reset before the write() took any input
+ * @started: whether the write() took input already
  *
  * Converts straight into the output buffer.
  *
  * Context: Process context; takes @uf->lock for one bounded step.
  * Return: as utfconv_fill_locked() (-E2BIG becomes 0: there was
  * progress), or -EPIPE after a flush, the stream's error if it stopped
- * earlier, -E2BIG if the empty output buffer cannot hold one character.
+ * earlier, -E2BIG if the empty output buffer cannot hold one character,
+ * -ECANCELED if a reset discarded the stream that took the write()'s
+ * earlier input (the write() ends with the count it took).
  */
 static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
-			      size_t src_bytes, size_t *src_used, u64 *taken)
+			      size_t src_bytes, size_t *src_used, u64 *taken,
+			      u64 *resets, bool started)
 {
 	unsigned int wake = 0;
 	int ret;
 
 	*src_used = 0;
 	spin_lock(&uf->lock);
+	if (uf->resets != *resets) {
+		/*
+		 * A reset discarded the stream that took the first steps of
+		 * this write(): the rest must not start the new stream.
+		 * Before any step the write belongs to the new stream.
+		 */
+		*resets = uf->resets;
+		if (started) {
+			spin_unlock(&uf->lock);
+			return -ECANCELED;
+		}
+	}
 	ret = utfconv_stopped_locked(uf);
 	if (!ret)
 		ret = utfconv_fill_locked(uf, src, src_bytes, src_used, 0,
@@ -846,6 +886,7 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 {
 	struct utfconv_file *uf = file->private_data;
 	u64 taken;
+	u64 resets;
 	size_t done = 0;
 	size_t have = 0;
 	size_t pos = 0;
@@ -853,6 +894,9 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 	size_t left = 0;
 	int ret = 0;
 
+	spin_lock(&uf->lock);
+	resets = uf->resets;
+	spin_unlock(&uf->lock);
 	while (done < count) {
 		if (!have) {
 			have = min(count - done, in_bytes);
@@ -865,7 +909,9 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 			pos = 0;
 		}
 		ret = utfconv_write_step(uf, bounce + pos, have, &used,
-					 &taken);
+					 &taken, &resets, done > 0);
+		if (ret == -ECANCELED)
+			break;
 		done += used;
 		pos += used;
 		have -= used;
@@ -1291,7 +1337,8 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 /**
  * utfconv_flush_step() - try once to end the input
  * @uf: the stream
- * @resets: @uf->resets when the flush began
+ * @resets: in/out: @uf->resets at the flush's first step (set by it)
+ * @first: whether this is the flush's first step
  * @taken: out: @uf->taken when the final output did not fit (-ENOSPC)
  *
  * Context: Process context; takes @uf->lock for one bounded step.
@@ -1303,15 +1350,18 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
  * * -E2BIG - it cannot fit even into the empty output buffer
  * * -EINVAL, -EILSEQ - the stream stopped (now or earlier)
  */
-static int utfconv_flush_step(struct utfconv_file *uf, u64 resets,
-			      u64 *taken)
+static int utfconv_flush_step(struct utfconv_file *uf, u64 *resets,
+			      bool first, u64 *taken)
 {
 	unsigned int wake = 0;
 	size_t src_used;
 	int ret;
 
 	spin_lock(&uf->lock);
-	if (uf->resets != resets) {
+	/* A reset before the first step came before the flush. */
+	if (first)
+		*resets = uf->resets;
+	if (uf->resets != *resets) {
 		/*
 		 * A reset discarded the stream this flush was ending, its
 		 * output included: the caller must not take the new stream
@@ -1358,18 +1408,14 @@ static int utfconv_flush_step(struct utfconv_file *uf, u64 resets,
 static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 {
 	u64 taken;
-	u64 resets;
+	u64 resets = 0;
+	bool first;
 	int ret;
 
 	if (utfconv_fifo_alloc(uf))
 		return -ENOMEM;
-	/* Under the lock: a 64-bit load may tear on 32-bit machines. */
-	spin_lock(&uf->lock);
-	resets = uf->resets;
-	spin_unlock(&uf->lock);
-
-	for (;;) {
-		ret = utfconv_flush_step(uf, resets, &taken);
+	for (first = true;; first = false) {
+		ret = utfconv_flush_step(uf, &resets, first, &taken);
 		if (ret == -EAGAIN)
 			continue;
 		if (ret != -ENOSPC)
