@@ -31,7 +31,7 @@ DEV_CFLAGS := -O2 -g -Wall -Wextra -Wno-sign-compare -std=gnu11 -pthread \
 DEV_LDFLAGS := -static -pthread
 
 DEV_TESTS := utfconv_vectors_test utfconv_api_test utfconv_block_test \
-	utfconv_stress_test
+	utfconv_stress_test utfconv_race_test
 DEV_PROGS := $(addprefix $(VM_DIR)/,$(DEV_TESTS) utfconv ptyrun)
 DEV_SCRIPTS := $(addprefix $(VM_DIR)/,run-tests.sh demo.sh cli-test.sh)
 KSFT_HDRS := $(DEV_BUILD)/ksft/kselftest_harness.h $(DEV_BUILD)/ksft/kselftest.h
