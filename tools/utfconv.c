@@ -734,9 +734,21 @@ static void input_unmap(struct input *in)
  */
 static int input_map_next(struct input *in)
 {
+	struct stat sb;
 	size_t len;
 	void *p;
 
+	/*
+	 * The device took all of the window. A file truncated under the
+	 * mapping reads as zeros up to the end of the page that holds its
+	 * new end, and faults (EFAULT) only after it: such zeros were never
+	 * in the file, so a file now shorter than what was taken fails.
+	 */
+	if (in->map && (fstat(in->fd, &sb) || sb.st_size < in->map_off)) {
+		msg("%s: the file shrank while it was read",
+		    in->names[in->idx]);
+		return -1;
+	}
 	input_unmap(in);
 	if (!in->map_end)
 		return 0;

@@ -506,5 +506,21 @@ cat "$T/m8.map" >> "$T/want"
 check "mapped and read files as one stream, a character split across them" 0
 rm -f "$T/m8" "$T/m4" "$T/m8.map" "$T/m4.map" "$T/cut"
 
+# A mapped file truncated while it is read, within its last page: the
+# pages read as zeros up to the page's end, which were never in the file;
+# the CLI must fail (exit 4, "shrank"), not convert them as U+0000 and
+# exit 0. Its output pipe is not read at first, so the CLI waits in a
+# write while the file is cut.
+printf 'a' > "$T/sh"
+double "$T/sh" 17	# 128 KiB
+(sleep 1; truncate -s 130000 "$T/sh") &
+{ "$CLI" -f UTF-8 -t UTF-16LE "$T/sh" 2> "$T/err"; echo $? > "$T/rc"; } |
+	{ sleep 2; cat > "$T/out"; }
+wait
+rc=$(cat "$T/rc")
+[ "$rc" = 4 ] && says 'shrank while it was read'
+ok $? "mapped file cut short under the CLI: exit 4 and says so"
+rm -f "$T/sh" "$T/rc"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
