@@ -1394,8 +1394,9 @@ static int utfconv_flush_step(struct utfconv_file *uf, u64 *resets,
  * Context: Process context; may sleep for output room.
  * Return:
  * * 0 - the input ended (now or by an earlier flush)
- * * -ECANCELED - a %UTFCONV_IOC_RESET discarded the stream while the
- *   flush waited for room; the new stream is neither ended nor failed
+ * * -ECANCELED - a %UTFCONV_IOC_RESET discarded the stream after the
+ *   flush's first step (between steps or while it waited for room); the
+ *   new stream is neither ended nor failed
  * * -EINVAL - strict: the input ends inside a character; the stream
  *   stopped (also returned by any later flush)
  * * -EILSEQ - the stream had stopped at ill-formed input
