@@ -72,10 +72,12 @@ docs: deps
 install-test: deps
 	scripts/install-test.sh
 
-# The suites in QEMU, then scripts/vm.sh run on files of this tree
-# (the CLI's iconv cases, compared with glibc iconv here).
+# The suites in QEMU, utfconv_race_test in a two-CPU guest (calls on one
+# file racing), then scripts/vm.sh run on files of this tree (the CLI's
+# iconv cases, compared with glibc iconv here).
 vm-test: deps
 	SHARED=$(SHARED) scripts/vm.sh test
+	SHARED=$(SHARED) VM_SMP=2 VM_TESTS=utfconv_race_test scripts/vm.sh test 6.12
 	scripts/vm-run-test.sh
 
 # An interactive busybox sh in QEMU (Debian's 6.12 kernel, utfconv.ko

@@ -67,7 +67,10 @@
 # Environment: VM_QEMU_ARGS (more arguments of qemu-system-x86_64, split
 # at spaces), SHARED (../shared), VM_TIMEOUT (seconds per boot, 1200;
 # for debug as in the table above), VM_DEBUG_SLICE (full),
-# VM_MEM (MiB, 1024), UTFCONV_VM_PAYLOAD (use this directory instead of
+# VM_MEM (MiB, 1024), VM_SMP (CPUs of Debian's kernels' guests, 1; the
+# debug kernel's guest has 2 but its kernel, without ACPI, brings up one),
+# VM_TESTS (the device suite's programs to run instead of all of them),
+# UTFCONV_VM_PAYLOAD (use this directory instead of
 # building userspace-test/build/vm), DEBUG_KERNEL_BUILD (an O= build
 # directory of a debug kernel to use instead of scripts/debug-kernel.sh's).
 
@@ -467,7 +470,8 @@ console_view() {
 fails=0
 summary=
 for k in $KERNELS; do
-	GUEST_EXTRA= GUEST_ENV= HALT=poweroff mem=$VM_MEM smp=1 BOOT_CHECK=0
+	GUEST_EXTRA= GUEST_ENV=${VM_TESTS:+"TESTS='$VM_TESTS'"} HALT=poweroff
+	mem=$VM_MEM smp=${VM_SMP:-1} BOOT_CHECK=0
 	timeout=${VM_TIMEOUT:-1200} append= allowed=$ALLOWED_TAINT ktest= kunit_mod=
 	if [ "$k" = debug ]; then
 		section "vm: the debug kernel (scripts/debug-kernel.sh), slice $VM_DEBUG_SLICE"

@@ -66,7 +66,7 @@ if [ "$(grep -c '^processor' /proc/cpuinfo)" -lt 2 ]; then
 	case " $TESTS " in
 	*" utfconv_race_test "*)
 		TESTS=$(echo " $TESTS " | sed 's/ utfconv_race_test / /')
-		echo "utfconv_race_test: one CPU in this guest: left out (it runs on the debug kernel's two)" ;;
+		echo "utfconv_race_test: one CPU in this guest: left out (make vm-test runs it in a two-CPU guest)" ;;
 	esac
 fi
 
