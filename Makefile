@@ -76,9 +76,7 @@ install-test: deps
 # file racing), then scripts/vm.sh run on files of this tree (the CLI's
 # iconv cases, compared with glibc iconv here).
 vm-test: deps
-	SHARED=$(SHARED) scripts/vm.sh test
-	SHARED=$(SHARED) VM_SMP=2 VM_TESTS=utfconv_race_test scripts/vm.sh test 6.12
-	scripts/vm-run-test.sh
+	SHARED=$(SHARED) scripts/vm-test.sh
 
 # An interactive busybox sh in QEMU (Debian's 6.12 kernel, utfconv.ko
 # loaded, this directory shared read-write by 9p): scripts/vm.sh shell.

@@ -32,8 +32,7 @@ for step in $STEPS; do
 	style) cmd=("$UTFCONV_ROOT/scripts/style.sh") ;;
 	docs) cmd=("$UTFCONV_ROOT/scripts/docs.sh") ;;
 	install-test) cmd=("$UTFCONV_ROOT/scripts/install-test.sh") ;;
-	vm-test) cmd=(bash -c '"$1/scripts/vm.sh" test; r=$?
-		"$1/scripts/vm-run-test.sh" || r=1; exit $r' _ "$UTFCONV_ROOT") ;;
+	vm-test) cmd=("$UTFCONV_ROOT/scripts/vm-test.sh") ;;
 	vm-debug) cmd=(env VM_DEBUG_SLICE="${VM_DEBUG_SLICE:-check}"
 		"$UTFCONV_ROOT/scripts/vm.sh" test debug) ;;
 	fs-experiments) cmd=(env FS_SLICE=check
