@@ -91,7 +91,7 @@ demo: deps
 # scripts/debug-kernel.sh), full sizes; make check runs the shorter
 # VM_DEBUG_SLICE=check.
 vm-debug: deps
-	SHARED=$(SHARED) VM_DEBUG_SLICE=full scripts/vm.sh test debug
+	SHARED=$(SHARED) VM_DEBUG_SLICE=full scripts/vm-debug.sh
 
 check: deps
 	SHARED=$(SHARED) scripts/check.sh

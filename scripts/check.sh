@@ -6,7 +6,8 @@
 # kernel-doc, W=1, sparse), docs (Sphinx -W, man pages), install-test
 # (make install and DKMS into scratch trees), vm-test (Debian 6.1 and
 # 6.12 in QEMU; then scripts/vm.sh run compared with iconv), vm-debug (the debug kernel in QEMU: device suite,
-# hardening slice, KUnit, kmemleak; VM_DEBUG_SLICE=check, the shorter
+# hardening slice, KUnit, kmemleak, then the race suite on two CPUs;
+# VM_DEBUG_SLICE=check, the shorter
 # slice; `make vm-debug` runs it in full), fs-experiments (FS_SLICE=check:
 # vfat and Joliet images under the stock and utfconv-wtf8 drivers, one
 # boot; `make fs-experiments` runs every filesystem and driver).
@@ -34,7 +35,7 @@ for step in $STEPS; do
 	install-test) cmd=("$UTFCONV_ROOT/scripts/install-test.sh") ;;
 	vm-test) cmd=("$UTFCONV_ROOT/scripts/vm-test.sh") ;;
 	vm-debug) cmd=(env VM_DEBUG_SLICE="${VM_DEBUG_SLICE:-check}"
-		"$UTFCONV_ROOT/scripts/vm.sh" test debug) ;;
+		"$UTFCONV_ROOT/scripts/vm-debug.sh") ;;
 	fs-experiments) cmd=(env FS_SLICE=check
 		"$UTFCONV_ROOT/scripts/fs-experiments.sh") ;;
 	*) die "unknown step $step" ;;
