@@ -1153,27 +1153,26 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_ascii16(utfconv_u16x16 a,
 }
 
 /*
- * The 32 ASCII units @a, then @b, at *@sp narrowed at *@dp, and the next
- * 32 while they are ASCII too, in a loop of its own (long runs of
- * Latin-script text) while there is room; returns the units converted.
+ * The 32 ASCII units *@a, then *@b, at *@sp narrowed at *@dp, and the
+ * next 32 while they are ASCII too, in a loop of its own (long runs of
+ * Latin-script text), up to @lim (utfconv_avx2_utf16_lim()); returns the
+ * units converted. Where it stops before @lim, *@a and *@b hold the
+ * units at *@sp, for the caller to go on with them without loading them
+ * again.
  */
 static __always_inline UTFCONV_AVX2 u64
-utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			 bool le, utfconv_u16x16 a, utfconv_u16x16 b)
+utfconv_avx2_utf16_ascii(const u8 **sp, u8 **dp, const u8 *lim, bool le,
+			 utfconv_u16x16 *a, utfconv_u16x16 *b)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
-	/* the last input byte that leaves room for a block after it */
-	const u8 *lim = s + min_t(size_t,
-				  se - s - (2 * UTFCONV_UTF16_BLOCK + 8),
-				  (de - d - (3 * UTFCONV_UTF16_BLOCK + 12)) * 2);
 	u64 ncp;
 
 	do {
 		/* pack, then the quarters in order */
 		utfconv_u64x4 p = (utfconv_u64x4)
-			__builtin_ia32_packuswb256((utfconv_s16x16)a,
-						   (utfconv_s16x16)b);
+			__builtin_ia32_packuswb256((utfconv_s16x16)*a,
+						   (utfconv_s16x16)*b);
 
 		p = __builtin_shufflevector(p, p, 0, 2, 1, 3);
 		__builtin_memcpy(d, &p, 32);
@@ -1181,9 +1180,9 @@ utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 		d += 32;
 		if (s > lim)
 			break;
-		a = utfconv_load16x16(s, le);
-		b = utfconv_load16x16(s + 32, le);
-	} while (utfconv_avx2_ascii16(a, b));
+		*a = utfconv_load16x16(s, le);
+		*b = utfconv_load16x16(s + 32, le);
+	} while (utfconv_avx2_ascii16(*a, *b));
 	ncp = (s - *sp) / 2;
 	*sp = s;
 	*dp = d;
@@ -1353,22 +1352,28 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf16_vec(u8 **dp,
  */
 static __always_inline UTFCONV_AVX2 u64
 utfconv_avx2_utf16_step(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			bool le)
+			const u8 *lim, bool le)
 {
 	const u8 *s = *sp;
 	/* both loads within the room's lookahead */
 	utfconv_u16x16 a = utfconv_load16x16(s, le);
 	utfconv_u16x16 b = utfconv_load16x16(s + 32, le);
+	u64 ncp = 0;
 
-	if (utfconv_avx2_ascii16(a, b))
-		return utfconv_avx2_utf16_ascii(sp, se, dp, de, le, a, b);
+	if (utfconv_avx2_ascii16(a, b)) {
+		ncp = utfconv_avx2_utf16_ascii(sp, dp, lim, le, &a, &b);
+		if (*sp > lim)
+			return ncp;
+		s = *sp;
+	}
 	if (!utfconv_avx2_utf16_vec(dp, a))
-		return utfconv_avx2_utf16_surrogates(sp, se, dp, de, a, le);
+		return ncp + utfconv_avx2_utf16_surrogates(sp, se, dp, de, a,
+							   le);
 	*sp = s + 32;
 	if (!utfconv_avx2_utf16_vec(dp, b))
-		return 16;
+		return ncp + 16;
 	*sp = s + 64;
-	return 32;
+	return ncp + 32;
 }
 
 static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
@@ -1383,7 +1388,7 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 	while (utfconv_utf16_room(s, se, d, de)) {
 		lim = utfconv_avx2_utf16_lim(s, se, d, de);
 		do {
-			k = utfconv_avx2_utf16_step(&s, se, &d, de, le);
+			k = utfconv_avx2_utf16_step(&s, se, &d, de, lim, le);
 			ncp += k;
 		} while (k && s <= lim);
 		if (!k)
