@@ -56,10 +56,9 @@
  * With AVX2 (utfconv_avx2_utf8(), utfconv_avx2_utf16()) each step takes 32
  * bytes of UTF-8 or two vectors of 16 units of UTF-16, each by its own
  * kind (ASCII: 64 bytes or 32 units and more) in 256-bit vectors, the
- * same ways, per 128-bit half where pshufb is
- * involved, runs of four-byte sequences and of surrogate pairs included;
- * only other four-byte sequences and surrogates go through the SSSE3
- * steps.
+ * same ways, per 128-bit half where pshufb is involved, runs of four-byte
+ * sequences and of surrogate pairs included; only other four-byte
+ * sequences and surrogates go through the SSSE3 steps.
  */
 
 #include <linux/minmax.h>
@@ -1346,9 +1345,11 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf16_vec(u8 **dp,
  * vector with surrogates. Two vectors per trip, each by its own kind,
  * halve the trips through the loop's checks on text that changes kind
  * every few words (markup in ASCII between the words of a script) without
- * making a vector pay for its neighbour's kind. Returns the code points
- * converted, 0 where the careful path must take over; *@sp and *@dp
- * advanced.
+ * making a vector pay for its neighbour's kind. The room at the start
+ * covers both vectors: @a advances the output by at most 48 bytes, and
+ * @b's step writes at most 56 after that, scratch bytes included.
+ * Returns the code points converted, 0 where the careful path must take
+ * over; *@sp and *@dp advanced.
  */
 static __always_inline UTFCONV_AVX2 u64
 utfconv_avx2_utf16_step(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
