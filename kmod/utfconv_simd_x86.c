@@ -54,11 +54,11 @@
  * branches are well predicted there and which is as fast.
  *
  * With AVX2 (utfconv_avx2_utf8(), utfconv_avx2_utf16()) each step takes 32
- * bytes of UTF-8 or 16 units of UTF-16 (ASCII: 64 bytes or 32 units) in
- * 256-bit vectors, the same ways, per 128-bit half where pshufb is
- * involved, runs of four-byte sequences and of surrogate pairs included;
- * only other four-byte sequences and surrogates go through the SSSE3
- * steps.
+ * bytes of UTF-8 or two vectors of 16 units of UTF-16, each by its own
+ * kind (ASCII: 64 bytes or 32 units and more) in 256-bit vectors, the
+ * same ways, per 128-bit half where pshufb is involved, runs of four-byte
+ * sequences and of surrogate pairs included; only other four-byte
+ * sequences and surrogates go through the SSSE3 steps.
  */
 
 #include <linux/minmax.h>
@@ -891,13 +891,14 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 
 /*
  * AVX2, UTF-16 to UTF-8: each 128-bit half of a 256-bit vector does what
- * one SSSE3 vector does (pshufb stays within its half), for 16 units per
- * step: ASCII, all below 0x800, all three bytes long, or any mix of one
- * to three bytes (every byte a unit may need worked out in two vectors,
- * the ones of each unit's form picked by the shuffle); runs of 32 ASCII
- * units and more loop on their own. One step per 16 units, each taking
- * only its own 16, keeps text that changes between ASCII and a script
- * every few words from paying a whole step for a kind it does not hold.
+ * one SSSE3 vector does (pshufb stays within its half), for each vector
+ * of 16 units: ASCII, all below 0x800, all three bytes long, or any mix
+ * of one to three bytes (every byte a unit may need worked out in two
+ * vectors, the ones of each unit's form picked by the shuffle); runs of
+ * 32 ASCII units and more loop on their own. Each trip takes two vectors,
+ * each by its own kind, which keeps text that changes between ASCII and
+ * a script every few words from paying for a kind a vector does not
+ * hold.
  * Vectors with surrogates take a step for surrogate pairs, or the SSSE3
  * steps a few vectors at a time. The function attribute enables AVX2 for
  * these functions alone: the rest of the file must run on any x86-64.
@@ -1151,27 +1152,26 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_ascii16(utfconv_u16x16 a,
 }
 
 /*
- * The 32 ASCII units @a, then @b, at *@sp narrowed at *@dp, and the next
- * 32 while they are ASCII too, in a loop of its own (long runs of
- * Latin-script text) while there is room; returns the units converted.
+ * The 32 ASCII units *@a, then *@b, at *@sp narrowed at *@dp, and the
+ * next 32 while they are ASCII too, in a loop of its own (long runs of
+ * Latin-script text), up to @lim (utfconv_avx2_utf16_lim()); returns the
+ * units converted. Where it stops before @lim, *@a and *@b hold the
+ * units at *@sp, for the caller to go on with them without loading them
+ * again.
  */
 static __always_inline UTFCONV_AVX2 u64
-utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			 bool le, utfconv_u16x16 a, utfconv_u16x16 b)
+utfconv_avx2_utf16_ascii(const u8 **sp, u8 **dp, const u8 *lim, bool le,
+			 utfconv_u16x16 *a, utfconv_u16x16 *b)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
-	/* the last input byte that leaves room for a block after it */
-	const u8 *lim = s + min_t(size_t,
-				  se - s - (2 * UTFCONV_UTF16_BLOCK + 8),
-				  (de - d - (3 * UTFCONV_UTF16_BLOCK + 12)) * 2);
 	u64 ncp;
 
 	do {
 		/* pack, then the quarters in order */
 		utfconv_u64x4 p = (utfconv_u64x4)
-			__builtin_ia32_packuswb256((utfconv_s16x16)a,
-						   (utfconv_s16x16)b);
+			__builtin_ia32_packuswb256((utfconv_s16x16)*a,
+						   (utfconv_s16x16)*b);
 
 		p = __builtin_shufflevector(p, p, 0, 2, 1, 3);
 		__builtin_memcpy(d, &p, 32);
@@ -1179,9 +1179,9 @@ utfconv_avx2_utf16_ascii(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 		d += 32;
 		if (s > lim)
 			break;
-		a = utfconv_load16x16(s, le);
-		b = utfconv_load16x16(s + 32, le);
-	} while (utfconv_avx2_ascii16(a, b));
+		*a = utfconv_load16x16(s, le);
+		*b = utfconv_load16x16(s + 32, le);
+	} while (utfconv_avx2_ascii16(*a, *b));
 	ncp = (s - *sp) / 2;
 	*sp = s;
 	*dp = d;
@@ -1280,54 +1280,119 @@ utfconv_avx2_utf16_ascii_step(u8 *d, utfconv_u16x16 a, utfconv_u16x16 b)
 	__builtin_memcpy(d, &p, 32);
 }
 
+/*
+ * The last input position at which a step of utfconv_avx2_utf16() may
+ * start, for the steps from @s and @d on, where utfconv_utf16_room()
+ * holds: UTF-8 is never longer than 3/2 of the UTF-16 it comes from, so
+ * every step that starts at or before it still has that room, in the
+ * input and in the output. One compare per step then keeps the loop in
+ * bounds, not utfconv_utf16_room()'s two subtractions and compares.
+ */
+static __always_inline const u8 *utfconv_avx2_utf16_lim(const u8 *s,
+							const u8 *se,
+							const u8 *d,
+							const u8 *de)
+{
+	size_t in = se - s - (2 * UTFCONV_UTF16_BLOCK + 8);
+	size_t out = de - d - (3 * UTFCONV_UTF16_BLOCK + 12);
+
+	return s + min_t(size_t, in, out / 3 * 2);
+}
+
+/*
+ * The 16 units @a at *@dp as UTF-8 if they hold no surrogate: below 0x800
+ * (with ASCII), all three bytes long, or any mix. Returns whether it
+ * converted them; *@dp advanced.
+ */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf16_bmp(u8 **dp,
+								utfconv_u16x16 a)
+{
+	if (utfconv_avx2_none(a, UTFCONV_K(xf800))) {
+		*dp = utfconv_avx2_utf16_two(*dp, a);
+		return true;
+	}
+	if (utfconv_avx2_surrogates(a))
+		return false;
+	if (utfconv_avx2_all_three(a)) {
+		utfconv_avx2_utf16_three(*dp, a);
+		*dp += 48;
+		return true;
+	}
+	*dp = utfconv_avx2_utf16_mixed(*dp, a);
+	return true;
+}
+
+/*
+ * The 16 units @v at *@dp as UTF-8 if they hold no surrogate, ASCII ones
+ * packed; returns whether it converted them; *@dp advanced.
+ */
+static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf16_vec(u8 **dp,
+								utfconv_u16x16 v)
+{
+	if (utfconv_avx2_none(v, UTFCONV_K(xff80))) {
+		utfconv_avx2_utf16_ascii_step(*dp, v, v);
+		*dp += 16;
+		return true;
+	}
+	return utfconv_avx2_utf16_bmp(dp, v);
+}
+
+/*
+ * One step of utfconv_avx2_utf16() at *@sp, with utfconv_utf16_room():
+ * a run of 32 or more ASCII units in a loop of its own, else the 16 units
+ * of @a and then the 16 of @b, each vector by its own kind (ASCII, below
+ * 0x800, all three bytes long or a mix), or as many as lead up to a
+ * vector with surrogates. Two vectors per trip, each by its own kind,
+ * halve the trips through the loop's checks on text that changes kind
+ * every few words (markup in ASCII between the words of a script) without
+ * making a vector pay for its neighbour's kind. The room at the start
+ * covers both vectors: @a advances the output by at most 48 bytes, and
+ * @b's step writes at most 56 after that, scratch bytes included.
+ * Returns the code points converted, 0 where the careful path must take
+ * over; *@sp and *@dp advanced.
+ */
+static __always_inline UTFCONV_AVX2 u64
+utfconv_avx2_utf16_step(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			const u8 *lim, bool le)
+{
+	const u8 *s = *sp;
+	/* both loads within the room's lookahead */
+	utfconv_u16x16 a = utfconv_load16x16(s, le);
+	utfconv_u16x16 b = utfconv_load16x16(s + 32, le);
+	u64 ncp = 0;
+
+	if (utfconv_avx2_ascii16(a, b)) {
+		ncp = utfconv_avx2_utf16_ascii(sp, dp, lim, le, &a, &b);
+		if (*sp > lim)
+			return ncp;
+		s = *sp;
+	}
+	if (!utfconv_avx2_utf16_vec(dp, a))
+		return ncp + utfconv_avx2_utf16_surrogates(sp, se, dp, de, a,
+							   le);
+	*sp = s + 32;
+	if (!utfconv_avx2_utf16_vec(dp, b))
+		return ncp + 16;
+	*sp = s + 64;
+	return ncp + 32;
+}
+
 static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 							   const u8 *se,
 							   u8 **dp, u8 *de,
 							   bool le)
 {
-	const u8 *s = *sp;
+	const u8 *s = *sp, *lim;
 	u8 *d = *dp;
-	u64 ncp = 0;
+	u64 ncp = 0, k;
 
 	while (utfconv_utf16_room(s, se, d, de)) {
-		utfconv_u16x16 a = utfconv_load16x16(s, le), b;
-		const u8 *s0;
-
-		if (utfconv_avx2_none(a, UTFCONV_K(xff80))) {
-			b = utfconv_load16x16(s + 32, le);
-			if (utfconv_avx2_none(b, UTFCONV_K(xff80))) {
-				ncp += utfconv_avx2_utf16_ascii(&s, se, &d, de,
-								le, a, b);
-				continue;
-			}
-			utfconv_avx2_utf16_ascii_step(d, a, a);
-			s += 32;
-			d += 16;
-			ncp += 16;
-			continue;
-		}
-		if (utfconv_avx2_none(a, UTFCONV_K(xf800))) {
-			d = utfconv_avx2_utf16_two(d, a);
-			s += 32;
-			ncp += 16;
-			continue;
-		}
-		if (!utfconv_avx2_surrogates(a)) {
-			if (utfconv_avx2_all_three(a)) {
-				utfconv_avx2_utf16_three(d, a);
-				s += 32;
-				d += 48;
-				ncp += 16;
-				continue;
-			}
-			d = utfconv_avx2_utf16_mixed(d, a);
-			s += 32;
-			ncp += 16;
-			continue;
-		}
-		s0 = s;
-		ncp += utfconv_avx2_utf16_surrogates(&s, se, &d, de, a, le);
-		if (s == s0)
+		lim = utfconv_avx2_utf16_lim(s, se, d, de);
+		do {
+			k = utfconv_avx2_utf16_step(&s, se, &d, de, lim, le);
+			ncp += k;
+		} while (k && s <= lim);
+		if (!k)
 			break;
 	}
 	*sp = s;

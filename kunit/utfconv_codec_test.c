@@ -209,14 +209,15 @@ static void utfconv_paths_level_test(struct kunit *test)
 }
 
 static const unsigned int utfconv_paths_texts[UTFCONV_RUNS_TEXTS] = {
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 };
 
 static void utfconv_paths_text_desc(const unsigned int *t, char *desc)
 {
 	static const char * const names[UTFCONV_RUNS_TEXTS] = {
 		"ascii", "cyrillic", "two-byte", "cjk", "mixed", "ascii-latin1",
-		"ascii-cjk-emoji", "three-byte", "cjk-cyrillic", "four-byte"
+		"ascii-cjk-emoji", "three-byte", "cjk-cyrillic", "four-byte",
+		"markup-scripts"
 	};
 
 	strscpy(desc, names[*t], KUNIT_PARAM_DESC_SIZE);

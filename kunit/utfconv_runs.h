@@ -23,7 +23,7 @@
  * around the fast paths' room checks: each outcome must be the reference
  * model's, whichever path the codec takes (the suites run once per path).
  */
-#define UTFCONV_RUNS_TEXTS	10
+#define UTFCONV_RUNS_TEXTS	11
 #define UTFCONV_RUNS_CHARS	160
 
 /* Character @i of long-run text @text. */
@@ -53,9 +53,21 @@ static u32 utfconv_runs_char(unsigned int text, unsigned int i)
 		       0x800 + (i * 97) % 0xD000;
 	case 8:		/* no ASCII: CJK, a Cyrillic letter every third */
 		return i % 3 ? 0x4E00 + (i * 11) % 0x5000 : 0x430 + i % 32;
-	default:	/* four-byte only (emoji), both ends of the range */
+	case 9:		/* four-byte only (emoji), both ends of the range */
 		return i % 5 == 4 ? (i % 2 ? 0x10FFFF : 0x10000) :
 		       0x1F300 + (i * 7) % 0x300;
+	default:
+		/*
+		 * ASCII runs of 43 (markup: the AVX2 path from UTF-16 loops
+		 * on 32 ASCII units and more, then goes on in the same
+		 * trip), each followed by 14 characters of a script,
+		 * Cyrillic, CJK or emoji in turn: the runs end in different
+		 * lanes of a vector, before vectors of each kind
+		 */
+		if (i % 57 < 43)
+			return 0x61 + i % 26;
+		return (i / 57) % 3 == 0 ? 0x430 + i % 32 :
+		       (i / 57) % 3 == 1 ? 0x4E00 + i : 0x1F600 + i % 80;
 	}
 }
 
