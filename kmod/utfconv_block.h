@@ -200,33 +200,44 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
  */
 
 /*
- * A run of ASCII bytes, eight at a time, up to the first other byte or
- * the last eight-byte step that starts before @bend.
+ * A run of ASCII bytes up to the first other byte, sixteen at a time
+ * while such a step stays within the lookahead after @bend, then eight at
+ * a time up to the last eight-byte step that starts before @bend. Takes
+ * the bytes by their offset from *@sp, so that the loop keeps one count.
  */
-static __always_inline unsigned int
+static __always_inline size_t
 utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 {
-	const u8 *start = *sp, *s = start;
+	const u8 *s = *sp;
 	u8 *d = *dp;
-	u64 w = get_unaligned_le64(s);
-	u64 top = w & 0x8080808080808080ULL;
-	unsigned int n;
+	size_t i = 0, n = bend - s;
+	u64 w, top;
 
-	for (;;) {
-		utfconv_put_ascii8(d, w, be);
-		if (top || s + 8 >= bend)
+	while (i + 8 <= n) {
+		u64 w0 = get_unaligned_le64(s + i);
+		u64 w1 = get_unaligned_le64(s + i + 8);
+
+		if ((w0 | w1) & 0x8080808080808080ULL)
 			break;
-		s += 8;
-		d += 16;
-		w = get_unaligned_le64(s);
-		top = w & 0x8080808080808080ULL;
+		utfconv_put_ascii8(d + 2 * i, w0, be);
+		utfconv_put_ascii8(d + 2 * i + 16, w1, be);
+		i += 16;
 	}
-	/* the ASCII bytes before the first other one */
-	n = top ? (unsigned int)__ffs64(top) >> 3 : 8;
-	*sp = s + n;
-	*dp = d + 2 * n;
+	for (; i < n; i += 8) {
+		w = get_unaligned_le64(s + i);
+		top = w & 0x8080808080808080ULL;
+		utfconv_put_ascii8(d + 2 * i, w, be);
+		if (top) {
+			/* the ASCII bytes before the first other one */
+			i += (unsigned int)__ffs64(top) >> 3;
+			break;
+		}
+	}
+	/* a last step may end past @bend, within the lookahead */
+	*sp = s + i;
+	*dp = d + 2 * i;
 	/* one code point per byte: no count to keep in the loop */
-	return *sp - start;
+	return i;
 }
 
 /* Up to four two-byte sequences in one step. */
@@ -303,13 +314,14 @@ utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
  * converted; *@sp before @bend means it stopped at something for the
  * careful path.
  */
-static __always_inline unsigned int
+static __always_inline u64
 utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 {
 	/* copies the steps can keep in registers: *@sp may be in memory */
 	const u8 *s = *sp;
 	u8 *d = *dp;
-	unsigned int ncp = 0, n;
+	unsigned int n;
+	u64 ncp = 0;
 
 	do {
 		if (s[0] < 0x80) {
@@ -345,42 +357,57 @@ static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be);
 }
 
-/* Four 16-bit lanes to their low bytes. */
+/*
+ * Four ASCII code units, little-endian in the 16-bit lanes of @w (their
+ * high bytes zero), as four bytes.
+ */
 static inline u32 utfconv_gather4(u64 w)
 {
-	w &= 0x00FF00FF00FF00FFULL;
 	w = (w | w >> 8) & 0x0000FFFF0000FFFFULL;
 	return (u32)(w | w >> 16);
 }
 
 /*
- * A run of ASCII code units, four at a time, up to the first other unit
- * or the last four-unit step that starts before @bend; as
- * utfconv_utf8_block_ascii().
+ * A run of ASCII code units up to the first other unit, eight at a time
+ * while such a step stays within the lookahead after @bend, then four at
+ * a time; as utfconv_utf8_block_ascii().
  */
-static __always_inline unsigned int
+static __always_inline size_t
 utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	const u8 *start = *sp, *s = start;
+	const u8 *s = *sp;
 	u8 *d = *dp;
+	size_t i = 0, n = bend - s;
 	u64 w, top;
-	unsigned int n;
 
-	for (;;) {
-		w = get_unaligned_le64(s);
-		top = w & nonascii;
-		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d);
-		if (top || s + 8 >= bend)
+	while (i + 8 <= n) {
+		u64 w0 = get_unaligned_le64(s + i);
+		u64 w1 = get_unaligned_le64(s + i + 8);
+
+		if ((w0 | w1) & nonascii)
 			break;
-		s += 8;
-		d += 4;
+		put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8), d + i / 2);
+		put_unaligned_le32(utfconv_gather4(le ? w1 : w1 >> 8),
+				   d + i / 2 + 4);
+		i += 16;
 	}
-	/* the ASCII units before the first other one */
-	n = top ? (unsigned int)__ffs64(top) >> 4 : 4;
-	*sp = s + 2 * n;
-	*dp = d + n;
-	return (*sp - start) / 2;
+	for (; i < n; i += 8) {
+		w = get_unaligned_le64(s + i);
+		top = w & nonascii;
+		/* scratch past the ASCII units where @top is set */
+		put_unaligned_le32(utfconv_gather4((le ? w : w >> 8) &
+						   0x00FF00FF00FF00FFULL),
+				   d + i / 2);
+		if (top) {
+			/* the ASCII units before the first other one */
+			i += ((unsigned int)__ffs64(top) >> 4) * 2;
+			break;
+		}
+	}
+	*sp = s + i;
+	*dp = d + i / 2;
+	return i / 2;
 }
 
 /* One code unit of 0x800 or more, no surrogate: three bytes, one store. */
@@ -432,12 +459,12 @@ utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
 }
 
 /* UTF-16 input up to @bend; as utfconv_utf8_block_to(). */
-static __always_inline unsigned int
+static __always_inline u64
 utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
-	unsigned int ncp = 0, n;
+	u64 ncp = 0, n;
 
 	do {
 		u16 unit = utfconv_get16(s, le);
@@ -490,46 +517,31 @@ static inline const u8 *utfconv_utf16_room_end(const u8 *s, const u8 *se,
 }
 
 /*
- * Whole blocks while there is room, then a shorter one up to the
- * lookahead, so that short buffers (file names) and the ends of long ones
+ * As far as the room for the lookahead in the input and for the worst
+ * case in the output goes, worked out once: output grows by at most two
+ * bytes per input byte, so the room left at the start covers each step
+ * before that end. Short buffers (file names) and the ends of long ones
  * leave only their last few characters to the careful path; as
  * utfconv_utf8_block_to().
  */
 static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool be)
 {
-	const u8 *bend;
-	bool whole;
-	u64 ncp = 0;
+	const u8 *bend = utfconv_utf8_room_end(*sp, se, *dp, de);
 
-	do {
-		whole = utfconv_utf8_room(*sp, se, *dp, de);
-		bend = whole ? *sp + UTFCONV_UTF8_BLOCK :
-			       utfconv_utf8_room_end(*sp, se, *dp, de);
-		if (bend == *sp)
-			break;
-		ncp += utfconv_utf8_block_to(sp, dp, bend, be);
-	} while (whole && *sp >= bend);
-	return ncp;
+	return bend == *sp ? 0 : utfconv_utf8_block_to(sp, dp, bend, be);
 }
 
-/* As utfconv_utf8_block(), for UTF-16 input. */
+/*
+ * As utfconv_utf8_block(), for UTF-16 input: output grows by at most
+ * three bytes per code unit.
+ */
 static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
 					       u8 **dp, u8 *de, bool le)
 {
-	const u8 *bend;
-	bool whole;
-	u64 ncp = 0;
+	const u8 *bend = utfconv_utf16_room_end(*sp, se, *dp, de);
 
-	do {
-		whole = utfconv_utf16_room(*sp, se, *dp, de);
-		bend = whole ? *sp + 2 * UTFCONV_UTF16_BLOCK :
-			       utfconv_utf16_room_end(*sp, se, *dp, de);
-		if (bend == *sp)
-			break;
-		ncp += utfconv_utf16_block_to(sp, dp, bend, le);
-	} while (whole && *sp >= bend);
-	return ncp;
+	return bend == *sp ? 0 : utfconv_utf16_block_to(sp, dp, bend, le);
 }
 
 #endif /* _UTFCONV_BLOCK_H */
