@@ -158,6 +158,11 @@ static inline unsigned int utfconv_utf16_put_short4(u8 *d, u64 w)
 		  ((w & 0x003F003F003F003FULL) << 8);
 	unsigned int i, n = 0;
 
+	/* four two-byte sequences (Cyrillic, Greek, Arabic): one store */
+	if (two == 0x0001000100010001ULL) {
+		put_unaligned_le64(enc, d);
+		return 8;
+	}
 	w ^= (w ^ enc) & (two * 0xFFFF);
 	for (i = 0; i < 64; i += 16) {
 		put_unaligned_le16((u16)(w >> i), d + n);
@@ -312,42 +317,41 @@ utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
  * UTF-8 input from *@sp up to @bend, a block or less (a shorter one where
  * the caller has checked utfconv_utf8_room_end()). Returns the code points
  * converted; *@sp before @bend means it stopped at something for the
- * careful path.
+ * careful path. The count is worked out at the end from the code units
+ * written less the surrogate pairs among them, so that the loop carries
+ * no count a register-starved build would keep in memory.
  */
 static __always_inline u64
 utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 {
 	/* copies the steps can keep in registers: *@sp may be in memory */
 	const u8 *s = *sp;
-	u8 *d = *dp;
-	unsigned int n;
-	u64 ncp = 0;
+	u8 *d = *dp, *start = d;
+	u64 pairs = 0;
+	bool ok = true;
 
 	do {
-		if (s[0] < 0x80) {
-			ncp += utfconv_utf8_block_ascii(&s, &d, bend, be);
-			continue;
+		if (s[0] < 0x80 && s[1] >= 0x80) {
+			/* one ASCII byte between others: a space, a digit */
+			utfconv_put16(d, s[0], be);
+			s++;
+			d += 2;
+		} else if (s[0] < 0x80) {
+			utfconv_utf8_block_ascii(&s, &d, bend, be);
+		} else if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
+			ok = utfconv_utf8_block_twos(&s, &d, be);
+		} else if (s[0] < 0xE0) {
+			ok = utfconv_utf8_block_two(&s, &d, be);
+		} else if (s[0] < 0xF0) {
+			ok = utfconv_utf8_block_three(&s, &d, be);
+		} else {
+			ok = utfconv_utf8_block_four(&s, &d, be);
+			pairs += ok;
 		}
-		if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
-			n = utfconv_utf8_block_twos(&s, &d, be);
-			if (!n)
-				break;
-			ncp += n;
-			continue;
-		}
-		if (s[0] < 0xE0)
-			n = utfconv_utf8_block_two(&s, &d, be);
-		else if (s[0] < 0xF0)
-			n = utfconv_utf8_block_three(&s, &d, be);
-		else
-			n = utfconv_utf8_block_four(&s, &d, be);
-		if (!n)
-			break;
-		ncp++;
-	} while (s < bend);
+	} while (ok && s < bend);
 	*sp = s;
 	*dp = d;
-	return ncp;
+	return (d - start) / 2 - pairs;
 }
 
 /* One block of UTF-8 input: the caller has checked utfconv_utf8_room(). */
@@ -368,18 +372,20 @@ static inline u32 utfconv_gather4(u64 w)
 }
 
 /*
- * A run of ASCII code units up to the first other unit, eight at a time
- * while such a step stays within the lookahead after @bend, then four at
- * a time; as utfconv_utf8_block_ascii().
+ * A run of ASCII code units, eight at a time while such a step stays
+ * within the lookahead after @bend, then four at a time; the four where it
+ * ends as well when none of them needs three bytes (accented letters in
+ * Latin-script text), else up to the first other unit. As
+ * utfconv_utf8_block_ascii(), but returns nothing: the caller counts.
  */
-static __always_inline size_t
+static __always_inline void
 utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 	const u8 *s = *sp;
 	u8 *d = *dp;
 	size_t i = 0, n = bend - s;
-	u64 w, top;
+	u64 w = 0, top = 0;
 
 	while (i + 8 <= n) {
 		u64 w0 = get_unaligned_le64(s + i);
@@ -395,19 +401,26 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 	for (; i < n; i += 8) {
 		w = get_unaligned_le64(s + i);
 		top = w & nonascii;
-		/* scratch past the ASCII units where @top is set */
-		put_unaligned_le32(utfconv_gather4((le ? w : w >> 8) &
-						   0x00FF00FF00FF00FFULL),
-				   d + i / 2);
-		if (top) {
-			/* the ASCII units before the first other one */
-			i += ((unsigned int)__ffs64(top) >> 4) * 2;
+		if (top)
 			break;
+		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d + i / 2);
+	}
+	d += i / 2;
+	if (top) {
+		w = le ? w : utfconv_swab16x4(w);
+		if (!(w & 0xF800F800F800F800ULL)) {
+			d += utfconv_utf16_put_short4(d, w);
+			i += 8;
+		} else {
+			/* scratch past the ASCII units before the other one */
+			put_unaligned_le32(utfconv_gather4(w & 0x00FF00FF00FF00FFULL), d);
+			top = (unsigned int)__ffs64(top) >> 4;
+			d += top;
+			i += 2 * top;
 		}
 	}
 	*sp = s + i;
-	*dp = d + i / 2;
-	return i / 2;
+	*dp = d;
 }
 
 /* One code unit of 0x800 or more, no surrogate: three bytes, one store. */
@@ -449,41 +462,52 @@ static __always_inline unsigned int
 utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
 {
 	u16 trail = utfconv_get16(*sp + 2, le);
+	u32 cp;
 
 	if (unit >= 0xDC00 || (trail & 0xFC00) != 0xDC00)
 		return 0;
-	utfconv_put_utf8(*dp, utfconv_pair(unit, trail));
+	cp = utfconv_pair(unit, trail);
+	put_unaligned_le32(0x808080F0 | cp >> 18 | (cp & 0x3F000) >> 4 |
+			   (cp & 0xFC0) << 10 | (cp & 0x3F) << 24, *dp);
 	*sp += 4;
 	*dp += 4;
 	return 1;
 }
 
-/* UTF-16 input up to @bend; as utfconv_utf8_block_to(). */
+/*
+ * UTF-16 input up to @bend; as utfconv_utf8_block_to(), the count from
+ * the code units taken less the surrogate pairs among them.
+ */
 static __always_inline u64
 utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 {
-	const u8 *s = *sp;
+	const u8 *s = *sp, *start = s;
 	u8 *d = *dp;
-	u64 ncp = 0, n;
+	u64 pairs = 0;
+	bool ok = true;
 
 	do {
 		u16 unit = utfconv_get16(s, le);
 
-		if (unit < 0x80)
-			n = utfconv_utf16_block_ascii(&s, &d, bend, le);
-		else if (unit >= 0x800 && (unit & 0xF800) != 0xD800)
-			n = utfconv_utf16_block_three(&s, &d, unit);
-		else if (unit < 0x800)
-			n = utfconv_utf16_block_short(&s, &d, unit, le);
-		else
-			n = utfconv_utf16_block_pair(&s, &d, unit, le);
-		if (!n)
-			break;
-		ncp += n;
-	} while (s < bend);
+		if (unit < 0x80 && utfconv_get16(s + 2, le) >= 0x80) {
+			/* one ASCII unit between others: a space, a digit */
+			*d = unit;
+			s += 2;
+			d++;
+		} else if (unit < 0x80) {
+			utfconv_utf16_block_ascii(&s, &d, bend, le);
+		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
+			utfconv_utf16_block_three(&s, &d, unit);
+		} else if (unit < 0x800) {
+			utfconv_utf16_block_short(&s, &d, unit, le);
+		} else {
+			ok = utfconv_utf16_block_pair(&s, &d, unit, le);
+			pairs += ok;
+		}
+	} while (ok && s < bend);
 	*sp = s;
 	*dp = d;
-	return ncp;
+	return (s - start) / 2 - pairs;
 }
 
 /* One block of UTF-16 input: the caller has checked utfconv_utf16_room(). */
