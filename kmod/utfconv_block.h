@@ -275,22 +275,33 @@ static __always_inline unsigned int utfconv_utf8_block_two(const u8 **sp,
 	return 1;
 }
 
-/* One three-byte sequence, not overlong, not a surrogate form. */
+/*
+ * A run of three-byte sequences, not overlong, not surrogate forms, up to
+ * @bend: a loop of its own, so that its branches predict a run of one
+ * script (Devanagari, CJK, Hangul) apart from the way into it. Stops at
+ * anything else, 0 where that is its first sequence.
+ */
 static __always_inline unsigned int
-utfconv_utf8_block_three(const u8 **sp, u8 **dp, bool be)
+utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 {
 	const u8 *s = *sp;
+	u8 *d = *dp;
 	u32 cp;
 
-	if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-		return 0;
-	cp = (s[0] & 0x0F) << 12 | (s[1] & 0x3F) << 6 | (s[2] & 0x3F);
-	if (cp < 0x800 || (cp & 0xF800) == 0xD800)
-		return 0;
-	utfconv_put16(*dp, cp, be);
-	*sp += 3;
-	*dp += 2;
-	return 1;
+	do {
+		if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+			break;
+		cp = (s[0] & 0x0F) << 12 | (s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+		if (cp < 0x800 || (cp & 0xF800) == 0xD800)
+			break;
+		utfconv_put16(d, cp, be);
+		s += 3;
+		d += 2;
+	} while (s < bend && (s[0] & 0xF0) == 0xE0);
+	cp = s != *sp;
+	*sp = s;
+	*dp = d;
+	return cp;
 }
 
 /* One four-byte sequence, not overlong, not above U+10FFFF. */
@@ -343,7 +354,7 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 		} else if (s[0] < 0xE0) {
 			ok = utfconv_utf8_block_two(&s, &d, be);
 		} else if (s[0] < 0xF0) {
-			ok = utfconv_utf8_block_three(&s, &d, be);
+			ok = utfconv_utf8_block_three(&s, &d, bend, be);
 		} else {
 			ok = utfconv_utf8_block_four(&s, &d, be);
 			pairs += ok;
@@ -423,16 +434,29 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 	*dp = d;
 }
 
-/* One code unit of 0x800 or more, no surrogate: three bytes, one store. */
-static __always_inline unsigned int utfconv_utf16_block_three(const u8 **sp,
-							      u8 **dp,
-							      u16 unit)
+/*
+ * A run of code units of 0x800 or more, no surrogates, up to @bend, the
+ * first @unit: three bytes each, one store; a loop of its own, as
+ * utfconv_utf8_block_three().
+ */
+static __always_inline void utfconv_utf16_block_three(const u8 **sp, u8 **dp,
+						      const u8 *bend,
+						      u16 unit, bool le)
 {
-	put_unaligned_le32(0x8080E0 | unit >> 12 | (unit & 0xFC0) << 2 |
-			   (unit & 0x3F) << 16, *dp);
-	*sp += 2;
-	*dp += 3;
-	return 1;
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	do {
+		put_unaligned_le32(0x8080E0 | unit >> 12 | (unit & 0xFC0) << 2 |
+				   (unit & 0x3F) << 16, d);
+		s += 2;
+		d += 3;
+		if (s >= bend)
+			break;
+		unit = utfconv_get16(s, le);
+	} while (unit >= 0x800 && (unit & 0xF800) != 0xD800);
+	*sp = s;
+	*dp = d;
 }
 
 /*
@@ -497,7 +521,7 @@ utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 		} else if (unit < 0x80) {
 			utfconv_utf16_block_ascii(&s, &d, bend, le);
 		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
-			utfconv_utf16_block_three(&s, &d, unit);
+			utfconv_utf16_block_three(&s, &d, bend, unit, le);
 		} else if (unit < 0x800) {
 			utfconv_utf16_block_short(&s, &d, unit, le);
 		} else {
