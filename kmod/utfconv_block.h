@@ -211,14 +211,15 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
  * the bytes by their offset from *@sp, so that the loop keeps one count.
  */
 static __always_inline size_t
-utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be)
+utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
+			 bool wide)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
 	size_t i = 0, n = bend - s;
 	u64 w, top;
 
-	while (i + 8 <= n) {
+	while (wide && i + 8 <= n) {
 		u64 w0 = get_unaligned_le64(s + i);
 		u64 w1 = get_unaligned_le64(s + i + 8);
 
@@ -333,7 +334,8 @@ utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
  * no count a register-starved build would keep in memory.
  */
 static __always_inline u64
-utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be)
+utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
+		      bool wide)
 {
 	/* copies the steps can keep in registers: *@sp may be in memory */
 	const u8 *s = *sp;
@@ -348,7 +350,7 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 			s++;
 			d += 2;
 		} else if (s[0] < 0x80) {
-			utfconv_utf8_block_ascii(&s, &d, bend, be);
+			utfconv_utf8_block_ascii(&s, &d, bend, be, wide);
 		} else if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
 			ok = utfconv_utf8_block_twos(&s, &d, be);
 		} else if (s[0] < 0xE0) {
@@ -369,7 +371,8 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 							u8 **dp, bool be)
 {
-	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be);
+	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be,
+				     false);
 }
 
 /*
@@ -390,7 +393,8 @@ static inline u32 utfconv_gather4(u64 w)
  * utfconv_utf8_block_ascii(), but returns nothing: the caller counts.
  */
 static __always_inline void
-utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
+utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
+			  bool wide)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 	const u8 *s = *sp;
@@ -398,7 +402,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 	size_t i = 0, n = bend - s;
 	u64 w = 0, top = 0;
 
-	while (i + 8 <= n) {
+	while (wide && i + 8 <= n) {
 		u64 w0 = get_unaligned_le64(s + i);
 		u64 w1 = get_unaligned_le64(s + i + 8);
 
@@ -419,7 +423,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 	d += i / 2;
 	if (top) {
 		w = le ? w : utfconv_swab16x4(w);
-		if (!(w & 0xF800F800F800F800ULL)) {
+		if (wide && !(w & 0xF800F800F800F800ULL)) {
 			d += utfconv_utf16_put_short4(d, w);
 			i += 8;
 		} else {
@@ -503,7 +507,8 @@ utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
  * the code units taken less the surrogate pairs among them.
  */
 static __always_inline u64
-utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le)
+utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
+		       bool wide)
 {
 	const u8 *s = *sp, *start = s;
 	u8 *d = *dp;
@@ -519,7 +524,7 @@ utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le)
 			s += 2;
 			d++;
 		} else if (unit < 0x80) {
-			utfconv_utf16_block_ascii(&s, &d, bend, le);
+			utfconv_utf16_block_ascii(&s, &d, bend, le, wide);
 		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
 			utfconv_utf16_block_three(&s, &d, bend, unit, le);
 		} else if (unit < 0x800) {
@@ -539,7 +544,7 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 							 u8 **dp, bool le)
 {
 	return utfconv_utf16_block_to(sp, dp, *sp + 2 * UTFCONV_UTF16_BLOCK,
-				      le);
+				      le, false);
 }
 
 /*
@@ -577,7 +582,7 @@ static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
 {
 	const u8 *bend = utfconv_utf8_room_end(*sp, se, *dp, de);
 
-	return bend == *sp ? 0 : utfconv_utf8_block_to(sp, dp, bend, be);
+	return bend == *sp ? 0 : utfconv_utf8_block_to(sp, dp, bend, be, true);
 }
 
 /*
@@ -589,7 +594,8 @@ static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
 {
 	const u8 *bend = utfconv_utf16_room_end(*sp, se, *dp, de);
 
-	return bend == *sp ? 0 : utfconv_utf16_block_to(sp, dp, bend, le);
+	return bend == *sp ? 0 : utfconv_utf16_block_to(sp, dp, bend, le,
+							true);
 }
 
 #endif /* _UTFCONV_BLOCK_H */
