@@ -176,7 +176,9 @@ static inline unsigned int utfconv_utf16_put_short4(u8 *d, u64 w)
  * and output left cover a block's worst case, so that they need no bounds
  * checks; they stop at anything else (ill-formed input, a surrogate, the
  * end of a block too near the end of a buffer) and leave it to the
- * careful per-character path. They may write scratch bytes past the
+ * careful per-character path. The SIMD paths hand them one block at a
+ * time; the scalar path runs them up to the end the room at its start
+ * allows (utfconv_utf8_block()), which is the same check made once. They may write scratch bytes past the
  * output they report, never past the end of the output buffer.
  */
 #define UTFCONV_UTF8_BLOCK	64	/* input bytes */
@@ -200,17 +202,22 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
 
 /*
  * The block paths' steps each convert what their kind of input allows at
- * *@sp, advance *@sp and *@dp, and return the code points converted: 0
- * where the block must stop for the careful path.
+ * *@sp and advance *@sp and *@dp; those that may meet something for the
+ * careful path return 0 there (else the code points converted), the
+ * others return nothing. @wide: the scalar path's own call, ASCII sixteen
+ * bytes (eight code units) a step; the SIMD paths convert ASCII
+ * themselves and keep their one-block calls (utfconv_utf8_block1()),
+ * which they inline, small.
  */
 
 /*
  * A run of ASCII bytes up to the first other byte, sixteen at a time
  * while such a step stays within the lookahead after @bend, then eight at
- * a time up to the last eight-byte step that starts before @bend. Takes
- * the bytes by their offset from *@sp, so that the loop keeps one count.
+ * a time up to the last eight-byte step that starts before @bend (@wide
+ * false: eight at a time only). Takes the bytes by their offset from *@sp,
+ * so that the loop keeps one count.
  */
-static __always_inline size_t
+static __always_inline void
 utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 			 bool wide)
 {
@@ -242,8 +249,6 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	/* a last step may end past @bend, within the lookahead */
 	*sp = s + i;
 	*dp = d + 2 * i;
-	/* one code point per byte: no count to keep in the loop */
-	return i;
 }
 
 /* Up to four two-byte sequences in one step. */
@@ -389,8 +394,9 @@ static inline u32 utfconv_gather4(u64 w)
  * A run of ASCII code units, eight at a time while such a step stays
  * within the lookahead after @bend, then four at a time; the four where it
  * ends as well when none of them needs three bytes (accented letters in
- * Latin-script text), else up to the first other unit. As
- * utfconv_utf8_block_ascii(), but returns nothing: the caller counts.
+ * Latin-script text), else up to the first other unit (@wide false:
+ * four at a time only, up to the first other unit). As
+ * utfconv_utf8_block_ascii().
  */
 static __always_inline void
 utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
@@ -408,7 +414,8 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 
 		if ((w0 | w1) & nonascii)
 			break;
-		put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8), d + i / 2);
+		put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8),
+				   d + i / 2);
 		put_unaligned_le32(utfconv_gather4(le ? w1 : w1 >> 8),
 				   d + i / 2 + 4);
 		i += 16;
@@ -428,7 +435,8 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 			i += 8;
 		} else {
 			/* scratch past the ASCII units before the other one */
-			put_unaligned_le32(utfconv_gather4(w & 0x00FF00FF00FF00FFULL), d);
+			w &= 0x00FF00FF00FF00FFULL;
+			put_unaligned_le32(utfconv_gather4(w), d);
 			top = (unsigned int)__ffs64(top) >> 4;
 			d += top;
 			i += 2 * top;
@@ -548,9 +556,10 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 }
 
 /*
- * Where a last, shorter block of UTF-8 input at @s may end once there is
- * no room for a whole one: as far as the room for the lookahead in the
- * input and for the worst case in the output goes; @s if not at all.
+ * Where the scalar path's run of UTF-8 input at @s may end (a whole block
+ * at least where utfconv_utf8_room() holds): as far as the room for the
+ * lookahead in the input and for the worst case in the output goes, two
+ * output bytes per input byte and 16 more; @s if not at all.
  */
 static inline const u8 *utfconv_utf8_room_end(const u8 *s, const u8 *se,
 					      const u8 *d, const u8 *de)
