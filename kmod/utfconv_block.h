@@ -408,24 +408,24 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 	size_t i = 0, n = bend - s;
 	u64 w = 0, top = 0;
 
-	while (wide && i + 8 <= n) {
-		u64 w0 = get_unaligned_le64(s + i);
-		u64 w1 = get_unaligned_le64(s + i + 8);
-
-		if ((w0 | w1) & nonascii)
-			break;
-		put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8),
-				   d + i / 2);
-		put_unaligned_le32(utfconv_gather4(le ? w1 : w1 >> 8),
-				   d + i / 2 + 4);
-		i += 16;
-	}
 	for (; i < n; i += 8) {
 		w = get_unaligned_le64(s + i);
 		top = w & nonascii;
 		if (top)
 			break;
 		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d + i / 2);
+		while (wide && i + 16 <= n) {
+			u64 w0 = get_unaligned_le64(s + i + 8);
+			u64 w1 = get_unaligned_le64(s + i + 16);
+
+			if ((w0 | w1) & nonascii)
+				break;
+			put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8),
+					   d + i / 2 + 4);
+			put_unaligned_le32(utfconv_gather4(le ? w1 : w1 >> 8),
+					   d + i / 2 + 8);
+			i += 16;
+		}
 	}
 	d += i / 2;
 	if (top) {
