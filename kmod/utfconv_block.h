@@ -391,12 +391,13 @@ static inline u32 utfconv_gather4(u64 w)
 }
 
 /*
- * A run of ASCII code units, eight at a time while such a step stays
- * within the lookahead after @bend, then four at a time; the four where it
- * ends as well when none of them needs three bytes (accented letters in
- * Latin-script text), else up to the first other unit (@wide false:
- * four at a time only, up to the first other unit). As
- * utfconv_utf8_block_ascii().
+ * A run of ASCII code units, four at a time, and after each four of them
+ * eight at a time while such a step stays within the lookahead after
+ * @bend (a short run between accented letters then fails on no more than
+ * four); the four where it ends as well when none of them needs three
+ * bytes (accented letters in Latin-script text), else up to the first
+ * other unit (@wide false: four at a time only, up to the first other
+ * unit). As utfconv_utf8_block_ascii().
  */
 static __always_inline void
 utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
