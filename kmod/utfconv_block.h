@@ -178,8 +178,9 @@ static inline unsigned int utfconv_utf16_put_short4(u8 *d, u64 w)
  * end of a block too near the end of a buffer) and leave it to the
  * careful per-character path. The SIMD paths hand them one block at a
  * time; the scalar path runs them up to the end the room at its start
- * allows (utfconv_utf8_block()), which is the same check made once. They may write scratch bytes past the
- * output they report, never past the end of the output buffer.
+ * allows (utfconv_utf8_block()), which is the same check made once. They
+ * may write scratch bytes past the output they report, never past the
+ * end of the output buffer.
  */
 #define UTFCONV_UTF8_BLOCK	64	/* input bytes */
 #define UTFCONV_UTF16_BLOCK	32	/* input code units */
