@@ -158,6 +158,11 @@ static inline unsigned int utfconv_utf16_put_short4(u8 *d, u64 w)
 		  ((w & 0x003F003F003F003FULL) << 8);
 	unsigned int i, n = 0;
 
+	/* four two-byte sequences (Cyrillic, Greek, Arabic): one store */
+	if (two == 0x0001000100010001ULL) {
+		put_unaligned_le64(enc, d);
+		return 8;
+	}
 	w ^= (w ^ enc) & (two * 0xFFFF);
 	for (i = 0; i < 64; i += 16) {
 		put_unaligned_le16((u16)(w >> i), d + n);
@@ -171,8 +176,11 @@ static inline unsigned int utfconv_utf16_put_short4(u8 *d, u64 w)
  * and output left cover a block's worst case, so that they need no bounds
  * checks; they stop at anything else (ill-formed input, a surrogate, the
  * end of a block too near the end of a buffer) and leave it to the
- * careful per-character path. They may write scratch bytes past the
- * output they report, never past the end of the output buffer.
+ * careful per-character path. The SIMD paths hand them one block at a
+ * time; the scalar path runs them up to the end the room at its start
+ * allows (utfconv_utf8_block()), which is the same check made once. They
+ * may write scratch bytes past the output they report, never past the
+ * end of the output buffer.
  */
 #define UTFCONV_UTF8_BLOCK	64	/* input bytes */
 #define UTFCONV_UTF16_BLOCK	32	/* input code units */
@@ -195,38 +203,53 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
 
 /*
  * The block paths' steps each convert what their kind of input allows at
- * *@sp, advance *@sp and *@dp, and return the code points converted: 0
- * where the block must stop for the careful path.
+ * *@sp and advance *@sp and *@dp; those that may meet something for the
+ * careful path return 0 there (else the code points converted), the
+ * others return nothing. @wide: the scalar path's own call, ASCII sixteen
+ * bytes (eight code units) a step; the SIMD paths convert ASCII
+ * themselves and keep their one-block calls (utfconv_utf8_block1()),
+ * which they inline, small.
  */
 
 /*
- * A run of ASCII bytes, eight at a time, up to the first other byte or
- * the last eight-byte step that starts before @bend.
+ * A run of ASCII bytes up to the first other byte, sixteen at a time
+ * while such a step stays within the lookahead after @bend, then eight at
+ * a time up to the last eight-byte step that starts before @bend (@wide
+ * false: eight at a time only). Takes the bytes by their offset from *@sp,
+ * so that the loop keeps one count.
  */
-static __always_inline unsigned int
-utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be)
+static __always_inline void
+utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
+			 bool wide)
 {
-	const u8 *start = *sp, *s = start;
+	const u8 *s = *sp;
 	u8 *d = *dp;
-	u64 w = get_unaligned_le64(s);
-	u64 top = w & 0x8080808080808080ULL;
-	unsigned int n;
+	size_t i = 0, n = bend - s;
+	u64 w, top;
 
-	for (;;) {
-		utfconv_put_ascii8(d, w, be);
-		if (top || s + 8 >= bend)
+	while (wide && i + 8 <= n) {
+		u64 w0 = get_unaligned_le64(s + i);
+		u64 w1 = get_unaligned_le64(s + i + 8);
+
+		if ((w0 | w1) & 0x8080808080808080ULL)
 			break;
-		s += 8;
-		d += 16;
-		w = get_unaligned_le64(s);
-		top = w & 0x8080808080808080ULL;
+		utfconv_put_ascii8(d + 2 * i, w0, be);
+		utfconv_put_ascii8(d + 2 * i + 16, w1, be);
+		i += 16;
 	}
-	/* the ASCII bytes before the first other one */
-	n = top ? (unsigned int)__ffs64(top) >> 3 : 8;
-	*sp = s + n;
-	*dp = d + 2 * n;
-	/* one code point per byte: no count to keep in the loop */
-	return *sp - start;
+	for (; i < n; i += 8) {
+		w = get_unaligned_le64(s + i);
+		top = w & 0x8080808080808080ULL;
+		utfconv_put_ascii8(d + 2 * i, w, be);
+		if (top) {
+			/* the ASCII bytes before the first other one */
+			i += (unsigned int)__ffs64(top) >> 3;
+			break;
+		}
+	}
+	/* a last step may end past @bend, within the lookahead */
+	*sp = s + i;
+	*dp = d + 2 * i;
 }
 
 /* Up to four two-byte sequences in one step. */
@@ -259,22 +282,33 @@ static __always_inline unsigned int utfconv_utf8_block_two(const u8 **sp,
 	return 1;
 }
 
-/* One three-byte sequence, not overlong, not a surrogate form. */
+/*
+ * A run of three-byte sequences, not overlong, not surrogate forms, up to
+ * @bend: a loop of its own, so that its branches predict a run of one
+ * script (Devanagari, CJK, Hangul) apart from the way into it. Stops at
+ * anything else, 0 where that is its first sequence.
+ */
 static __always_inline unsigned int
-utfconv_utf8_block_three(const u8 **sp, u8 **dp, bool be)
+utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 {
 	const u8 *s = *sp;
+	u8 *d = *dp;
 	u32 cp;
 
-	if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-		return 0;
-	cp = (s[0] & 0x0F) << 12 | (s[1] & 0x3F) << 6 | (s[2] & 0x3F);
-	if (cp < 0x800 || (cp & 0xF800) == 0xD800)
-		return 0;
-	utfconv_put16(*dp, cp, be);
-	*sp += 3;
-	*dp += 2;
-	return 1;
+	do {
+		if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+			break;
+		cp = (s[0] & 0x0F) << 12 | (s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+		if (cp < 0x800 || (cp & 0xF800) == 0xD800)
+			break;
+		utfconv_put16(d, cp, be);
+		s += 3;
+		d += 2;
+	} while (s < bend && (s[0] & 0xF0) == 0xE0);
+	cp = s != *sp;
+	*sp = s;
+	*dp = d;
+	return cp;
 }
 
 /* One four-byte sequence, not overlong, not above U+10FFFF. */
@@ -301,98 +335,142 @@ utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
  * UTF-8 input from *@sp up to @bend, a block or less (a shorter one where
  * the caller has checked utfconv_utf8_room_end()). Returns the code points
  * converted; *@sp before @bend means it stopped at something for the
- * careful path.
+ * careful path. The count is worked out at the end from the code units
+ * written less the surrogate pairs among them, so that the loop carries
+ * no count a register-starved build would keep in memory.
  */
-static __always_inline unsigned int
-utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be)
+static __always_inline u64
+utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
+		      bool wide)
 {
 	/* copies the steps can keep in registers: *@sp may be in memory */
 	const u8 *s = *sp;
-	u8 *d = *dp;
-	unsigned int ncp = 0, n;
+	u8 *d = *dp, *start = d;
+	u64 pairs = 0;
+	bool ok = true;
 
 	do {
-		if (s[0] < 0x80) {
-			ncp += utfconv_utf8_block_ascii(&s, &d, bend, be);
-			continue;
+		if (s[0] < 0x80 && s[1] >= 0x80) {
+			/* one ASCII byte between others: a space, a digit */
+			utfconv_put16(d, s[0], be);
+			s++;
+			d += 2;
+		} else if (s[0] < 0x80) {
+			utfconv_utf8_block_ascii(&s, &d, bend, be, wide);
+		} else if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
+			ok = utfconv_utf8_block_twos(&s, &d, be);
+		} else if (s[0] < 0xE0) {
+			ok = utfconv_utf8_block_two(&s, &d, be);
+		} else if (s[0] < 0xF0) {
+			ok = utfconv_utf8_block_three(&s, &d, bend, be);
+		} else {
+			ok = utfconv_utf8_block_four(&s, &d, be);
+			pairs += ok;
 		}
-		if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
-			n = utfconv_utf8_block_twos(&s, &d, be);
-			if (!n)
-				break;
-			ncp += n;
-			continue;
-		}
-		if (s[0] < 0xE0)
-			n = utfconv_utf8_block_two(&s, &d, be);
-		else if (s[0] < 0xF0)
-			n = utfconv_utf8_block_three(&s, &d, be);
-		else
-			n = utfconv_utf8_block_four(&s, &d, be);
-		if (!n)
-			break;
-		ncp++;
-	} while (s < bend);
+	} while (ok && s < bend);
 	*sp = s;
 	*dp = d;
-	return ncp;
+	return (d - start) / 2 - pairs;
 }
 
 /* One block of UTF-8 input: the caller has checked utfconv_utf8_room(). */
 static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 							u8 **dp, bool be)
 {
-	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be);
+	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be,
+				     false);
 }
 
-/* Four 16-bit lanes to their low bytes. */
+/*
+ * Four ASCII code units, little-endian in the 16-bit lanes of @w (their
+ * high bytes zero), as four bytes.
+ */
 static inline u32 utfconv_gather4(u64 w)
 {
-	w &= 0x00FF00FF00FF00FFULL;
 	w = (w | w >> 8) & 0x0000FFFF0000FFFFULL;
 	return (u32)(w | w >> 16);
 }
 
 /*
- * A run of ASCII code units, four at a time, up to the first other unit
- * or the last four-unit step that starts before @bend; as
- * utfconv_utf8_block_ascii().
+ * A run of ASCII code units, four at a time, and after each four of them
+ * eight at a time while such a step stays within the lookahead after
+ * @bend (a short run between accented letters then fails on no more than
+ * four); the four where it ends as well when none of them needs three
+ * bytes (accented letters in Latin-script text), else up to the first
+ * other unit (@wide false: four at a time only, up to the first other
+ * unit). As utfconv_utf8_block_ascii().
  */
-static __always_inline unsigned int
-utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le)
+static __always_inline void
+utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
+			  bool wide)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	const u8 *start = *sp, *s = start;
+	const u8 *s = *sp;
 	u8 *d = *dp;
-	u64 w, top;
-	unsigned int n;
+	size_t i = 0, n = bend - s;
+	u64 w = 0, top = 0;
 
-	for (;;) {
-		w = get_unaligned_le64(s);
+	for (; i < n; i += 8) {
+		w = get_unaligned_le64(s + i);
 		top = w & nonascii;
-		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d);
-		if (top || s + 8 >= bend)
+		if (top)
 			break;
-		s += 8;
-		d += 4;
+		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d + i / 2);
+		while (wide && i + 16 <= n) {
+			u64 w0 = get_unaligned_le64(s + i + 8);
+			u64 w1 = get_unaligned_le64(s + i + 16);
+
+			if ((w0 | w1) & nonascii)
+				break;
+			put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8),
+					   d + i / 2 + 4);
+			put_unaligned_le32(utfconv_gather4(le ? w1 : w1 >> 8),
+					   d + i / 2 + 8);
+			i += 16;
+		}
 	}
-	/* the ASCII units before the first other one */
-	n = top ? (unsigned int)__ffs64(top) >> 4 : 4;
-	*sp = s + 2 * n;
-	*dp = d + n;
-	return (*sp - start) / 2;
+	d += i / 2;
+	if (top) {
+		w = le ? w : utfconv_swab16x4(w);
+		if (wide && !(w & 0xF800F800F800F800ULL)) {
+			d += utfconv_utf16_put_short4(d, w);
+			i += 8;
+		} else {
+			/* scratch past the ASCII units before the other one */
+			w &= 0x00FF00FF00FF00FFULL;
+			put_unaligned_le32(utfconv_gather4(w), d);
+			top = (unsigned int)__ffs64(top) >> 4;
+			d += top;
+			i += 2 * top;
+		}
+	}
+	*sp = s + i;
+	*dp = d;
 }
 
-/* One code unit of 0x800 or more, no surrogate: three bytes, one store. */
-static __always_inline unsigned int utfconv_utf16_block_three(const u8 **sp,
-							      u8 **dp,
-							      u16 unit)
+/*
+ * A run of code units of 0x800 or more, no surrogates, up to @bend, the
+ * first @unit: three bytes each, one store; a loop of its own, as
+ * utfconv_utf8_block_three().
+ */
+static __always_inline void utfconv_utf16_block_three(const u8 **sp, u8 **dp,
+						      const u8 *bend,
+						      u16 unit, bool le)
 {
-	put_unaligned_le32(0x8080E0 | unit >> 12 | (unit & 0xFC0) << 2 |
-			   (unit & 0x3F) << 16, *dp);
-	*sp += 2;
-	*dp += 3;
-	return 1;
+	const u8 *s = *sp;
+	u8 *d = *dp;
+
+	do {
+		put_unaligned_le32(0x8080E0 | unit >> 12 | (unit & 0xFC0) << 2 |
+				   (unit & 0x3F) << 16, d);
+		s += 2;
+		d += 3;
+		if (s >= bend)
+			break;
+		unit = utfconv_get16(s, le);
+	} while (unit >= 0x800 && (unit & 0xF800) != 0xD800);
+	*sp = s;
+	*dp = d;
 }
 
 /*
@@ -422,41 +500,53 @@ static __always_inline unsigned int
 utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
 {
 	u16 trail = utfconv_get16(*sp + 2, le);
+	u32 cp;
 
 	if (unit >= 0xDC00 || (trail & 0xFC00) != 0xDC00)
 		return 0;
-	utfconv_put_utf8(*dp, utfconv_pair(unit, trail));
+	cp = utfconv_pair(unit, trail);
+	put_unaligned_le32(0x808080F0 | cp >> 18 | (cp & 0x3F000) >> 4 |
+			   (cp & 0xFC0) << 10 | (cp & 0x3F) << 24, *dp);
 	*sp += 4;
 	*dp += 4;
 	return 1;
 }
 
-/* UTF-16 input up to @bend; as utfconv_utf8_block_to(). */
-static __always_inline unsigned int
-utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le)
+/*
+ * UTF-16 input up to @bend; as utfconv_utf8_block_to(), the count from
+ * the code units taken less the surrogate pairs among them.
+ */
+static __always_inline u64
+utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
+		       bool wide)
 {
-	const u8 *s = *sp;
+	const u8 *s = *sp, *start = s;
 	u8 *d = *dp;
-	unsigned int ncp = 0, n;
+	u64 pairs = 0;
+	bool ok = true;
 
 	do {
 		u16 unit = utfconv_get16(s, le);
 
-		if (unit < 0x80)
-			n = utfconv_utf16_block_ascii(&s, &d, bend, le);
-		else if (unit >= 0x800 && (unit & 0xF800) != 0xD800)
-			n = utfconv_utf16_block_three(&s, &d, unit);
-		else if (unit < 0x800)
-			n = utfconv_utf16_block_short(&s, &d, unit, le);
-		else
-			n = utfconv_utf16_block_pair(&s, &d, unit, le);
-		if (!n)
-			break;
-		ncp += n;
-	} while (s < bend);
+		if (unit < 0x80 && utfconv_get16(s + 2, le) >= 0x80) {
+			/* one ASCII unit between others: a space, a digit */
+			*d = unit;
+			s += 2;
+			d++;
+		} else if (unit < 0x80) {
+			utfconv_utf16_block_ascii(&s, &d, bend, le, wide);
+		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
+			utfconv_utf16_block_three(&s, &d, bend, unit, le);
+		} else if (unit < 0x800) {
+			utfconv_utf16_block_short(&s, &d, unit, le);
+		} else {
+			ok = utfconv_utf16_block_pair(&s, &d, unit, le);
+			pairs += ok;
+		}
+	} while (ok && s < bend);
 	*sp = s;
 	*dp = d;
-	return ncp;
+	return (s - start) / 2 - pairs;
 }
 
 /* One block of UTF-16 input: the caller has checked utfconv_utf16_room(). */
@@ -464,13 +554,14 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 							 u8 **dp, bool le)
 {
 	return utfconv_utf16_block_to(sp, dp, *sp + 2 * UTFCONV_UTF16_BLOCK,
-				      le);
+				      le, false);
 }
 
 /*
- * Where a last, shorter block of UTF-8 input at @s may end once there is
- * no room for a whole one: as far as the room for the lookahead in the
- * input and for the worst case in the output goes; @s if not at all.
+ * Where the scalar path's run of UTF-8 input at @s may end (a whole block
+ * at least where utfconv_utf8_room() holds): as far as the room for the
+ * lookahead in the input and for the worst case in the output goes, two
+ * output bytes per input byte and 16 more; @s if not at all.
  */
 static inline const u8 *utfconv_utf8_room_end(const u8 *s, const u8 *se,
 					      const u8 *d, const u8 *de)
@@ -490,46 +581,32 @@ static inline const u8 *utfconv_utf16_room_end(const u8 *s, const u8 *se,
 }
 
 /*
- * Whole blocks while there is room, then a shorter one up to the
- * lookahead, so that short buffers (file names) and the ends of long ones
+ * As far as the room for the lookahead in the input and for the worst
+ * case in the output goes, worked out once: output grows by at most two
+ * bytes per input byte, so the room left at the start covers each step
+ * before that end. Short buffers (file names) and the ends of long ones
  * leave only their last few characters to the careful path; as
  * utfconv_utf8_block_to().
  */
 static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool be)
 {
-	const u8 *bend;
-	bool whole;
-	u64 ncp = 0;
+	const u8 *bend = utfconv_utf8_room_end(*sp, se, *dp, de);
 
-	do {
-		whole = utfconv_utf8_room(*sp, se, *dp, de);
-		bend = whole ? *sp + UTFCONV_UTF8_BLOCK :
-			       utfconv_utf8_room_end(*sp, se, *dp, de);
-		if (bend == *sp)
-			break;
-		ncp += utfconv_utf8_block_to(sp, dp, bend, be);
-	} while (whole && *sp >= bend);
-	return ncp;
+	return bend == *sp ? 0 : utfconv_utf8_block_to(sp, dp, bend, be, true);
 }
 
-/* As utfconv_utf8_block(), for UTF-16 input. */
+/*
+ * As utfconv_utf8_block(), for UTF-16 input: output grows by at most
+ * three bytes per code unit.
+ */
 static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
 					       u8 **dp, u8 *de, bool le)
 {
-	const u8 *bend;
-	bool whole;
-	u64 ncp = 0;
+	const u8 *bend = utfconv_utf16_room_end(*sp, se, *dp, de);
 
-	do {
-		whole = utfconv_utf16_room(*sp, se, *dp, de);
-		bend = whole ? *sp + 2 * UTFCONV_UTF16_BLOCK :
-			       utfconv_utf16_room_end(*sp, se, *dp, de);
-		if (bend == *sp)
-			break;
-		ncp += utfconv_utf16_block_to(sp, dp, bend, le);
-	} while (whole && *sp >= bend);
-	return ncp;
+	return bend == *sp ? 0 : utfconv_utf16_block_to(sp, dp, bend, le,
+							true);
 }
 
 #endif /* _UTFCONV_BLOCK_H */
