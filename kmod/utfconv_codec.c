@@ -1436,6 +1436,44 @@ int utfconv_validate(u32 direction, u32 policy, const void *src,
 }
 EXPORT_SYMBOL_GPL(utfconv_validate);
 
+/*
+ * utfconv_buf() of a buffer that needs no stream set-up: no flags, so no
+ * BOM to write, strip or learn a byte order from, and a direction that
+ * knows its byte order. For a short buffer such as a file name,
+ * utfconv_init() and utfconv_convert()'s checks and bookkeeping for a
+ * next call are a good part of the work: here the state is what
+ * utfconv_init() would make of it, and the converter runs at once.
+ */
+static ssize_t utfconv_buf_plain(u32 direction, u32 policy, const void *src,
+				 size_t src_bytes, void *dst, size_t dst_bytes,
+				 u64 *error_offset)
+{
+	struct utfconv_state st = {
+		.direction = direction,
+		.policy = policy,
+		.bits = UTFCONV_BIT_BOM_DONE | UTFCONV_BIT_STARTED |
+			(direction == UTFCONV_DIR_UTF16LE_TO_UTF8 ?
+			 UTFCONV_BIT_LE_IN : 0),
+	};
+	struct utfconv_cursor c = {
+		.start = src,
+		.s = src,
+		.se = (const u8 *)src + src_bytes,
+		.d = dst,
+		.de = (u8 *)dst + dst_bytes,
+	};
+	int ret;
+
+	/* as utfconv_convert(): a buffer may not wrap around */
+	if (src_bytes > UINTPTR_MAX - (uintptr_t)src ||
+	    dst_bytes > UINTPTR_MAX - (uintptr_t)dst)
+		return -EINVAL;
+	ret = utfconv_run(&st, &c, true);
+	if (st.halt && error_offset)
+		*error_offset = st.error_offset;
+	return ret ? ret : c.d - (u8 *)dst;
+}
+
 /**
  * utfconv_buf() - convert one complete buffer
  * @direction: UTFCONV_DIR_*
@@ -1469,6 +1507,10 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 	size_t in, out;
 	int ret;
 
+	if (!flags && direction != UTFCONV_DIR_UTF16_TO_UTF8 &&
+	    utfconv_valid_config(direction, policy, flags))
+		return utfconv_buf_plain(direction, policy, src, src_bytes, dst,
+					 dst_bytes, error_offset);
 	ret = utfconv_init(&st, direction, policy, flags);
 	if (ret)
 		return ret;
