@@ -1140,6 +1140,26 @@ static int utfconv_emit_bom(struct utfconv_state *st, struct utfconv_cursor *c)
 	return 0;
 }
 
+/*
+ * The cursor of a call at stream offset @base; false, and nothing to
+ * convert, where a buffer wraps around the end of the address space.
+ */
+static bool utfconv_cursor_set(struct utfconv_cursor *c, const void *src,
+			       size_t src_bytes, void *dst, size_t dst_bytes,
+			       u64 base)
+{
+	if (src_bytes > UINTPTR_MAX - (uintptr_t)src ||
+	    dst_bytes > UINTPTR_MAX - (uintptr_t)dst)
+		return false;
+	c->start = src;
+	c->s = src;
+	c->se = (const u8 *)src + src_bytes;
+	c->d = dst;
+	c->de = (u8 *)dst + dst_bytes;
+	c->base = base;
+	return true;
+}
+
 static bool utfconv_valid_config(u32 direction, u32 policy, u32 flags)
 {
 	return direction >= UTFCONV_DIR_UTF8_TO_UTF16LE &&
@@ -1248,14 +1268,7 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 		    size_t src_bytes, size_t *src_used, void *dst,
 		    size_t dst_bytes, size_t *dst_used, unsigned int cflags)
 {
-	struct utfconv_cursor c = {
-		.start = src,
-		.s = src,
-		.se = (const u8 *)src + src_bytes,
-		.d = dst,
-		.de = (u8 *)dst + dst_bytes,
-		.base = st->bytes_in,
-	};
+	struct utfconv_cursor c;
 	bool end = cflags & UTFCONV_END;
 	int ret = 0;
 
@@ -1265,9 +1278,8 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 		return -EINVAL;
 	if (!utfconv_valid_config(st->direction, st->policy, st->flags))
 		return -EINVAL;
-	/* a buffer may not wrap around the end of the address space */
-	if (src_bytes > UINTPTR_MAX - (uintptr_t)src ||
-	    dst_bytes > UINTPTR_MAX - (uintptr_t)dst)
+	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes,
+				st->bytes_in))
 		return -EINVAL;
 	if (st->halt)
 		return st->halt;
@@ -1455,18 +1467,10 @@ static ssize_t utfconv_buf_plain(u32 direction, u32 policy, const void *src,
 			(direction == UTFCONV_DIR_UTF16LE_TO_UTF8 ?
 			 UTFCONV_BIT_LE_IN : 0),
 	};
-	struct utfconv_cursor c = {
-		.start = src,
-		.s = src,
-		.se = (const u8 *)src + src_bytes,
-		.d = dst,
-		.de = (u8 *)dst + dst_bytes,
-	};
+	struct utfconv_cursor c;
 	int ret;
 
-	/* as utfconv_convert(): a buffer may not wrap around */
-	if (src_bytes > UINTPTR_MAX - (uintptr_t)src ||
-	    dst_bytes > UINTPTR_MAX - (uintptr_t)dst)
+	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0))
 		return -EINVAL;
 	ret = utfconv_run(&st, &c, true);
 	if (st.halt && error_offset)
