@@ -1167,6 +1167,30 @@ static bool utfconv_valid_config(u32 direction, u32 policy, u32 flags)
 	       !(flags & ~UTFCONV_FLAGS_ALL);
 }
 
+/*
+ * A new stream in the zeroed state @st: the one place that says how a
+ * stream starts, for utfconv_reset() and utfconv_buf()'s direct path.
+ */
+static void utfconv_start(struct utfconv_state *st, u8 direction, u8 policy,
+			  u8 flags)
+{
+	st->direction = direction;
+	st->policy = policy;
+	st->flags = flags;
+	if (direction == UTFCONV_DIR_UTF16LE_TO_UTF8)
+		st->bits |= UTFCONV_BIT_LE_IN;
+	if (!(flags & UTFCONV_FLAG_EMIT_BOM))
+		st->bits |= UTFCONV_BIT_BOM_DONE;
+	/*
+	 * Only a BOM to strip or a byte order to learn from it sets the first
+	 * character apart; without them the fast path may take it, which is
+	 * what a short buffer such as a file name wants.
+	 */
+	if (!(flags & UTFCONV_FLAG_STRIP_BOM) &&
+	    direction != UTFCONV_DIR_UTF16_TO_UTF8)
+		st->bits |= UTFCONV_BIT_STARTED;
+}
+
 /**
  * utfconv_init() - set up a conversion stream
  * @st: stream state, owned by the caller
@@ -1211,21 +1235,7 @@ void utfconv_reset(struct utfconv_state *st)
 	u8 direction = st->direction, policy = st->policy, flags = st->flags;
 
 	memset(st, 0, sizeof(*st));
-	st->direction = direction;
-	st->policy = policy;
-	st->flags = flags;
-	if (direction == UTFCONV_DIR_UTF16LE_TO_UTF8)
-		st->bits |= UTFCONV_BIT_LE_IN;
-	if (!(flags & UTFCONV_FLAG_EMIT_BOM))
-		st->bits |= UTFCONV_BIT_BOM_DONE;
-	/*
-	 * Only a BOM to strip or a byte order to learn from it sets the first
-	 * character apart; without them the fast path may take it, which is
-	 * what a short buffer such as a file name wants.
-	 */
-	if (!(flags & UTFCONV_FLAG_STRIP_BOM) &&
-	    direction != UTFCONV_DIR_UTF16_TO_UTF8)
-		st->bits |= UTFCONV_BIT_STARTED;
+	utfconv_start(st, direction, policy, flags);
 }
 EXPORT_SYMBOL_GPL(utfconv_reset);
 
@@ -1453,23 +1463,18 @@ EXPORT_SYMBOL_GPL(utfconv_validate);
  * BOM to write, strip or learn a byte order from, and a direction that
  * knows its byte order. For a short buffer such as a file name,
  * utfconv_init() and utfconv_convert()'s checks and bookkeeping for a
- * next call are a good part of the work: here the state is what
- * utfconv_init() would make of it, and the converter runs at once.
+ * next call are a good part of the work: here the state starts as
+ * utfconv_reset() starts it, and the converter runs at once.
  */
 static ssize_t utfconv_buf_plain(u32 direction, u32 policy, const void *src,
 				 size_t src_bytes, void *dst, size_t dst_bytes,
 				 u64 *error_offset)
 {
-	struct utfconv_state st = {
-		.direction = direction,
-		.policy = policy,
-		.bits = UTFCONV_BIT_BOM_DONE | UTFCONV_BIT_STARTED |
-			(direction == UTFCONV_DIR_UTF16LE_TO_UTF8 ?
-			 UTFCONV_BIT_LE_IN : 0),
-	};
+	struct utfconv_state st = { };
 	struct utfconv_cursor c;
 	int ret;
 
+	utfconv_start(&st, direction, policy, 0);
 	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0))
 		return -EINVAL;
 	ret = utfconv_run(&st, &c, true);
