@@ -1140,11 +1140,55 @@ static int utfconv_emit_bom(struct utfconv_state *st, struct utfconv_cursor *c)
 	return 0;
 }
 
+/*
+ * The cursor of a call at stream offset @base; false, and nothing to
+ * convert, where a buffer wraps around the end of the address space.
+ */
+static bool utfconv_cursor_set(struct utfconv_cursor *c, const void *src,
+			       size_t src_bytes, void *dst, size_t dst_bytes,
+			       u64 base)
+{
+	if (src_bytes > UINTPTR_MAX - (uintptr_t)src ||
+	    dst_bytes > UINTPTR_MAX - (uintptr_t)dst)
+		return false;
+	c->start = src;
+	c->s = src;
+	c->se = (const u8 *)src + src_bytes;
+	c->d = dst;
+	c->de = (u8 *)dst + dst_bytes;
+	c->base = base;
+	return true;
+}
+
 static bool utfconv_valid_config(u32 direction, u32 policy, u32 flags)
 {
 	return direction >= UTFCONV_DIR_UTF8_TO_UTF16LE &&
 	       direction <= UTFCONV_DIR_MAX && policy <= UTFCONV_POLICY_MAX &&
 	       !(flags & ~UTFCONV_FLAGS_ALL);
+}
+
+/*
+ * A new stream in the zeroed state @st: the one place that says how a
+ * stream starts, for utfconv_reset() and utfconv_buf()'s direct path.
+ */
+static void utfconv_start(struct utfconv_state *st, u8 direction, u8 policy,
+			  u8 flags)
+{
+	st->direction = direction;
+	st->policy = policy;
+	st->flags = flags;
+	if (direction == UTFCONV_DIR_UTF16LE_TO_UTF8)
+		st->bits |= UTFCONV_BIT_LE_IN;
+	if (!(flags & UTFCONV_FLAG_EMIT_BOM))
+		st->bits |= UTFCONV_BIT_BOM_DONE;
+	/*
+	 * Only a BOM to strip or a byte order to learn from it sets the first
+	 * character apart; without them the fast path may take it, which is
+	 * what a short buffer such as a file name wants.
+	 */
+	if (!(flags & UTFCONV_FLAG_STRIP_BOM) &&
+	    direction != UTFCONV_DIR_UTF16_TO_UTF8)
+		st->bits |= UTFCONV_BIT_STARTED;
 }
 
 /**
@@ -1191,21 +1235,7 @@ void utfconv_reset(struct utfconv_state *st)
 	u8 direction = st->direction, policy = st->policy, flags = st->flags;
 
 	memset(st, 0, sizeof(*st));
-	st->direction = direction;
-	st->policy = policy;
-	st->flags = flags;
-	if (direction == UTFCONV_DIR_UTF16LE_TO_UTF8)
-		st->bits |= UTFCONV_BIT_LE_IN;
-	if (!(flags & UTFCONV_FLAG_EMIT_BOM))
-		st->bits |= UTFCONV_BIT_BOM_DONE;
-	/*
-	 * Only a BOM to strip or a byte order to learn from it sets the first
-	 * character apart; without them the fast path may take it, which is
-	 * what a short buffer such as a file name wants.
-	 */
-	if (!(flags & UTFCONV_FLAG_STRIP_BOM) &&
-	    direction != UTFCONV_DIR_UTF16_TO_UTF8)
-		st->bits |= UTFCONV_BIT_STARTED;
+	utfconv_start(st, direction, policy, flags);
 }
 EXPORT_SYMBOL_GPL(utfconv_reset);
 
@@ -1248,14 +1278,7 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 		    size_t src_bytes, size_t *src_used, void *dst,
 		    size_t dst_bytes, size_t *dst_used, unsigned int cflags)
 {
-	struct utfconv_cursor c = {
-		.start = src,
-		.s = src,
-		.se = (const u8 *)src + src_bytes,
-		.d = dst,
-		.de = (u8 *)dst + dst_bytes,
-		.base = st->bytes_in,
-	};
+	struct utfconv_cursor c;
 	bool end = cflags & UTFCONV_END;
 	int ret = 0;
 
@@ -1265,9 +1288,8 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 		return -EINVAL;
 	if (!utfconv_valid_config(st->direction, st->policy, st->flags))
 		return -EINVAL;
-	/* a buffer may not wrap around the end of the address space */
-	if (src_bytes > UINTPTR_MAX - (uintptr_t)src ||
-	    dst_bytes > UINTPTR_MAX - (uintptr_t)dst)
+	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes,
+				st->bytes_in))
 		return -EINVAL;
 	if (st->halt)
 		return st->halt;
@@ -1436,6 +1458,31 @@ int utfconv_validate(u32 direction, u32 policy, const void *src,
 }
 EXPORT_SYMBOL_GPL(utfconv_validate);
 
+/*
+ * utfconv_buf() of a buffer that needs no stream set-up: no flags, so no
+ * BOM to write, strip or learn a byte order from, and a direction that
+ * knows its byte order. For a short buffer such as a file name,
+ * utfconv_init() and utfconv_convert()'s checks and bookkeeping for a
+ * next call are a good part of the work: here the state starts as
+ * utfconv_reset() starts it, and the converter runs at once.
+ */
+static ssize_t utfconv_buf_plain(u32 direction, u32 policy, const void *src,
+				 size_t src_bytes, void *dst, size_t dst_bytes,
+				 u64 *error_offset)
+{
+	struct utfconv_state st = { };
+	struct utfconv_cursor c;
+	int ret;
+
+	utfconv_start(&st, direction, policy, 0);
+	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0))
+		return -EINVAL;
+	ret = utfconv_run(&st, &c, true);
+	if (st.halt && error_offset)
+		*error_offset = st.error_offset;
+	return ret ? ret : c.d - (u8 *)dst;
+}
+
 /**
  * utfconv_buf() - convert one complete buffer
  * @direction: UTFCONV_DIR_*
@@ -1469,6 +1516,10 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 	size_t in, out;
 	int ret;
 
+	if (!flags && direction != UTFCONV_DIR_UTF16_TO_UTF8 &&
+	    utfconv_valid_config(direction, policy, flags))
+		return utfconv_buf_plain(direction, policy, src, src_bytes, dst,
+					 dst_bytes, error_offset);
 	ret = utfconv_init(&st, direction, policy, flags);
 	if (ret)
 		return ret;

@@ -116,22 +116,49 @@ static u32 utfconv_fsname_dir(enum utf16_endian endian, bool to_utf16)
 	return be ? UTFCONV_DIR_UTF16BE_TO_UTF8 : UTFCONV_DIR_UTF16LE_TO_UTF8;
 }
 
+/* Whether the two words at @s hold a NUL byte. */
+static inline bool utfconv_fsname_nul2(const u8 *s)
+{
+	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
+	unsigned long a = get_unaligned((const unsigned long *)s);
+	unsigned long b = get_unaligned((const unsigned long *)s + 1);
+
+	return has_zero(a, &a, &zero) | has_zero(b, &b, &zero);
+}
+
 /*
  * The bytes of @s before its first NUL, at most @n: fs/nls's end of a
- * name. A word at a time, since strnlen() takes a byte at a time and would
- * cost as much as converting the name.
+ * name. Two words a step, since strnlen() takes a byte at a time and would
+ * cost as much as converting the name; then the last two words, which may
+ * overlap bytes already seen, so that a name without a NUL (the common
+ * case) ends without a byte loop.
  */
 static int utfconv_fsname_strnlen(const u8 *s, int n)
 {
-	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
-	unsigned long bits;
+	const int step = 2 * sizeof(long);
 	int i;
 
-	for (i = 0; n - i >= (int)sizeof(long); i += sizeof(long))
-		if (has_zero(get_unaligned((const unsigned long *)(s + i)),
-			     &bits, &zero))
+	for (i = 0; n - i >= step; i += step)
+		if (utfconv_fsname_nul2(s + i))
 			break;
+	if (n - i < step && n >= step && !utfconv_fsname_nul2(s + n - step))
+		return n;
 	return i + strnlen((const char *)s + i, n - i);
+}
+
+/*
+ * Whether eight code units at @p hold U+0000. In each word the test sets
+ * bit 15 of the lowest zero lane (it borrows from nothing below it and
+ * has bit 15 clear), and of no lane when none is zero; it may also set
+ * bits above a zero lane, which a yes-or-no answer does not mind.
+ */
+static inline bool utfconv_fsname_nul8(const wchar_t *p)
+{
+	u64 a = get_unaligned((const u64 *)p);
+	u64 b = get_unaligned((const u64 *)p + 1);
+
+	return (((a - 0x0001000100010001ULL) & ~a) |
+		((b - 0x0001000100010001ULL) & ~b)) & 0x8000800080008000ULL;
 }
 
 /* The code units of @pwcs before its first U+0000, at most @n; as above. */
@@ -139,10 +166,11 @@ static int utfconv_fsname_units(const wchar_t *pwcs, int n)
 {
 	int i;
 
-	for (i = 0; n - i >= 4; i += 4)
-		if (~utfconv_nonzero16x4(get_unaligned((const u64 *)(pwcs + i))) &
-		    0x8000800080008000ULL)
+	for (i = 0; n - i >= 8; i += 8)
+		if (utfconv_fsname_nul8(pwcs + i))
 			break;
+	if (n - i < 8 && n >= 8 && !utfconv_fsname_nul8(pwcs + n - 8))
+		return n;
 	while (i < n && pwcs[i])
 		i++;
 	return i;

@@ -487,9 +487,10 @@ static void utfconv_fsname_nul_stop_utf8_test(struct kunit *test)
 }
 
 /*
- * The drop-ins look for the NUL a word at a time: a NUL at each place of
- * a name of a few words, or none, with each length given and each
- * alignment of the name; the name ends at the NUL or at the length.
+ * The drop-ins look for the NUL two words a step and read the last two
+ * words again where a step does not fit: a NUL at each place of a name of
+ * a few steps, or none, with each length given and each alignment of the
+ * name; the name ends at the NUL or at the length.
  */
 static void utfconv_fsname_nul_each_place_test(struct kunit *test)
 {
