@@ -1458,31 +1458,6 @@ int utfconv_validate(u32 direction, u32 policy, const void *src,
 }
 EXPORT_SYMBOL_GPL(utfconv_validate);
 
-/*
- * utfconv_buf() of a buffer that needs no stream set-up: no flags, so no
- * BOM to write, strip or learn a byte order from, and a direction that
- * knows its byte order. For a short buffer such as a file name,
- * utfconv_init() and utfconv_convert()'s checks and bookkeeping for a
- * next call are a good part of the work: here the state starts as
- * utfconv_reset() starts it, and the converter runs at once.
- */
-static ssize_t utfconv_buf_plain(u32 direction, u32 policy, const void *src,
-				 size_t src_bytes, void *dst, size_t dst_bytes,
-				 u64 *error_offset)
-{
-	struct utfconv_state st = { };
-	struct utfconv_cursor c;
-	int ret;
-
-	utfconv_start(&st, direction, policy, 0);
-	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0))
-		return -EINVAL;
-	ret = utfconv_run(&st, &c, true);
-	if (st.halt && error_offset)
-		*error_offset = st.error_offset;
-	return ret ? ret : c.d - (u8 *)dst;
-}
-
 /**
  * utfconv_buf() - convert one complete buffer
  * @direction: UTFCONV_DIR_*
@@ -1512,19 +1487,32 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 		    size_t src_bytes, void *dst, size_t dst_bytes,
 		    u64 *error_offset)
 {
-	struct utfconv_state st;
+	struct utfconv_state st = { };
+	struct utfconv_cursor c;
 	size_t in, out;
 	int ret;
 
-	if (!flags && direction != UTFCONV_DIR_UTF16_TO_UTF8 &&
-	    utfconv_valid_config(direction, policy, flags))
-		return utfconv_buf_plain(direction, policy, src, src_bytes, dst,
-					 dst_bytes, error_offset);
-	ret = utfconv_init(&st, direction, policy, flags);
-	if (ret)
-		return ret;
-	ret = utfconv_convert(&st, src, src_bytes, &in, dst, dst_bytes, &out,
-			      UTFCONV_END);
+	if (!utfconv_valid_config(direction, policy, flags))
+		return -EINVAL;
+	if (flags || direction == UTFCONV_DIR_UTF16_TO_UTF8) {
+		ret = utfconv_init(&st, direction, policy, flags);
+		if (!ret)
+			ret = utfconv_convert(&st, src, src_bytes, &in, dst,
+					      dst_bytes, &out, UTFCONV_END);
+	} else {
+		/*
+		 * No BOM to write, strip or learn a byte order from, and no
+		 * next call: for a short buffer such as a file name,
+		 * utfconv_init() and utfconv_convert()'s checks and counters
+		 * for a stream are a good part of the work, so the new
+		 * stream's state goes to the converter at once.
+		 */
+		utfconv_start(&st, direction, policy, flags);
+		if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0))
+			return -EINVAL;
+		ret = utfconv_run(&st, &c, true);
+		out = c.d - (u8 *)dst;
+	}
 	if (ret == -EILSEQ || (ret == -EINVAL && st.halt)) {
 		if (error_offset)
 			*error_offset = st.error_offset;
