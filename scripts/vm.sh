@@ -87,7 +87,11 @@ bench) GUEST_CMD=/utfconv/bench/vm-bench.sh VM_MEM=${VM_MEM:-2048} ;;
 # userspace-test/fs/run.sh, in the payload of scripts/fs-experiments.sh
 fs) GUEST_CMD=/utfconv/fs/run.sh ;;
 run|shell) GUEST_CMD=/utfconv/share.sh ;;
-*) die "usage: $0 test|demo|bench|fs [6.1] [6.12] | run -- CMD... | shell" ;;
+-h|--help)
+	# the comment at the top of this file
+	sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p;}' "$0"
+	exit 0 ;;
+*) die "usage: $0 test|demo|bench|fs [6.1] [6.12] | run -- CMD... | shell | --help" ;;
 esac
 RUN_CMD=()
 if [ "$MODE" = run ]; then
@@ -97,6 +101,11 @@ if [ "$MODE" = run ]; then
 	set -- 6.12
 	# Standard output is CMD's alone: vm.sh's own goes to stderr.
 	exec 3>&1 1>&2
+	# The guest's CMD reads no standard input: say so, rather than let
+	# `... | vm.sh run -- utfconv ...` convert nothing without a word.
+	if [ -p /dev/stdin ] || [ -f /dev/stdin ]; then
+		log "vm.sh: run: standard input is not passed to CMD; give it a file in the shared directory"
+	fi
 fi
 [ "$MODE" = shell ] && set -- 6.12
 KERNELS=${*:-6.1 6.12}
