@@ -1070,6 +1070,27 @@ static void copy_bound(double mbs[NDIR][NIMPL], double ceiling[NDIR])
 	}
 }
 
+/*
+ * The goal lines "WHO >= GOAL% of the codec" of implementation i, both
+ * directions, with the bound of copy_bound() when ceiling is given.
+ */
+static void share_goal(double mbs[NDIR][NIMPL], int i, const char *who,
+		       double goal, const double *ceiling)
+{
+	for (int d = 0; d < NDIR; d++) {
+		double r = mbs[d][I_CODEC] ?
+			   100 * mbs[d][i] / mbs[d][I_CODEC] : 0;
+		char what[80];
+
+		snprintf(what, sizeof(what), "%s >= %.0f%% of the codec, %s",
+			 who, goal, dir_name[d]);
+		printf("  %-52s measured %6.0f%%  %s", what, r, met(r >= goal));
+		if (ceiling)
+			printf(" (copies allow %.0f%%)", ceiling[d]);
+		putchar('\n');
+	}
+}
+
 int main(int argc, char **argv)
 {
 	double mbs[NDIR][NIMPL], cps[NDIR][NMETH], ceiling[NDIR];
@@ -1208,25 +1229,8 @@ int main(int argc, char **argv)
 			 dir_name[d]);
 		printf("  %-52s measured %6.2fx  %s\n", what, r, met(r >= 2));
 	}
-	for (int d = 0; d < NDIR; d++) {
-		double r = mbs[d][I_CODEC] ?
-			   100 * mbs[d][I_CLI] / mbs[d][I_CODEC] : 0;
-		char what[80];
-
-		snprintf(what, sizeof(what), "utfconv(1) >= 80%% of the codec, %s",
-			 dir_name[d]);
-		printf("  %-52s measured %6.0f%%  %s\n", what, r, met(r >= 80));
-	}
-	for (int d = 0; d < NDIR; d++) {
-		double r = mbs[d][I_CODEC] ?
-			   100 * mbs[d][I_STREAM] / mbs[d][I_CODEC] : 0;
-		char what[80];
-
-		snprintf(what, sizeof(what), "stream >= 60%% of the codec, %s",
-			 dir_name[d]);
-		printf("  %-52s measured %6.0f%%  %s (copies allow %.0f%%)\n",
-		       what, r, met(r >= 60), ceiling[d]);
-	}
+	share_goal(mbs, I_CLI, "utfconv(1)", 80, NULL);
+	share_goal(mbs, I_STREAM, "stream", 60, ceiling);
 	printf("  %-52s measured %6.0f B  %s\n",
 	       "memory per open file <= buffer_bytes + 16 KiB",
 	       mem.per_open[k], met(!isnan(mem.per_open[k]) &&
