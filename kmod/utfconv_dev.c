@@ -56,6 +56,8 @@
  * byte), so that a step is normally limited by the input only.
  */
 #define UTFCONV_OUT_BYTES		(2 * UTFCONV_IN_BYTES)
+/* Each bounce buffer of a CONVERT call is a slab object of its own. */
+static_assert(UTFCONV_OUT_BYTES <= KMALLOC_MAX_CACHE_SIZE);
 /*
  * Free output bytes that hold any single character the codec writes in
  * one piece: a 4-byte UTF-8 sequence or a UTF-16 surrogate pair.
@@ -1648,7 +1650,8 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 	size_t in_bytes;
 	u64 src_end;
 	u64 dst_end;
-	u8 *buf;
+	u8 *out_buf;
+	u8 *in_buf;
 	int ret;
 
 	ret = copy_struct_from_user(&cv, sizeof(cv), argp, usize);
@@ -1668,14 +1671,26 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 	    cv.dst < src_end)
 		return -EINVAL;
 
+	/*
+	 * Two allocations, each at most KMALLOC_MAX_CACHE_SIZE, so that both
+	 * come from the slab caches: one of their sum would take pages from
+	 * the page allocator and give them back on every call, zeroed each
+	 * time under init_on_alloc. kmalloc(0) gives ZERO_SIZE_PTR: no room,
+	 * never dereferenced.
+	 */
 	in_bytes = max_t(u64, min_t(u64, cv.src_bytes, UTFCONV_IN_BYTES), 1);
 	out_bytes = min_t(u64, cv.dst_bytes, UTFCONV_OUT_BYTES);
-	buf = kmalloc(in_bytes + out_bytes, GFP_KERNEL_ACCOUNT);
-	if (!buf)
+	in_buf = kmalloc(in_bytes, GFP_KERNEL_ACCOUNT);
+	out_buf = kmalloc(out_bytes, GFP_KERNEL_ACCOUNT);
+	if (!in_buf || !out_buf) {
+		kfree(out_buf);
+		kfree(in_buf);
 		return -ENOMEM;
-	ret = utfconv_convert_user(&cv, &mode, buf, in_bytes, buf + in_bytes,
+	}
+	ret = utfconv_convert_user(&cv, &mode, in_buf, in_bytes, out_buf,
 				   out_bytes);
-	kfree(buf);
+	kfree(out_buf);
+	kfree(in_buf);
 
 	if (utfconv_copy_out(argp, usize, &cv, sizeof(cv)))
 		return -EFAULT;
