@@ -33,6 +33,8 @@
 #if BENCH_HAVE_SIMDUTF
 #include "simdutf_shim.h"
 #endif
+#define BENCH_PROG "ab_bench"
+#include "bench_common.h"
 
 ssize_t A_utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		      const void *src, size_t src_bytes, void *dst,
@@ -52,22 +54,6 @@ enum { IMPL_A, IMPL_B, IMPL_HSW, NIMPL };
 static const char *const impl_name[NIMPL] = { "A", "B", "haswell" };
 static const void *hsw;
 static int nimpl = 2;
-
-static void die(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "ab_bench: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /* One conversion in direction @dir; output bytes, or -1 on error. */
 static long run(int impl, int dir, const void *src, size_t n, void *dst,
@@ -101,23 +87,6 @@ static double sample(int impl, int dir, const void *src, size_t n,
 		if (run(impl, dir, src, n, dst, cap) < 0)
 			die("%s failed during timing", impl_name[impl]);
 	return (now_ns() - t0) / iters;
-}
-
-static void *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	long n;
-	void *buf;
-
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0)
-		die("cannot read %s", path);
-	rewind(f);
-	buf = malloc(n + 1);
-	if (!buf || fread(buf, 1, n, f) != (size_t)n)
-		die("cannot read %s", path);
-	fclose(f);
-	*len = n;
-	return buf;
 }
 
 /* The outputs of all, byte for byte A's; dies if not. */
@@ -185,13 +154,6 @@ static void *make_input(const char *path, int dir, size_t *n)
 	free(u8);
 	*n = r;
 	return u16;
-}
-
-static const char *short_name(const char *path)
-{
-	const char *s = strstr(path, "corpus/");
-
-	return s ? s + 7 : path;
 }
 
 int main(int argc, char **argv)
