@@ -927,7 +927,8 @@ union utfconv_k8 {
  * GCC builds a splat constant from a general register (mov, vmovd and a
  * vpbroadcastw on the shuffle port) at every use in a loop short of
  * vector registers; read through a pointer it cannot follow, each is a
- * memory operand instead, which costs a load.
+ * memory operand instead, which costs a load. The steps from UTF-16 read
+ * theirs once per call (struct utfconv_avx2_kv).
  */
 struct utfconv_avx2_k {
 	union utfconv_k16 x7f, x3f, x7ff, xf800, xd800, xff80, x80c0, x80e0,
@@ -1039,23 +1040,38 @@ static __always_inline UTFCONV_AVX2 void utfconv_store_hi(u8 *d,
 }
 
 /*
+ * The constants of the steps from UTF-16, read through UTFCONV_K() once
+ * per call, before the loop: values that GCC cannot build again from
+ * their lanes, so that it keeps them in vector registers (or in stack
+ * slots of its own where it runs short) instead of taking a memory
+ * operand of utfconv_avx2_k at every use, which costs a 256-bit load:
+ * the CPU takes two of those a cycle, and the mixed step with the checks
+ * before it took about fifteen for its 16 units.
+ */
+struct utfconv_avx2_kv {
+	utfconv_u16x16 x3f, x3f00, x3fff, x4000, x7f, x8000, x80c0, x80e0,
+		       xd800, xf800, xff80;
+};
+
+/*
  * The 16 units of @a, all below 0x800, as one or two bytes of UTF-8 each
  * at @d, encoded in their 16-bit lanes and packed with vpshufb, one
  * 128-bit half at a time: at most 32 bytes written; returns the end of
  * the output.
  */
 static __always_inline UTFCONV_AVX2 u8 *
-utfconv_avx2_utf16_two(u8 *d, utfconv_u16x16 a)
+utfconv_avx2_utf16_two(const struct utfconv_avx2_kv *kv, u8 *d,
+		       utfconv_u16x16 a)
 {
 	/* a signed compare: one instruction, right for units below 0x8000 */
 	utfconv_u16x16 big = (utfconv_u16x16)((utfconv_s16x16)a >
-					      (utfconv_s16x16)UTFCONV_K(x7f));
+					      (utfconv_s16x16)kv->x7f);
 	unsigned int k7f = utfconv_unitmask(big);
 	utfconv_u8x32 e, r;
 
 	e = (utfconv_u8x32)((a & ~big) |
-			    ((UTFCONV_K(x80c0) | a >> 6 |
-			      (a & UTFCONV_K(x3f)) << 8) & big));
+			    ((kv->x80c0 | a >> 6 |
+			      (a & kv->x3f) << 8) & big));
 	r = utfconv_rows(utfconv_pack8[k7f & 0xFF], utfconv_pack8[k7f >> 16]);
 	r = utfconv_pshufb32(e, r);
 	utfconv_store_lo(d, r);
@@ -1066,10 +1082,10 @@ utfconv_avx2_utf16_two(u8 *d, utfconv_u16x16 a)
 
 /* Whether the 16 units of @a hold a surrogate. */
 static __always_inline UTFCONV_AVX2 bool
-utfconv_avx2_surrogates(utfconv_u16x16 a)
+utfconv_avx2_surrogates(const struct utfconv_avx2_kv *kv, utfconv_u16x16 a)
 {
-	return utfconv_movemask32((utfconv_u16x16)((a & UTFCONV_K(xf800)) ==
-						   UTFCONV_K(xd800)));
+	return utfconv_movemask32((utfconv_u16x16)((a & kv->xf800) ==
+						   kv->xd800));
 }
 
 /*
@@ -1098,19 +1114,20 @@ utfconv_avx2_utf16_run4(u8 *d, utfconv_u16x16 a)
  * @d; returns the end of the output.
  */
 static __always_inline UTFCONV_AVX2 u8 *
-utfconv_avx2_utf16_mixed(u8 *d, utfconv_u16x16 a)
+utfconv_avx2_utf16_mixed(const struct utfconv_avx2_kv *kv, u8 *d,
+			 utfconv_u16x16 a)
 {
 	const utfconv_u8x32 dup = UTFCONV_VEC(0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10,
 					      10, 12, 12, 14, 14, 0, 0, 2, 2, 4,
 					      4, 6, 6, 8, 8, 10, 10, 12, 12, 14,
 					      14);
-	utfconv_u16x16 one = (utfconv_u16x16)((a & UTFCONV_K(xff80)) == 0);
-	utfconv_u16x16 two = (utfconv_u16x16)((a & UTFCONV_K(xf800)) == 0);
+	utfconv_u16x16 one = (utfconv_u16x16)((a & kv->xff80) == 0);
+	utfconv_u16x16 two = (utfconv_u16x16)((a & kv->xf800) == 0);
 	utfconv_u16x16 p = ((utfconv_u16x16)utfconv_pshufb32((utfconv_u8x32)a,
 							     dup) &
-			    UTFCONV_K(x3fff)) | UTFCONV_K(x8000);
-	utfconv_u16x16 q = a >> 12 | (a << 2 & UTFCONV_K(x3f00)) |
-			   UTFCONV_K(x80e0) | (two & UTFCONV_K(x4000));
+			    kv->x3fff) | kv->x8000;
+	utfconv_u16x16 q = a >> 12 | (a << 2 & kv->x3f00) |
+			   kv->x80e0 | (two & kv->x4000);
 	utfconv_u8x32 lo, hi;
 	unsigned int n;
 
@@ -1145,10 +1162,11 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_none(utfconv_u16x16 a,
 }
 
 /* Whether the 32 units @a, then @b, are ASCII. */
-static __always_inline UTFCONV_AVX2 bool utfconv_avx2_ascii16(utfconv_u16x16 a,
-							      utfconv_u16x16 b)
+static __always_inline UTFCONV_AVX2 bool
+utfconv_avx2_ascii16(const struct utfconv_avx2_kv *kv, utfconv_u16x16 a,
+		     utfconv_u16x16 b)
 {
-	return utfconv_avx2_none(a | b, UTFCONV_K(xff80));
+	return utfconv_avx2_none(a | b, kv->xff80);
 }
 
 /*
@@ -1160,8 +1178,9 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_ascii16(utfconv_u16x16 a,
  * again.
  */
 static __always_inline UTFCONV_AVX2 u64
-utfconv_avx2_utf16_ascii(const u8 **sp, u8 **dp, const u8 *lim, bool le,
-			 utfconv_u16x16 *a, utfconv_u16x16 *b)
+utfconv_avx2_utf16_ascii(const struct utfconv_avx2_kv *kv, const u8 **sp,
+			 u8 **dp, const u8 *lim, bool le, utfconv_u16x16 *a,
+			 utfconv_u16x16 *b)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
@@ -1181,7 +1200,7 @@ utfconv_avx2_utf16_ascii(const u8 **sp, u8 **dp, const u8 *lim, bool le,
 			break;
 		*a = utfconv_load16x16(s, le);
 		*b = utfconv_load16x16(s + 32, le);
-	} while (utfconv_avx2_ascii16(*a, *b));
+	} while (utfconv_avx2_ascii16(kv, *a, *b));
 	ncp = (s - *sp) / 2;
 	*sp = s;
 	*dp = d;
@@ -1189,9 +1208,10 @@ utfconv_avx2_utf16_ascii(const u8 **sp, u8 **dp, const u8 *lim, bool le,
 }
 
 /* Whether each of the 16 units of @a is 0x800 or more. */
-static __always_inline UTFCONV_AVX2 bool utfconv_avx2_all_three(utfconv_u16x16 a)
+static __always_inline UTFCONV_AVX2 bool
+utfconv_avx2_all_three(const struct utfconv_avx2_kv *kv, utfconv_u16x16 a)
 {
-	return !utfconv_movemask32((utfconv_u16x16)((a & UTFCONV_K(xf800)) ==
+	return !utfconv_movemask32((utfconv_u16x16)((a & kv->xf800) ==
 						    0));
 }
 
@@ -1304,21 +1324,22 @@ static __always_inline const u8 *utfconv_avx2_utf16_lim(const u8 *s,
  * (with ASCII), all three bytes long, or any mix. Returns whether it
  * converted them; *@dp advanced.
  */
-static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf16_bmp(u8 **dp,
-								utfconv_u16x16 a)
+static __always_inline UTFCONV_AVX2 bool
+utfconv_avx2_utf16_bmp(const struct utfconv_avx2_kv *kv, u8 **dp,
+		       utfconv_u16x16 a)
 {
-	if (utfconv_avx2_none(a, UTFCONV_K(xf800))) {
-		*dp = utfconv_avx2_utf16_two(*dp, a);
+	if (utfconv_avx2_none(a, kv->xf800)) {
+		*dp = utfconv_avx2_utf16_two(kv, *dp, a);
 		return true;
 	}
-	if (utfconv_avx2_surrogates(a))
+	if (utfconv_avx2_surrogates(kv, a))
 		return false;
-	if (utfconv_avx2_all_three(a)) {
+	if (utfconv_avx2_all_three(kv, a)) {
 		utfconv_avx2_utf16_three(*dp, a);
 		*dp += 48;
 		return true;
 	}
-	*dp = utfconv_avx2_utf16_mixed(*dp, a);
+	*dp = utfconv_avx2_utf16_mixed(kv, *dp, a);
 	return true;
 }
 
@@ -1326,15 +1347,16 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf16_bmp(u8 **dp,
  * The 16 units @v at *@dp as UTF-8 if they hold no surrogate, ASCII ones
  * packed; returns whether it converted them; *@dp advanced.
  */
-static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf16_vec(u8 **dp,
-								utfconv_u16x16 v)
+static __always_inline UTFCONV_AVX2 bool
+utfconv_avx2_utf16_vec(const struct utfconv_avx2_kv *kv, u8 **dp,
+		       utfconv_u16x16 v)
 {
-	if (utfconv_avx2_none(v, UTFCONV_K(xff80))) {
+	if (utfconv_avx2_none(v, kv->xff80)) {
 		utfconv_avx2_utf16_ascii_step(*dp, v, v);
 		*dp += 16;
 		return true;
 	}
-	return utfconv_avx2_utf16_bmp(dp, v);
+	return utfconv_avx2_utf16_bmp(kv, dp, v);
 }
 
 /*
@@ -1352,8 +1374,8 @@ static __always_inline UTFCONV_AVX2 bool utfconv_avx2_utf16_vec(u8 **dp,
  * over; *@sp and *@dp advanced.
  */
 static __always_inline UTFCONV_AVX2 u64
-utfconv_avx2_utf16_step(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			const u8 *lim, bool le)
+utfconv_avx2_utf16_step(const struct utfconv_avx2_kv *kv, const u8 **sp,
+			const u8 *se, u8 **dp, u8 *de, const u8 *lim, bool le)
 {
 	const u8 *s = *sp;
 	/* both loads within the room's lookahead */
@@ -1361,17 +1383,17 @@ utfconv_avx2_utf16_step(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 	utfconv_u16x16 b = utfconv_load16x16(s + 32, le);
 	u64 ncp = 0;
 
-	if (utfconv_avx2_ascii16(a, b)) {
-		ncp = utfconv_avx2_utf16_ascii(sp, dp, lim, le, &a, &b);
+	if (utfconv_avx2_ascii16(kv, a, b)) {
+		ncp = utfconv_avx2_utf16_ascii(kv, sp, dp, lim, le, &a, &b);
 		if (*sp > lim)
 			return ncp;
 		s = *sp;
 	}
-	if (!utfconv_avx2_utf16_vec(dp, a))
+	if (!utfconv_avx2_utf16_vec(kv, dp, a))
 		return ncp + utfconv_avx2_utf16_surrogates(sp, se, dp, de, a,
 							   le);
 	*sp = s + 32;
-	if (!utfconv_avx2_utf16_vec(dp, b))
+	if (!utfconv_avx2_utf16_vec(kv, dp, b))
 		return ncp + 16;
 	*sp = s + 64;
 	return ncp + 32;
@@ -1385,11 +1407,26 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf16(const u8 **sp,
 	const u8 *s = *sp, *lim;
 	u8 *d = *dp;
 	u64 ncp = 0, k;
+	struct utfconv_avx2_kv kc = {
+		.x3f = UTFCONV_K(x3f),
+		.x3f00 = UTFCONV_K(x3f00),
+		.x3fff = UTFCONV_K(x3fff),
+		.x4000 = UTFCONV_K(x4000),
+		.x7f = UTFCONV_K(x7f),
+		.x8000 = UTFCONV_K(x8000),
+		.x80c0 = UTFCONV_K(x80c0),
+		.x80e0 = UTFCONV_K(x80e0),
+		.xd800 = UTFCONV_K(xd800),
+		.xf800 = UTFCONV_K(xf800),
+		.xff80 = UTFCONV_K(xff80),
+	};
+	const struct utfconv_avx2_kv *kv = &kc;
 
 	while (utfconv_utf16_room(s, se, d, de)) {
 		lim = utfconv_avx2_utf16_lim(s, se, d, de);
 		do {
-			k = utfconv_avx2_utf16_step(&s, se, &d, de, lim, le);
+			k = utfconv_avx2_utf16_step(kv, &s, se, &d, de, lim,
+						    le);
 			ncp += k;
 		} while (k && s <= lim);
 		if (!k)

@@ -37,6 +37,8 @@
 #if BENCH_HAVE_SIMDUTF
 #include "simdutf_shim.h"
 #endif
+#define BENCH_PROG "host_bench"
+#include "bench_common.h"
 
 #ifndef BENCH_SIMDUTF_DIR
 #define BENCH_SIMDUTF_DIR "(SIMDUTF_DIR unset)"
@@ -93,22 +95,6 @@ static const struct { int ours, peer; const char *label; } pairs[] = {
 	{ IMPL_SIMD, IMPL_ICU, "SIMD/ICU" },
 };
 #define NPAIRS	(sizeof(pairs) / sizeof(pairs[0]))
-
-static void die(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "host_bench: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	exit(2);
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static long run_codec(unsigned int path, int dir, const void *src, size_t n,
 		      void *dst, size_t cap)
@@ -198,28 +184,6 @@ static double sample(int impl, int dir, const void *src, size_t n, void *dst,
 	return (now_ns() - t0) / iters;
 }
 
-static void *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, r;
-	char *buf = malloc(cap);
-
-	if (!f || !buf)
-		die("cannot read %s", path);
-	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				die("out of memory reading %s", path);
-		}
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 /* Which implementations run here; says so for the missing ones. */
 static void find_impls(void)
 {
@@ -304,13 +268,6 @@ static void time_impls(int d, const void *src, size_t n, char **out,
 		}
 	for (int i = 0; i < NIMPL; i++)
 		mbs[i] = avail[i] ? n / best[i] * 1e3 : NAN; /* B/ns -> MB/s */
-}
-
-static const char *short_name(const char *path)
-{
-	const char *s = strstr(path, "corpus/");
-
-	return s ? s + 7 : path;
 }
 
 static void print_mbs(int d, int nfiles, char **paths, size_t (*sizes)[NDIR],
