@@ -1646,11 +1646,14 @@ utfconv_avx2_utf8_ascii(u8 *d, utfconv_u8x32 v, bool be)
  * ASCII, 64 bytes per trip while the buffers leave room for that many,
  * widened to code units at *@dp; returns the bytes taken. The loop's end
  * is worked out once: the last input byte that leaves room for a block
- * (utfconv_utf8_room()) after it.
+ * (utfconv_utf8_room()) after it. @align: the first step takes 17 to 32
+ * bytes, so that the trips store at 32-byte aligned addresses (if the
+ * output is at an even one), none split across two cache lines; for runs
+ * that tend to be long, since the step may take fewer bytes than it could.
  */
 static __always_inline UTFCONV_AVX2 u64
 utfconv_avx2_utf8_ascii_run(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			    bool be)
+			    bool be, bool align)
 {
 	const u8 *s = *sp, *s0 = s;
 	u8 *d = *dp;
@@ -1658,11 +1661,13 @@ utfconv_avx2_utf8_ascii_run(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			    (de - d - (2 * UTFCONV_UTF8_BLOCK + 16)) / 2);
 	const u8 *lim = s + last;
 	utfconv_u8x32 v, w;
+	unsigned int k;
 
 	__builtin_memcpy(&v, s, sizeof(v));
 	utfconv_avx2_utf8_ascii(d, v, be);
-	s += 32;
-	d += 64;
+	k = align ? 32 - ((uintptr_t)d & 31) / 2 : 32;
+	s += k;
+	d += 2 * k;
 	while (s + 32 <= lim) {
 		__builtin_memcpy(&v, s, sizeof(v));
 		__builtin_memcpy(&w, s + 32, sizeof(w));
@@ -1722,7 +1727,8 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 		__builtin_memcpy(&v, s, sizeof(v));
 		m = utfconv_movemask8x32(v);
 		if (!m) {
-			ncp += utfconv_avx2_utf8_ascii_run(&s, se, &d, de, be);
+			ncp += utfconv_avx2_utf8_ascii_run(&s, se, &d, de, be,
+							    false);
 			continue;
 		}
 		/*
@@ -1784,6 +1790,37 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 }
 
 /*
+ * AVX2, UTF-8 to UTF-16: the ASCII runs a call starts with, outside
+ * utfconv_avx2(), whose entry and exit (registers saved, stack aligned
+ * for its spills, constants loaded) cost more: a chunk of ASCII text
+ * (utfconv_simd() calls once per UTFCONV_SIMD_CHUNK bytes) never enters
+ * it. Their stores are aligned: such runs tend to fill the chunk.
+ */
+static __always_inline UTFCONV_AVX2 u64
+utfconv_avx2_ascii_runs(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
+{
+	u64 ncp = 0;
+
+	while (utfconv_utf8_room(*sp, se, *dp, de)) {
+		utfconv_u8x32 v;
+
+		__builtin_memcpy(&v, *sp, sizeof(v));
+		if (utfconv_movemask8x32(v))
+			break;
+		ncp += utfconv_avx2_utf8_ascii_run(sp, se, dp, de, be, true);
+	}
+	return ncp;
+}
+
+static noinline UTFCONV_AVX2 u64 utfconv_avx2_ascii(const u8 **sp,
+						    const u8 *se, u8 **dp,
+						    u8 *de, bool be)
+{
+	return be ? utfconv_avx2_ascii_runs(sp, se, dp, de, true) :
+		    utfconv_avx2_ascii_runs(sp, se, dp, de, false);
+}
+
+/*
  * The AVX2 paths from UTF-8 (@utf8; @flag: UTF-16BE output) or from UTF-16
  * (@flag: little-endian input), each instance with its flags constant.
  */
@@ -1818,8 +1855,13 @@ static noinline UTFCONV_AVX2 u64 utfconv_avx2(const u8 **sp, const u8 *se,
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			   bool be, unsigned int level)
 {
-	if (level >= UTFCONV_LEVEL_AVX2)
-		return utfconv_avx2(sp, se, dp, de, true, be);
+	if (level >= UTFCONV_LEVEL_AVX2) {
+		u64 ncp = utfconv_avx2_ascii(sp, se, dp, de, be);
+
+		if (!utfconv_utf8_room(*sp, se, *dp, de))
+			return ncp;
+		return ncp + utfconv_avx2(sp, se, dp, de, true, be);
+	}
 	if (level >= UTFCONV_LEVEL_SSSE3)
 		return be ? utfconv_sse2_utf8(sp, se, dp, de, true, true) :
 			    utfconv_sse2_utf8(sp, se, dp, de, false, true);
