@@ -116,6 +116,40 @@ static inline u64 utfconv_nonzero16x4(u64 w)
 	       0x8000800080008000ULL;
 }
 
+/*
+ * Bit 7 of each byte of @w (little-endian) that ends a run of ASCII: a
+ * byte of 0x80 or more, and with @nul a NUL byte too (fs/nls's end of a
+ * name). 0 where no byte does; else the lowest bit set is exact, which is
+ * all a run's end needs (a NUL borrows from the byte above it, which may
+ * be marked too).
+ */
+static __always_inline u64 utfconv_ascii8_stop(u64 w, bool nul)
+{
+	if (nul)
+		w |= w - 0x0101010101010101ULL;
+	return w & 0x8080808080808080ULL;
+}
+
+/*
+ * As utfconv_ascii8_stop() for four code units in the 16-bit lanes of @w,
+ * @nonascii the bits of a unit of 0x80 or more in the input's byte order:
+ * with @nul, a U+0000 unit ends the run too.
+ */
+static __always_inline u64 utfconv_ascii16_stop(u64 w, u64 nonascii, bool nul)
+{
+	u64 top = w & nonascii;
+
+	if (nul)
+		top |= (w - 0x0001000100010001ULL) & 0x8000800080008000ULL;
+	return top;
+}
+
+/* Whether none of the four 16-bit lanes of @w is zero (@nul), or true. */
+static __always_inline bool utfconv_nonzero4(u64 w, bool nul)
+{
+	return !nul || utfconv_nonzero16x4(w) == 0x8000800080008000ULL;
+}
+
 /* How many lanes lead before the first with bit 15 set in @bad. */
 static inline unsigned int utfconv_lanes16x4(u64 bad)
 {
@@ -208,7 +242,10 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
  * others return nothing. @wide: the scalar path's own call, ASCII sixteen
  * bytes (eight code units) a step; the SIMD paths convert ASCII
  * themselves and keep their one-block calls (utfconv_utf8_block1()),
- * which they inline, small.
+ * which they inline, small. @nul: the input ends at its first NUL byte
+ * or U+0000 unit (fs/nls's end of a name), which only an ASCII step can
+ * meet: those steps stop there and return false, so that a name is read
+ * once rather than searched for its NUL first.
  */
 
 /*
@@ -216,11 +253,11 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
  * while such a step stays within the lookahead after @bend, then eight at
  * a time up to the last eight-byte step that starts before @bend (@wide
  * false: eight at a time only). Takes the bytes by their offset from *@sp,
- * so that the loop keeps one count.
+ * so that the loop keeps one count. False where it stopped at a NUL.
  */
-static __always_inline void
+static __always_inline bool
 utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
-			 bool wide)
+			 bool wide, bool nul)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
@@ -231,7 +268,9 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 		u64 w0 = get_unaligned_le64(s + i);
 		u64 w1 = get_unaligned_le64(s + i + 8);
 
-		if ((w0 | w1) & 0x8080808080808080ULL)
+		if (nul ? utfconv_ascii8_stop(w0, true) |
+			  utfconv_ascii8_stop(w1, true) :
+			  utfconv_ascii8_stop(w0 | w1, false))
 			break;
 		utfconv_put_ascii8(d + 2 * i, w0, be);
 		utfconv_put_ascii8(d + 2 * i + 16, w1, be);
@@ -239,7 +278,7 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	}
 	for (; i < n; i += 8) {
 		w = get_unaligned_le64(s + i);
-		top = w & 0x8080808080808080ULL;
+		top = utfconv_ascii8_stop(w, nul);
 		utfconv_put_ascii8(d + 2 * i, w, be);
 		if (top) {
 			/* the ASCII bytes before the first other one */
@@ -250,6 +289,7 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	/* a last step may end past @bend, within the lookahead */
 	*sp = s + i;
 	*dp = d + 2 * i;
+	return !nul || s[i];
 }
 
 /* Up to four two-byte sequences in one step. */
@@ -341,7 +381,7 @@ utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
  */
 static __always_inline u64
 utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
-		      bool wide)
+		      bool wide, bool nul)
 {
 	/* copies the steps can keep in registers: *@sp may be in memory */
 	const u8 *s = *sp;
@@ -350,13 +390,14 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	bool ok = true;
 
 	do {
-		if (s[0] < 0x80 && s[1] >= 0x80) {
+		if (s[0] < 0x80 && s[1] >= 0x80 && (!nul || s[0])) {
 			/* one ASCII byte between others: a space, a digit */
 			utfconv_put16(d, s[0], be);
 			s++;
 			d += 2;
 		} else if (s[0] < 0x80) {
-			utfconv_utf8_block_ascii(&s, &d, bend, be, wide);
+			ok = utfconv_utf8_block_ascii(&s, &d, bend, be, wide,
+						      nul);
 		} else if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
 			ok = utfconv_utf8_block_twos(&s, &d, be);
 		} else if (s[0] < 0xE0) {
@@ -378,7 +419,7 @@ static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 							u8 **dp, bool be)
 {
 	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be,
-				     false);
+				     false, false);
 }
 
 /*
@@ -400,9 +441,9 @@ static inline u32 utfconv_gather4(u64 w)
  * other unit (@wide false: four at a time only, up to the first other
  * unit). As utfconv_utf8_block_ascii().
  */
-static __always_inline void
+static __always_inline bool
 utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
-			  bool wide)
+			  bool wide, bool nul)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 	const u8 *s = *sp;
@@ -412,7 +453,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 
 	for (; i < n; i += 8) {
 		w = get_unaligned_le64(s + i);
-		top = w & nonascii;
+		top = utfconv_ascii16_stop(w, nonascii, nul);
 		if (top)
 			break;
 		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d + i / 2);
@@ -420,7 +461,9 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 			u64 w0 = get_unaligned_le64(s + i + 8);
 			u64 w1 = get_unaligned_le64(s + i + 16);
 
-			if ((w0 | w1) & nonascii)
+			if (nul ? utfconv_ascii16_stop(w0, nonascii, true) |
+				  utfconv_ascii16_stop(w1, nonascii, true) :
+				  (w0 | w1) & nonascii)
 				break;
 			put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8),
 					   d + i / 2 + 4);
@@ -432,7 +475,8 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 	d += i / 2;
 	if (top) {
 		w = le ? w : utfconv_swab16x4(w);
-		if (wide && !(w & 0xF800F800F800F800ULL)) {
+		if (wide && !(w & 0xF800F800F800F800ULL) &&
+		    utfconv_nonzero4(w, nul)) {
 			d += utfconv_utf16_put_short4(d, w);
 			i += 8;
 		} else {
@@ -446,6 +490,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 	}
 	*sp = s + i;
 	*dp = d;
+	return !nul || utfconv_get16(s + i, le);
 }
 
 /*
@@ -478,13 +523,14 @@ static __always_inline void utfconv_utf16_block_three(const u8 **sp, u8 **dp,
  * them) in one step where they follow each other, else that one.
  */
 static __always_inline unsigned int
-utfconv_utf16_block_short(const u8 **sp, u8 **dp, u16 unit, bool le)
+utfconv_utf16_block_short(const u8 **sp, u8 **dp, u16 unit, bool le,
+			  bool nul)
 {
 	u64 w = get_unaligned_le64(*sp);
 
 	if (!le)
 		w = utfconv_swab16x4(w);
-	if (!(w & 0xF800F800F800F800ULL)) {
+	if (!(w & 0xF800F800F800F800ULL) && utfconv_nonzero4(w, nul)) {
 		*dp += utfconv_utf16_put_short4(*dp, w);
 		*sp += 8;
 		return 4;
@@ -518,7 +564,7 @@ utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
  */
 static __always_inline u64
 utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
-		       bool wide)
+		       bool wide, bool nul)
 {
 	const u8 *s = *sp, *start = s;
 	u8 *d = *dp;
@@ -528,17 +574,19 @@ utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 	do {
 		u16 unit = utfconv_get16(s, le);
 
-		if (unit < 0x80 && utfconv_get16(s + 2, le) >= 0x80) {
+		if (unit < 0x80 && utfconv_get16(s + 2, le) >= 0x80 &&
+		    (!nul || unit)) {
 			/* one ASCII unit between others: a space, a digit */
 			*d = unit;
 			s += 2;
 			d++;
 		} else if (unit < 0x80) {
-			utfconv_utf16_block_ascii(&s, &d, bend, le, wide);
+			ok = utfconv_utf16_block_ascii(&s, &d, bend, le, wide,
+						       nul);
 		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
 			utfconv_utf16_block_three(&s, &d, bend, unit, le);
 		} else if (unit < 0x800) {
-			utfconv_utf16_block_short(&s, &d, unit, le);
+			utfconv_utf16_block_short(&s, &d, unit, le, nul);
 		} else {
 			ok = utfconv_utf16_block_pair(&s, &d, unit, le);
 			pairs += ok;
@@ -554,7 +602,7 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 							 u8 **dp, bool le)
 {
 	return utfconv_utf16_block_to(sp, dp, *sp + 2 * UTFCONV_UTF16_BLOCK,
-				      le, false);
+				      le, false, false);
 }
 
 /*
@@ -589,11 +637,13 @@ static inline const u8 *utfconv_utf16_room_end(const u8 *s, const u8 *se,
  * utfconv_utf8_block_to().
  */
 static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
-					      u8 **dp, u8 *de, bool be)
+					      u8 **dp, u8 *de, bool be,
+					      bool nul)
 {
 	const u8 *bend = utfconv_utf8_room_end(*sp, se, *dp, de);
 
-	return bend == *sp ? 0 : utfconv_utf8_block_to(sp, dp, bend, be, true);
+	return bend == *sp ? 0 : utfconv_utf8_block_to(sp, dp, bend, be, true,
+						       nul);
 }
 
 /*
@@ -601,12 +651,13 @@ static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
  * three bytes per code unit.
  */
 static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
-					       u8 **dp, u8 *de, bool le)
+					       u8 **dp, u8 *de, bool le,
+					       bool nul)
 {
 	const u8 *bend = utfconv_utf16_room_end(*sp, se, *dp, de);
 
 	return bend == *sp ? 0 : utfconv_utf16_block_to(sp, dp, bend, le,
-							true);
+							true, nul);
 }
 
 #endif /* _UTFCONV_BLOCK_H */
