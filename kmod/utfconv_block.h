@@ -132,16 +132,20 @@ static __always_inline u64 utfconv_ascii8_stop(u64 w, bool nul)
 
 /*
  * As utfconv_ascii8_stop() for four code units in the 16-bit lanes of @w,
- * @nonascii the bits of a unit of 0x80 or more in the input's byte order:
- * with @nul, a U+0000 unit ends the run too.
+ * @le: little-endian ones: bits 7 to 15 of each unit of 0x80 or more, and
+ * with @nul bit 15 of a U+0000 unit (little-endian: what is left of the
+ * borrow's 0xFFFF under those bits) too.
  */
-static __always_inline u64 utfconv_ascii16_stop(u64 w, u64 nonascii, bool nul)
+static __always_inline u64 utfconv_ascii16_stop(u64 w, bool le, bool nul)
 {
-	u64 top = w & nonascii;
+	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 
+	if (nul && le)
+		return (w | (w - 0x0001000100010001ULL)) & nonascii;
 	if (nul)
-		top |= (w - 0x0001000100010001ULL) & 0x8000800080008000ULL;
-	return top;
+		return (w & nonascii) |
+		       ((w - 0x0001000100010001ULL) & 0x8000800080008000ULL);
+	return w & nonascii;
 }
 
 /* Whether none of the four 16-bit lanes of @w is zero (@nul), or true. */
@@ -396,8 +400,9 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 			s++;
 			d += 2;
 		} else if (s[0] < 0x80) {
-			ok = utfconv_utf8_block_ascii(&s, &d, bend, be, wide,
-						      nul);
+			if (!utfconv_utf8_block_ascii(&s, &d, bend, be, wide,
+						      nul))
+				ok = false;	/* a NUL */
 		} else if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
 			ok = utfconv_utf8_block_twos(&s, &d, be);
 		} else if (s[0] < 0xE0) {
@@ -453,7 +458,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 
 	for (; i < n; i += 8) {
 		w = get_unaligned_le64(s + i);
-		top = utfconv_ascii16_stop(w, nonascii, nul);
+		top = utfconv_ascii16_stop(w, le, nul);
 		if (top)
 			break;
 		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d + i / 2);
@@ -461,8 +466,8 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 			u64 w0 = get_unaligned_le64(s + i + 8);
 			u64 w1 = get_unaligned_le64(s + i + 16);
 
-			if (nul ? utfconv_ascii16_stop(w0, nonascii, true) |
-				  utfconv_ascii16_stop(w1, nonascii, true) :
+			if (nul ? utfconv_ascii16_stop(w0, le, true) |
+				  utfconv_ascii16_stop(w1, le, true) :
 				  (w0 | w1) & nonascii)
 				break;
 			put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8),
@@ -581,8 +586,9 @@ utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 			s += 2;
 			d++;
 		} else if (unit < 0x80) {
-			ok = utfconv_utf16_block_ascii(&s, &d, bend, le, wide,
-						       nul);
+			if (!utfconv_utf16_block_ascii(&s, &d, bend, le, wide,
+						       nul))
+				ok = false;	/* a NUL */
 		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
 			utfconv_utf16_block_three(&s, &d, bend, unit, le);
 		} else if (unit < 0x800) {

@@ -996,8 +996,8 @@ static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
 		u64 w0 = get_unaligned_le64(s);
 		u64 w1 = get_unaligned_le64(s + 8);
 
-		if (nul ? utfconv_ascii16_stop(w0, nonascii, true) |
-			  utfconv_ascii16_stop(w1, nonascii, true) :
+		if (nul ? utfconv_ascii16_stop(w0, le, true) |
+			  utfconv_ascii16_stop(w1, le, true) :
 			  (w0 | w1) & nonascii)
 			break;
 		if (!le) {
