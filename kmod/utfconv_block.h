@@ -348,6 +348,12 @@ utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 		utfconv_put16(d, cp, be);
 		s += 3;
 		d += 2;
+		/* a space between words of the script: no way out and back */
+		if (s[0] == ' ' && (s[1] & 0xF0) == 0xE0 && s + 1 < bend) {
+			utfconv_put16(d, ' ', be);
+			s++;
+			d += 2;
+		}
 	} while (s < bend && (s[0] & 0xF0) == 0xE0);
 	cp = s != *sp;
 	*sp = s;
