@@ -406,9 +406,8 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 			s++;
 			d += 2;
 		} else if (s[0] < 0x80) {
-			if (!utfconv_utf8_block_ascii(&s, &d, bend, be, wide,
-						      nul))
-				ok = false;	/* a NUL */
+			ok &= utfconv_utf8_block_ascii(&s, &d, bend, be, wide,
+						       nul);
 		} else if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
 			ok = utfconv_utf8_block_twos(&s, &d, be);
 		} else if (s[0] < 0xE0) {
@@ -541,7 +540,11 @@ utfconv_utf16_block_short(const u8 **sp, u8 **dp, u16 unit, bool le,
 
 	if (!le)
 		w = utfconv_swab16x4(w);
-	if (!(w & 0xF800F800F800F800ULL) && utfconv_nonzero4(w, nul)) {
+	u64 big = w & 0xF800F800F800F800ULL;
+
+	if (nul)
+		big |= ~utfconv_nonzero16x4(w) & 0x8000800080008000ULL;
+	if (!big) {
 		*dp += utfconv_utf16_put_short4(*dp, w);
 		*sp += 8;
 		return 4;
@@ -592,9 +595,8 @@ utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 			s += 2;
 			d++;
 		} else if (unit < 0x80) {
-			if (!utfconv_utf16_block_ascii(&s, &d, bend, le, wide,
-						       nul))
-				ok = false;	/* a NUL */
+			ok &= utfconv_utf16_block_ascii(&s, &d, bend, le,
+							wide, nul);
 		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
 			utfconv_utf16_block_three(&s, &d, bend, unit, le);
 		} else if (unit < 0x800) {
