@@ -148,10 +148,16 @@ static __always_inline u64 utfconv_ascii16_stop(u64 w, bool le, bool nul)
 	return w & nonascii;
 }
 
-/* Whether none of the four 16-bit lanes of @w is zero (@nul), or true. */
-static __always_inline bool utfconv_nonzero4(u64 w, bool nul)
+/*
+ * Bits 11 to 15 of each 16-bit lane of @w of 0x800 or more, and with @nul
+ * of a zero lane too (its borrow leaves 0xFFFF; lanes below 0x800 borrow
+ * nothing): 0 where all four are 0x1..0x7FF (0x0..0x7FF without @nul).
+ */
+static __always_inline u64 utfconv_short4_stop(u64 w, bool nul)
 {
-	return !nul || utfconv_nonzero16x4(w) == 0x8000800080008000ULL;
+	if (nul)
+		w |= w - 0x0001000100010001ULL;
+	return w & 0xF800F800F800F800ULL;
 }
 
 /* How many lanes lead before the first with bit 15 set in @bad. */
@@ -485,8 +491,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 	d += i / 2;
 	if (top) {
 		w = le ? w : utfconv_swab16x4(w);
-		if (wide && !(w & 0xF800F800F800F800ULL) &&
-		    utfconv_nonzero4(w, nul)) {
+		if (wide && !utfconv_short4_stop(w, nul)) {
 			d += utfconv_utf16_put_short4(d, w);
 			i += 8;
 		} else {
@@ -540,11 +545,7 @@ utfconv_utf16_block_short(const u8 **sp, u8 **dp, u16 unit, bool le,
 
 	if (!le)
 		w = utfconv_swab16x4(w);
-	u64 big = w & 0xF800F800F800F800ULL;
-
-	if (nul)
-		big |= ~utfconv_nonzero16x4(w) & 0x8000800080008000ULL;
-	if (!big) {
+	if (!utfconv_short4_stop(w, nul)) {
 		*dp += utfconv_utf16_put_short4(*dp, w);
 		*sp += 8;
 		return 4;

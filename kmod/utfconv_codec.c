@@ -709,7 +709,7 @@ static inline const u8 *utfconv_utf8_nul(const u8 *s, const u8 *se)
 }
 
 /*
- * @nul: the input ends at its first NUL byte (UTFCONV_BIT_TO_NUL): the
+ * @nul: the input ends at its first NUL byte (utfconv_buf_to_nul()): the
  * fast path stops there, and the end of the input is found where it
  * stops, for the careful path. The SIMD paths do not look for a NUL:
  * before them the end is found at once.
