@@ -339,7 +339,8 @@ static __always_inline unsigned int utfconv_utf8_block_two(const u8 **sp,
  * anything else, 0 where that is its first sequence.
  */
 static __always_inline unsigned int
-utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be)
+utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be,
+			 bool wide)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
@@ -354,8 +355,13 @@ utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 		utfconv_put16(d, cp, be);
 		s += 3;
 		d += 2;
-		/* a space between words of the script: no way out and back */
-		if (s[0] == ' ' && (s[1] & 0xF0) == 0xE0 && s + 1 < bend) {
+		/*
+		 * a space between words of the script: no way out and back
+		 * (the scalar path's own call: the SIMD paths' CJK blocks do
+		 * better without the test)
+		 */
+		if (wide && s[0] == ' ' && (s[1] & 0xF0) == 0xE0 &&
+		    s + 1 < bend) {
 			utfconv_put16(d, ' ', be);
 			s++;
 			d += 2;
@@ -419,7 +425,7 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 		} else if (s[0] < 0xE0) {
 			ok = utfconv_utf8_block_two(&s, &d, be);
 		} else if (s[0] < 0xF0) {
-			ok = utfconv_utf8_block_three(&s, &d, bend, be);
+			ok = utfconv_utf8_block_three(&s, &d, bend, be, wide);
 		} else {
 			ok = utfconv_utf8_block_four(&s, &d, be);
 			pairs += ok;
