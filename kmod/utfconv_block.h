@@ -272,7 +272,7 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	const u8 *s = *sp;
 	u8 *d = *dp;
 	size_t i = 0, n = bend - s;
-	u64 w, top;
+	u64 w, top = 0;
 
 	while (wide && i + 8 <= n) {
 		u64 w0 = get_unaligned_le64(s + i);
@@ -296,10 +296,14 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 			break;
 		}
 	}
-	/* a last step may end past @bend, within the lookahead */
+	/*
+	 * a last step may end past @bend, within the lookahead, and a wide
+	 * one at the end of the input: only a byte that stopped the run
+	 * may be read
+	 */
 	*sp = s + i;
 	*dp = d + 2 * i;
-	return !nul || s[i];
+	return !nul || !top || s[i];
 }
 
 /* Up to four two-byte sequences in one step. */
