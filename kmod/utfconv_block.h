@@ -515,7 +515,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 	}
 	*sp = s + i;
 	*dp = d;
-	return !nul || utfconv_get16(s + i, le);
+	return !nul || !top || utfconv_get16(s + i, le);
 }
 
 /*
