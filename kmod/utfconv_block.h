@@ -508,9 +508,10 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 			/* scratch past the ASCII units before the other one */
 			w &= 0x00FF00FF00FF00FFULL;
 			put_unaligned_le32(utfconv_gather4(w), d);
-			top = (unsigned int)__ffs64(top) >> 4;
-			d += top;
-			i += 2 * top;
+			/* @top stays set: it says the run stopped */
+			w = (unsigned int)__ffs64(top) >> 4;
+			d += w;
+			i += 2 * w;
 		}
 	}
 	*sp = s + i;
