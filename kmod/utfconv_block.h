@@ -116,6 +116,50 @@ static inline u64 utfconv_nonzero16x4(u64 w)
 	       0x8000800080008000ULL;
 }
 
+/*
+ * Bit 7 of each byte of @w (little-endian) that ends a run of ASCII: a
+ * byte of 0x80 or more, and with @nul a NUL byte too (fs/nls's end of a
+ * name). 0 where no byte does; else the lowest bit set is exact, which is
+ * all a run's end needs (a NUL borrows from the byte above it, which may
+ * be marked too).
+ */
+static __always_inline u64 utfconv_ascii8_stop(u64 w, bool nul)
+{
+	if (nul)
+		w |= w - 0x0101010101010101ULL;
+	return w & 0x8080808080808080ULL;
+}
+
+/*
+ * As utfconv_ascii8_stop() for four code units in the 16-bit lanes of @w,
+ * @le: little-endian ones: bits 7 to 15 of each unit of 0x80 or more, and
+ * with @nul bit 15 of a U+0000 unit (little-endian: what is left of the
+ * borrow's 0xFFFF under those bits) too.
+ */
+static __always_inline u64 utfconv_ascii16_stop(u64 w, bool le, bool nul)
+{
+	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
+
+	if (nul && le)
+		return (w | (w - 0x0001000100010001ULL)) & nonascii;
+	if (nul)
+		return (w & nonascii) |
+		       ((w - 0x0001000100010001ULL) & 0x8000800080008000ULL);
+	return w & nonascii;
+}
+
+/*
+ * Bits 11 to 15 of each 16-bit lane of @w of 0x800 or more, and with @nul
+ * of a zero lane too (its borrow leaves 0xFFFF; lanes below 0x800 borrow
+ * nothing): 0 where all four are 0x1..0x7FF (0x0..0x7FF without @nul).
+ */
+static __always_inline u64 utfconv_short4_stop(u64 w, bool nul)
+{
+	if (nul)
+		w |= w - 0x0001000100010001ULL;
+	return w & 0xF800F800F800F800ULL;
+}
+
 /* How many lanes lead before the first with bit 15 set in @bad. */
 static inline unsigned int utfconv_lanes16x4(u64 bad)
 {
@@ -208,7 +252,10 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
  * others return nothing. @wide: the scalar path's own call, ASCII sixteen
  * bytes (eight code units) a step; the SIMD paths convert ASCII
  * themselves and keep their one-block calls (utfconv_utf8_block1()),
- * which they inline, small.
+ * which they inline, small. @nul: the input ends at its first NUL byte
+ * or U+0000 unit (fs/nls's end of a name), which only an ASCII step can
+ * meet: those steps stop there and return false, so that a name is read
+ * once rather than searched for its NUL first.
  */
 
 /*
@@ -216,22 +263,24 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
  * while such a step stays within the lookahead after @bend, then eight at
  * a time up to the last eight-byte step that starts before @bend (@wide
  * false: eight at a time only). Takes the bytes by their offset from *@sp,
- * so that the loop keeps one count.
+ * so that the loop keeps one count. False where it stopped at a NUL.
  */
-static __always_inline void
+static __always_inline bool
 utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
-			 bool wide)
+			 bool wide, bool nul)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
 	size_t i = 0, n = bend - s;
-	u64 w, top;
+	u64 w, top = 0;
 
 	while (wide && i + 8 <= n) {
 		u64 w0 = get_unaligned_le64(s + i);
 		u64 w1 = get_unaligned_le64(s + i + 8);
 
-		if ((w0 | w1) & 0x8080808080808080ULL)
+		if (nul ? utfconv_ascii8_stop(w0, true) |
+			  utfconv_ascii8_stop(w1, true) :
+			  utfconv_ascii8_stop(w0 | w1, false))
 			break;
 		utfconv_put_ascii8(d + 2 * i, w0, be);
 		utfconv_put_ascii8(d + 2 * i + 16, w1, be);
@@ -239,7 +288,7 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	}
 	for (; i < n; i += 8) {
 		w = get_unaligned_le64(s + i);
-		top = w & 0x8080808080808080ULL;
+		top = utfconv_ascii8_stop(w, nul);
 		utfconv_put_ascii8(d + 2 * i, w, be);
 		if (top) {
 			/* the ASCII bytes before the first other one */
@@ -247,9 +296,14 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 			break;
 		}
 	}
-	/* a last step may end past @bend, within the lookahead */
+	/*
+	 * a last step may end past @bend, within the lookahead, and a wide
+	 * one at the end of the input: only a byte that stopped the run
+	 * may be read
+	 */
 	*sp = s + i;
 	*dp = d + 2 * i;
+	return !nul || !top || s[i];
 }
 
 /* Up to four two-byte sequences in one step. */
@@ -289,7 +343,8 @@ static __always_inline unsigned int utfconv_utf8_block_two(const u8 **sp,
  * anything else, 0 where that is its first sequence.
  */
 static __always_inline unsigned int
-utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be)
+utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be,
+			 bool wide)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
@@ -304,6 +359,17 @@ utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be)
 		utfconv_put16(d, cp, be);
 		s += 3;
 		d += 2;
+		/*
+		 * a space between words of the script: no way out and back
+		 * (the scalar path's own call: the SIMD paths' CJK blocks do
+		 * better without the test)
+		 */
+		if (wide && s[0] == ' ' && (s[1] & 0xF0) == 0xE0 &&
+		    s + 1 < bend) {
+			utfconv_put16(d, ' ', be);
+			s++;
+			d += 2;
+		}
 	} while (s < bend && (s[0] & 0xF0) == 0xE0);
 	cp = s != *sp;
 	*sp = s;
@@ -341,7 +407,7 @@ utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
  */
 static __always_inline u64
 utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
-		      bool wide)
+		      bool wide, bool nul)
 {
 	/* copies the steps can keep in registers: *@sp may be in memory */
 	const u8 *s = *sp;
@@ -350,19 +416,20 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	bool ok = true;
 
 	do {
-		if (s[0] < 0x80 && s[1] >= 0x80) {
+		if (s[0] < 0x80 && s[1] >= 0x80 && (!nul || s[0])) {
 			/* one ASCII byte between others: a space, a digit */
 			utfconv_put16(d, s[0], be);
 			s++;
 			d += 2;
 		} else if (s[0] < 0x80) {
-			utfconv_utf8_block_ascii(&s, &d, bend, be, wide);
+			ok &= utfconv_utf8_block_ascii(&s, &d, bend, be, wide,
+						       nul);
 		} else if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
 			ok = utfconv_utf8_block_twos(&s, &d, be);
 		} else if (s[0] < 0xE0) {
 			ok = utfconv_utf8_block_two(&s, &d, be);
 		} else if (s[0] < 0xF0) {
-			ok = utfconv_utf8_block_three(&s, &d, bend, be);
+			ok = utfconv_utf8_block_three(&s, &d, bend, be, wide);
 		} else {
 			ok = utfconv_utf8_block_four(&s, &d, be);
 			pairs += ok;
@@ -378,7 +445,7 @@ static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 							u8 **dp, bool be)
 {
 	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be,
-				     false);
+				     false, false);
 }
 
 /*
@@ -400,9 +467,9 @@ static inline u32 utfconv_gather4(u64 w)
  * other unit (@wide false: four at a time only, up to the first other
  * unit). As utfconv_utf8_block_ascii().
  */
-static __always_inline void
+static __always_inline bool
 utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
-			  bool wide)
+			  bool wide, bool nul)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 	const u8 *s = *sp;
@@ -412,7 +479,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 
 	for (; i < n; i += 8) {
 		w = get_unaligned_le64(s + i);
-		top = w & nonascii;
+		top = utfconv_ascii16_stop(w, le, nul);
 		if (top)
 			break;
 		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d + i / 2);
@@ -420,7 +487,9 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 			u64 w0 = get_unaligned_le64(s + i + 8);
 			u64 w1 = get_unaligned_le64(s + i + 16);
 
-			if ((w0 | w1) & nonascii)
+			if (nul ? utfconv_ascii16_stop(w0, le, true) |
+				  utfconv_ascii16_stop(w1, le, true) :
+				  (w0 | w1) & nonascii)
 				break;
 			put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8),
 					   d + i / 2 + 4);
@@ -432,20 +501,22 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 	d += i / 2;
 	if (top) {
 		w = le ? w : utfconv_swab16x4(w);
-		if (wide && !(w & 0xF800F800F800F800ULL)) {
+		if (wide && !utfconv_short4_stop(w, nul)) {
 			d += utfconv_utf16_put_short4(d, w);
 			i += 8;
 		} else {
 			/* scratch past the ASCII units before the other one */
 			w &= 0x00FF00FF00FF00FFULL;
 			put_unaligned_le32(utfconv_gather4(w), d);
-			top = (unsigned int)__ffs64(top) >> 4;
-			d += top;
-			i += 2 * top;
+			/* @top stays set: it says the run stopped */
+			w = (unsigned int)__ffs64(top) >> 4;
+			d += w;
+			i += 2 * w;
 		}
 	}
 	*sp = s + i;
 	*dp = d;
+	return !nul || !top || utfconv_get16(s + i, le);
 }
 
 /*
@@ -478,13 +549,14 @@ static __always_inline void utfconv_utf16_block_three(const u8 **sp, u8 **dp,
  * them) in one step where they follow each other, else that one.
  */
 static __always_inline unsigned int
-utfconv_utf16_block_short(const u8 **sp, u8 **dp, u16 unit, bool le)
+utfconv_utf16_block_short(const u8 **sp, u8 **dp, u16 unit, bool le,
+			  bool nul)
 {
 	u64 w = get_unaligned_le64(*sp);
 
 	if (!le)
 		w = utfconv_swab16x4(w);
-	if (!(w & 0xF800F800F800F800ULL)) {
+	if (!utfconv_short4_stop(w, nul)) {
 		*dp += utfconv_utf16_put_short4(*dp, w);
 		*sp += 8;
 		return 4;
@@ -518,7 +590,7 @@ utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
  */
 static __always_inline u64
 utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
-		       bool wide)
+		       bool wide, bool nul)
 {
 	const u8 *s = *sp, *start = s;
 	u8 *d = *dp;
@@ -528,17 +600,19 @@ utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 	do {
 		u16 unit = utfconv_get16(s, le);
 
-		if (unit < 0x80 && utfconv_get16(s + 2, le) >= 0x80) {
+		if (unit < 0x80 && utfconv_get16(s + 2, le) >= 0x80 &&
+		    (!nul || unit)) {
 			/* one ASCII unit between others: a space, a digit */
 			*d = unit;
 			s += 2;
 			d++;
 		} else if (unit < 0x80) {
-			utfconv_utf16_block_ascii(&s, &d, bend, le, wide);
+			ok &= utfconv_utf16_block_ascii(&s, &d, bend, le,
+							wide, nul);
 		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
 			utfconv_utf16_block_three(&s, &d, bend, unit, le);
 		} else if (unit < 0x800) {
-			utfconv_utf16_block_short(&s, &d, unit, le);
+			utfconv_utf16_block_short(&s, &d, unit, le, nul);
 		} else {
 			ok = utfconv_utf16_block_pair(&s, &d, unit, le);
 			pairs += ok;
@@ -554,7 +628,7 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 							 u8 **dp, bool le)
 {
 	return utfconv_utf16_block_to(sp, dp, *sp + 2 * UTFCONV_UTF16_BLOCK,
-				      le, false);
+				      le, false, false);
 }
 
 /*
@@ -589,11 +663,13 @@ static inline const u8 *utfconv_utf16_room_end(const u8 *s, const u8 *se,
  * utfconv_utf8_block_to().
  */
 static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
-					      u8 **dp, u8 *de, bool be)
+					      u8 **dp, u8 *de, bool be,
+					      bool nul)
 {
 	const u8 *bend = utfconv_utf8_room_end(*sp, se, *dp, de);
 
-	return bend == *sp ? 0 : utfconv_utf8_block_to(sp, dp, bend, be, true);
+	return bend == *sp ? 0 : utfconv_utf8_block_to(sp, dp, bend, be, true,
+						       nul);
 }
 
 /*
@@ -601,12 +677,13 @@ static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
  * three bytes per code unit.
  */
 static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
-					       u8 **dp, u8 *de, bool le)
+					       u8 **dp, u8 *de, bool le,
+					       bool nul)
 {
 	const u8 *bend = utfconv_utf16_room_end(*sp, se, *dp, de);
 
 	return bend == *sp ? 0 : utfconv_utf16_block_to(sp, dp, bend, le,
-							true);
+							true, nul);
 }
 
 #endif /* _UTFCONV_BLOCK_H */

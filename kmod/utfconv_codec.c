@@ -25,6 +25,7 @@
 #include <kunit/visibility.h>
 
 #include "utfconv_block.h"
+#include "utfconv_codec.h"
 #include "utfconv_simd.h"
 
 #if UTFCONV_HAVE_SIMD
@@ -630,16 +631,16 @@ static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
  * the end of a buffer of mostly ASCII text is seldom a whole block.
  */
 static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
-					     u8 **dp, u8 *de, bool be)
+					     u8 **dp, u8 *de, bool be, bool nul)
 {
-	u64 ncp = utfconv_utf8_block(sp, se, dp, de, be);
+	u64 ncp = utfconv_utf8_block(sp, se, dp, de, be, nul);
 	const u8 *s = *sp;
 	u8 *d = *dp;
 
 	while (utfconv_utf8_ascii8_room(s, se, d, de) && *s < 0x80) {
 		u64 w = get_unaligned_le64(s);
 
-		if (w & 0x8080808080808080ULL)
+		if (utfconv_ascii8_stop(w, nul))
 			break;
 		utfconv_put_ascii8(d, w, be);
 		s += 8;
@@ -697,13 +698,29 @@ utfconv_utf8_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be,
 	return next;
 }
 
+/*
+ * Where input that ends at its first NUL byte ends, from @s on: the fast
+ * path with @nul has stopped at that NUL or before, a few characters
+ * before the end of a name.
+ */
+static inline const u8 *utfconv_utf8_nul(const u8 *s, const u8 *se)
+{
+	return s + strnlen((const char *)s, se - s);
+}
+
+/*
+ * @nul: the input ends at its first NUL byte (utfconv_buf_to_nul()): the
+ * fast path stops there, and the end of the input is found where it
+ * stops, for the careful path. The SIMD paths do not look for a NUL:
+ * before them the end is found at once.
+ */
 static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 					     struct utfconv_cursor *c,
-					     bool end, bool be)
+					     bool end, bool be, bool nul)
 {
 	const u8 *s = c->s, *se = c->se;
 	u8 *d = c->d, *de = c->de;
-	bool plain = utfconv_utf8_plain(st);
+	bool plain = utfconv_utf8_plain(st), seek = nul;
 	unsigned int simd = utfconv_simd_usable(se - s, de - d);
 	enum utfconv_next next;
 	u64 ncp = 0;
@@ -712,12 +729,20 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 	for (;;) {
 		next = UTFCONV_NEXT_ITEM;
 		if (likely(plain)) {
+			if (seek && simd)
+				se = utfconv_utf8_nul(s, se);
 			if (simd)
 				ncp += utfconv_simd(&s, se, &d, de, true, be,
 						    simd);
-			ncp += utfconv_utf8_fast(&s, se, &d, de, be);
-			next = utfconv_utf8_scalars(&s, se, &d, de, be, &ncp);
+			ncp += utfconv_utf8_fast(&s, se, &d, de, be, nul);
 		}
+		if (seek) {
+			se = utfconv_utf8_nul(s, se);
+			c->se = se;
+			seek = false;
+		}
+		if (likely(plain))
+			next = utfconv_utf8_scalars(&s, se, &d, de, be, &ncp);
 		if (next == UTFCONV_NEXT_FAST)
 			continue;
 		if (next == UTFCONV_NEXT_FULL) {
@@ -959,10 +984,11 @@ static __always_inline bool utfconv_utf16_ascii8_room(const u8 *s,
  * those; as utfconv_utf8_fast().
  */
 static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
-					      u8 **dp, u8 *de, bool le)
+					      u8 **dp, u8 *de, bool le,
+					      bool nul)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	u64 ncp = utfconv_utf16_block(sp, se, dp, de, le);
+	u64 ncp = utfconv_utf16_block(sp, se, dp, de, le, nul);
 	const u8 *s = *sp;
 	u8 *d = *dp;
 
@@ -970,7 +996,9 @@ static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
 		u64 w0 = get_unaligned_le64(s);
 		u64 w1 = get_unaligned_le64(s + 8);
 
-		if ((w0 | w1) & nonascii)
+		if (nul ? utfconv_ascii16_stop(w0, le, true) |
+			  utfconv_ascii16_stop(w1, le, true) :
+			  (w0 | w1) & nonascii)
 			break;
 		if (!le) {
 			w0 >>= 8;
@@ -1023,18 +1051,26 @@ utfconv_utf16_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le,
 	return next;
 }
 
+/* As utfconv_utf8_nul(), for UTF-16 input: its first U+0000 unit. */
+static inline const u8 *utfconv_utf16_nul(const u8 *s, const u8 *se)
+{
+	while (se - s >= 2 && (s[0] | s[1]))
+		s += 2;
+	return se - s >= 2 ? s : se;
+}
+
 /*
  * Returns 0 also, before the end of the input, when a BOM has just set
  * the byte order to the other one than @le: utfconv_run() goes on with
- * the converter built for it.
+ * the converter built for it. @nul as for utfconv_from_utf8().
  */
 static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 					      struct utfconv_cursor *c,
-					      bool end, bool le)
+					      bool end, bool le, bool nul)
 {
 	const u8 *s = c->s, *se = c->se;
 	u8 *d = c->d, *de = c->de;
-	bool plain = utfconv_utf16_plain(st);
+	bool plain = utfconv_utf16_plain(st), seek = nul;
 	unsigned int simd = utfconv_simd_usable(se - s, de - d);
 	enum utfconv_next next;
 	u64 ncp = 0;
@@ -1043,12 +1079,20 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 	for (;;) {
 		next = UTFCONV_NEXT_ITEM;
 		if (likely(plain)) {
+			if (seek && simd)
+				se = utfconv_utf16_nul(s, se);
 			if (simd)
 				ncp += utfconv_simd(&s, se, &d, de, false, le,
 						    simd);
-			ncp += utfconv_utf16_fast(&s, se, &d, de, le);
-			next = utfconv_utf16_scalars(&s, se, &d, de, le, &ncp);
+			ncp += utfconv_utf16_fast(&s, se, &d, de, le, nul);
 		}
+		if (seek) {
+			se = utfconv_utf16_nul(s, se);
+			c->se = se;
+			seek = false;
+		}
+		if (likely(plain))
+			next = utfconv_utf16_scalars(&s, se, &d, de, le, &ncp);
 		if (next == UTFCONV_NEXT_FAST)
 			continue;
 		if (next == UTFCONV_NEXT_FULL) {
@@ -1076,25 +1120,68 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 static noinline int utfconv_utf8_to_le(struct utfconv_state *st,
 				       struct utfconv_cursor *c, bool end)
 {
-	return utfconv_from_utf8(st, c, end, false);
+	return utfconv_from_utf8(st, c, end, false, false);
 }
 
 static noinline int utfconv_utf8_to_be(struct utfconv_state *st,
 				       struct utfconv_cursor *c, bool end)
 {
-	return utfconv_from_utf8(st, c, end, true);
+	return utfconv_from_utf8(st, c, end, true, false);
 }
 
 static noinline int utfconv_le_to_utf8(struct utfconv_state *st,
 				       struct utfconv_cursor *c, bool end)
 {
-	return utfconv_from_utf16(st, c, end, true);
+	return utfconv_from_utf16(st, c, end, true, false);
 }
 
 static noinline int utfconv_be_to_utf8(struct utfconv_state *st,
 				       struct utfconv_cursor *c, bool end)
 {
-	return utfconv_from_utf16(st, c, end, false);
+	return utfconv_from_utf16(st, c, end, false, false);
+}
+
+/* The converters of input that ends at its first NUL (file names). */
+static noinline int utfconv_utf8_to_le_nul(struct utfconv_state *st,
+					   struct utfconv_cursor *c)
+{
+	return utfconv_from_utf8(st, c, true, false, true);
+}
+
+static noinline int utfconv_utf8_to_be_nul(struct utfconv_state *st,
+					   struct utfconv_cursor *c)
+{
+	return utfconv_from_utf8(st, c, true, true, true);
+}
+
+static noinline int utfconv_le_to_utf8_nul(struct utfconv_state *st,
+					   struct utfconv_cursor *c)
+{
+	return utfconv_from_utf16(st, c, true, true, true);
+}
+
+static noinline int utfconv_be_to_utf8_nul(struct utfconv_state *st,
+					   struct utfconv_cursor *c)
+{
+	return utfconv_from_utf16(st, c, true, false, true);
+}
+
+/*
+ * One whole input that ends at its first NUL, in a direction that knows
+ * its byte order (utfconv_buf_to_nul()).
+ */
+static int utfconv_run_nul(struct utfconv_state *st, struct utfconv_cursor *c)
+{
+	switch (st->direction) {
+	case UTFCONV_DIR_UTF8_TO_UTF16LE:
+		return utfconv_utf8_to_le_nul(st, c);
+	case UTFCONV_DIR_UTF8_TO_UTF16BE:
+		return utfconv_utf8_to_be_nul(st, c);
+	case UTFCONV_DIR_UTF16LE_TO_UTF8:
+		return utfconv_le_to_utf8_nul(st, c);
+	default:
+		return utfconv_be_to_utf8_nul(st, c);
+	}
 }
 
 /*
@@ -1520,6 +1607,27 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 	return ret ? ret : out;
 }
 EXPORT_SYMBOL_GPL(utfconv_buf);
+
+/*
+ * For the fs/nls drop-ins (kernel-doc in utfconv_codec.h): as utfconv_buf()
+ * with no flags, on the input before its first NUL.
+ */
+ssize_t utfconv_buf_to_nul(u32 direction, u32 policy, const void *src,
+			   size_t src_bytes, void *dst, size_t dst_bytes)
+{
+	struct utfconv_state st = { };
+	struct utfconv_cursor c;
+	int ret;
+
+	if (!utfconv_valid_config(direction, policy, 0) ||
+	    direction == UTFCONV_DIR_UTF16_TO_UTF8)
+		return -EINVAL;
+	utfconv_start(&st, direction, policy, 0);
+	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0))
+		return -EINVAL;
+	ret = utfconv_run_nul(&st, &c);
+	return ret ? ret : c.d - (u8 *)dst;
+}
 
 /*
  * The paths are chosen once, here; the rest of the module (the

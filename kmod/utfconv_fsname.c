@@ -10,7 +10,6 @@
  */
 
 #include <asm/byteorder.h>
-#include <asm/word-at-a-time.h>
 #include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/export.h>
@@ -20,10 +19,9 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/types.h>
-#include <linux/unaligned.h>
 #include <linux/utfconv.h>
 
-#include "utfconv_block.h"
+#include "utfconv_codec.h"
 
 /**
  * DOC: file name functions
@@ -116,66 +114,6 @@ static u32 utfconv_fsname_dir(enum utf16_endian endian, bool to_utf16)
 	return be ? UTFCONV_DIR_UTF16BE_TO_UTF8 : UTFCONV_DIR_UTF16LE_TO_UTF8;
 }
 
-/* Whether the two words at @s hold a NUL byte. */
-static inline bool utfconv_fsname_nul2(const u8 *s)
-{
-	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
-	unsigned long a = get_unaligned((const unsigned long *)s);
-	unsigned long b = get_unaligned((const unsigned long *)s + 1);
-
-	return has_zero(a, &a, &zero) | has_zero(b, &b, &zero);
-}
-
-/*
- * The bytes of @s before its first NUL, at most @n: fs/nls's end of a
- * name. Two words a step, since strnlen() takes a byte at a time and would
- * cost as much as converting the name; then the last two words, which may
- * overlap bytes already seen, so that a name without a NUL (the common
- * case) ends without a byte loop.
- */
-static int utfconv_fsname_strnlen(const u8 *s, int n)
-{
-	const int step = 2 * sizeof(long);
-	int i;
-
-	for (i = 0; n - i >= step; i += step)
-		if (utfconv_fsname_nul2(s + i))
-			break;
-	if (n - i < step && n >= step && !utfconv_fsname_nul2(s + n - step))
-		return n;
-	return i + strnlen((const char *)s + i, n - i);
-}
-
-/*
- * Whether eight code units at @p hold U+0000. In each word the test sets
- * bit 15 of the lowest zero lane (it borrows from nothing below it and
- * has bit 15 clear), and of no lane when none is zero; it may also set
- * bits above a zero lane, which a yes-or-no answer does not mind.
- */
-static inline bool utfconv_fsname_nul8(const wchar_t *p)
-{
-	u64 a = get_unaligned((const u64 *)p);
-	u64 b = get_unaligned((const u64 *)p + 1);
-
-	return (((a - 0x0001000100010001ULL) & ~a) |
-		((b - 0x0001000100010001ULL) & ~b)) & 0x8000800080008000ULL;
-}
-
-/* The code units of @pwcs before its first U+0000, at most @n; as above. */
-static int utfconv_fsname_units(const wchar_t *pwcs, int n)
-{
-	int i;
-
-	for (i = 0; n - i >= 8; i += 8)
-		if (utfconv_fsname_nul8(pwcs + i))
-			break;
-	if (n - i < 8 && n >= 8 && !utfconv_fsname_nul8(pwcs + n - 8))
-		return n;
-	while (i < n && pwcs[i])
-		i++;
-	return i;
-}
-
 /* Lengths as fs/nls takes them, and the two policies names may use. */
 static bool utfconv_fsname_args_ok(int inlen, int maxout, u32 policy)
 {
@@ -249,16 +187,19 @@ int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
 				   enum utf16_endian endian, wchar_t *pwcs,
 				   int maxout)
 {
-	int ret;
+	ssize_t ret;
 
 	if (inlen < 0 || maxout < 0)
 		return -EINVAL;
 	/* fs/nls ends a name at its first NUL byte, so callers pass buffers */
-	inlen = utfconv_fsname_strnlen(s, inlen);
-	ret = utfconv_fsname_utf8s_to_utf16s_off(s, inlen, endian, pwcs, maxout,
-						 READ_ONCE(utfconv_fsname_policy),
-						 NULL);
-	return ret == -EILSEQ ? -EINVAL : ret;
+	ret = utfconv_buf_to_nul(utfconv_fsname_dir(endian, true),
+				 READ_ONCE(utfconv_fsname_policy), s, inlen,
+				 pwcs, (size_t)maxout * sizeof(*pwcs));
+	if (ret == -E2BIG)
+		return -ENAMETOOLONG;
+	if (ret == -EILSEQ)
+		return -EINVAL;
+	return ret < 0 ? ret : ret / sizeof(*pwcs);
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s);
 
@@ -334,15 +275,13 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s_off);
 int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
 				   enum utf16_endian endian, u8 *s, int maxout)
 {
-	int ret;
+	ssize_t ret;
 
 	if (inlen < 0 || maxout < 0)
 		return -EINVAL;
-	ret = utfconv_fsname_utf16s_to_utf8s_off(pwcs,
-						 utfconv_fsname_units(pwcs, inlen),
-						 endian, s, maxout,
-						 READ_ONCE(utfconv_fsname_policy),
-						 NULL);
+	ret = utfconv_buf_to_nul(utfconv_fsname_dir(endian, false),
+				 READ_ONCE(utfconv_fsname_policy), pwcs,
+				 (size_t)inlen * sizeof(*pwcs), s, maxout);
 	return ret == -EINVAL ? -EILSEQ : ret;
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s);

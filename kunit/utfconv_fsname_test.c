@@ -487,10 +487,11 @@ static void utfconv_fsname_nul_stop_utf8_test(struct kunit *test)
 }
 
 /*
- * The drop-ins look for the NUL two words a step and read the last two
- * words again where a step does not fit: a NUL at each place of a name of
- * a few steps, or none, with each length given and each alignment of the
- * name; the name ends at the NUL or at the length.
+ * The drop-ins find the NUL in the ASCII steps of the fast path, eight or
+ * sixteen bytes (four or eight units) at a time, and in the last few
+ * characters, which the careful path takes: a NUL at each place of an
+ * ASCII name of a few steps, or none, with each length given and each
+ * alignment of the name; the name ends at the NUL or at the length.
  */
 static void utfconv_fsname_nul_each_place_test(struct kunit *test)
 {
@@ -532,6 +533,165 @@ static void utfconv_fsname_nul_each_place_test(struct kunit *test)
 			name[base + nul] = 'a' + (base + nul) % 26;
 		}
 	}
+}
+
+/*
+ * A name of every kind of character the converters take in steps of
+ * their own: ASCII runs, one ASCII byte between others, two-, three- and
+ * four-byte characters, runs of each and a lone surrogate's WTF-8 form.
+ */
+static const char utfconv_fsname_mixed[] =
+	"Readme of the 2nd draft.txt \xc3\xa9t\xc3\xa9 \xd0\x96\xd1\x83\xd0\xba"
+	"\xd0\xb8 \xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97 x \xf0\x9f\x98\x80"
+	"\xf0\x9f\x98\x81 \xed\x95\x9c\xea\xb5\xad\xec\x96\xb4-\xe0\xa4\xb9"
+	"\xe0\xa4\xbf\xe0\xa4\x82 \xed\xa0\x80 long ASCII run, long ASCII run\xce\xb1"
+	"\xce\xb2\xce\xb3\xce\xb4\xce\xb5 \xe3\x81\x82\xe3\x81\x84 \xf0\x90\x8d\x88"
+	".tar.gz \xc3\xbc\xc3\xb6\xc3\xa4 end of the name";
+
+/*
+ * What a drop-in must give for @s, @len bytes: the _off form with the
+ * policy of fsname_policy on the bytes before the first NUL, its errno
+ * for ill-formed input -EINVAL as fs/nls's.
+ */
+static int utfconv_fsname_u8_ref(const u8 *s, int len, enum utf16_endian e,
+				 wchar_t *out, int maxout, u32 policy)
+{
+	int ret = utfconv_fsname_utf8s_to_utf16s_off(s, strnlen((const char *)s, len), e,
+						     out, maxout, policy, NULL);
+
+	return ret == -EILSEQ ? -EINVAL : ret;
+}
+
+/* As utfconv_fsname_u8_ref(), UTF-16 input: up to the first U+0000. */
+static int utfconv_fsname_u16_ref(const wchar_t *p, int len,
+				  enum utf16_endian e, u8 *out, int maxout,
+				  u32 policy)
+{
+	int n = 0, ret;
+
+	while (n < len && p[n])
+		n++;
+	ret = utfconv_fsname_utf16s_to_utf8s_off(p, n, e, out, maxout, policy,
+						 NULL);
+	return ret == -EINVAL ? -EILSEQ : ret;
+}
+
+/* The UTF-8 drop-in on @name with a NUL at each byte (or none). */
+static void utfconv_fsname_nul_mixed_u8(struct kunit *test, u8 *name, int len,
+					enum utf16_endian e, int maxout,
+					u32 policy)
+{
+	wchar_t got[2 * sizeof(utfconv_fsname_mixed)];
+	wchar_t want[ARRAY_SIZE(got)];
+	int nul, ret, ref;
+	u8 keep;
+
+	for (nul = 0; nul <= len; nul++) {
+		keep = nul < len ? name[nul] : 0;
+		if (nul < len)
+			name[nul] = 0;
+		ref = utfconv_fsname_u8_ref(name, len, e, want, maxout, policy);
+		ret = utfconv_fsname_utf8s_to_utf16s(name, len, e, got, maxout);
+		KUNIT_EXPECT_EQ_MSG(test, ret, ref,
+				    "NUL at %d of %d, endian %d, maxout %d, policy %u",
+				    nul, len, e, maxout, policy);
+		if (ret > 0 && ret == ref)
+			KUNIT_EXPECT_MEMEQ_MSG(test, got, want, 2 * ret,
+					       "NUL at %d of %d, maxout %d",
+					       nul, len, maxout);
+		if (nul < len)
+			name[nul] = keep;
+	}
+}
+
+/* The UTF-16 drop-in on @units with a U+0000 at each unit (or none). */
+static void utfconv_fsname_nul_mixed_u16(struct kunit *test, wchar_t *units,
+					 int len, enum utf16_endian e,
+					 int maxout, u32 policy)
+{
+	u8 got[2 * sizeof(utfconv_fsname_mixed)], want[sizeof(got)];
+	int nul, ret, ref;
+	wchar_t keep;
+
+	for (nul = 0; nul <= len; nul++) {
+		keep = nul < len ? units[nul] : 0;
+		if (nul < len)
+			units[nul] = 0;
+		ref = utfconv_fsname_u16_ref(units, len, e, want, maxout,
+					     policy);
+		ret = utfconv_fsname_utf16s_to_utf8s(units, len, e, got, maxout);
+		KUNIT_EXPECT_EQ_MSG(test, ret, ref,
+				    "U+0000 at %d of %d, endian %d, maxout %d, policy %u",
+				    nul, len, e, maxout, policy);
+		if (ret > 0 && ret == ref)
+			KUNIT_EXPECT_MEMEQ_MSG(test, got, want, ret,
+					       "U+0000 at %d of %d, maxout %d",
+					       nul, len, maxout);
+		if (nul < len)
+			units[nul] = keep;
+	}
+}
+
+/*
+ * One byte order and policy of utfconv_fsname_nul_mixed_test(): the name
+ * at @name, its UTF-16 form at @units, each at two alignments.
+ */
+static void utfconv_fsname_nul_mixed_one(struct kunit *test, u8 *name,
+					 wchar_t *units, enum utf16_endian e,
+					 u32 policy)
+{
+	const u8 *mixed = (const u8 *)utfconv_fsname_mixed;
+	const int len8 = sizeof(utfconv_fsname_mixed) - 1;
+	const int rooms[] = { 2 * len8, 100, 37 };
+	int r, base, len16;
+
+	len16 = utfconv_fsname_utf8s_to_utf16s_off(mixed, len8, e, units + 1,
+						   len8, UTFCONV_POLICY_WTF8,
+						   NULL);
+	KUNIT_ASSERT_GT(test, len16, 0);
+	for (base = 0; base < 2; base++) {
+		u8 *n8 = name + base;
+		wchar_t *n16 = units + 1 - base;
+
+		memcpy(n8, mixed, len8 - base);
+		for (r = 0; r < ARRAY_SIZE(rooms); r++) {
+			utfconv_fsname_nul_mixed_u8(test, n8, len8 - base, e,
+						    rooms[r], policy);
+			utfconv_fsname_nul_mixed_u16(test, n16, len16, e,
+						     rooms[r], policy);
+		}
+		memmove(units, units + 1, 2 * len16);
+	}
+}
+
+/*
+ * The drop-ins find the NUL as they convert, in the steps that take
+ * ASCII: a NUL at each place of a long name of every kind of character,
+ * inside a character too (what is before it then ends inside one), at
+ * two alignments, with room for the whole name and for less, in both
+ * byte orders and under both policies; the result is that of the _off
+ * form on what comes before the NUL.
+ */
+static void utfconv_fsname_nul_mixed_test(struct kunit *test)
+{
+	static const enum utf16_endian endians[] = {
+		UTF16_LITTLE_ENDIAN, UTF16_BIG_ENDIAN
+	};
+	static const u32 policies[] = {
+		UTFCONV_POLICY_WTF8, UTFCONV_POLICY_STRICT
+	};
+	const int len8 = sizeof(utfconv_fsname_mixed) - 1;
+	u8 *name = utfconv_fsname_alloc(test, len8 + 1);
+	wchar_t *units = utfconv_fsname_alloc(test, 2 * (len8 + 1));
+	int p, e;
+
+	for (p = 0; p < ARRAY_SIZE(policies); p++) {
+		KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(policies[p]), 0);
+		for (e = 0; e < ARRAY_SIZE(endians); e++)
+			utfconv_fsname_nul_mixed_one(test, name, units,
+						     endians[e], policies[p]);
+	}
+	KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(UTFCONV_POLICY_WTF8), 0);
 }
 
 /* utfconv_fsname_utf8_to_utf32() on one input, under both policies. */
@@ -673,6 +833,7 @@ static struct kunit_case utfconv_fsname_cases[] = {
 	KUNIT_CASE(utfconv_fsname_nul_stop_test),
 	KUNIT_CASE(utfconv_fsname_nul_stop_utf8_test),
 	KUNIT_CASE(utfconv_fsname_nul_each_place_test),
+	KUNIT_CASE(utfconv_fsname_nul_mixed_test),
 	KUNIT_CASE_PARAM(utfconv_fsname_utf8_to_utf32_test,
 			 utfconv_fsname_u32_gen_params),
 	KUNIT_CASE(utfconv_fsname_policy_test),

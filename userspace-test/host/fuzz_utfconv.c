@@ -13,7 +13,10 @@
  *  - chunk invariance: the fuzzer-chosen boundaries and capacity give
  *    the same result as one call (and the calling contract holds);
  *  - utfconv_length() and utfconv_buf() agreeing with the stream;
- *  - round trip: output without errors converts back to the input.
+ *  - round trip: output without errors converts back to the input;
+ *  - utfconv_buf_to_nul() (the fs/nls drop-ins' converter, which finds
+ *    the NUL as it goes) giving what utfconv_buf() gives on the input
+ *    before its first NUL, with the same capacity.
  * Any difference aborts with a message.
  */
 #include <stdarg.h>
@@ -56,9 +59,35 @@ static void *fuzz_alloc(size_t bytes)
 
 #include "host_expect.h"
 #include "utfconv_checks.h"
+#include "../../kmod/utfconv_codec.h"
 #include "../../kmod/utfconv_simd.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+/* utfconv_buf_to_nul() against utfconv_buf() on what precedes the NUL. */
+static void fuzz_check_to_nul(u32 dir, u32 pol, const u8 *in, size_t n,
+			      size_t cap)
+{
+	size_t room = cap ? 8 * cap : utfconv_ref_out_max(dir, n);
+	u8 *a = fuzz_alloc(room + 1), *b = fuzz_alloc(room + 1);
+	size_t end = 0;
+	ssize_t got, want;
+
+	if (dir == UTFCONV_DIR_UTF16_TO_UTF8)
+		return;
+	if (dir <= UTFCONV_DIR_UTF8_TO_UTF16BE)
+		end = strnlen((const char *)in, n);
+	else
+		while (end + 2 <= n && (in[end] | in[end + 1]))
+			end += 2;
+	if (end + 2 > n && dir > UTFCONV_DIR_UTF8_TO_UTF16BE)
+		end = n;
+	got = utfconv_buf_to_nul(dir, pol, in, n, a, room);
+	want = utfconv_buf(dir, pol, 0, in, end, b, room, NULL);
+	UTFCONV_CHECK(NULL, got == want && (got <= 0 || !memcmp(a, b, got)),
+		      "utfconv_buf_to_nul() %zd, want %zd (end %zu of %zu)",
+		      got, want, end, n);
+}
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
@@ -118,6 +147,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		UTFCONV_CHECK(NULL, len == n && !memcmp(out2, in, n),
 			      "round trip: %zd bytes, want %zu", len, n);
 	}
+	fuzz_check_to_nul(dir, pol, in, n, cap);
 	while (fuzz_nallocs)
 		free(fuzz_allocs[--fuzz_nallocs]);
 	return 0;

@@ -42,6 +42,7 @@
 
 #include "utfconv_encode.h"
 #include "utfconv_ref.h"
+#include "../../kmod/utfconv_codec.h"
 #include "../../kmod/utfconv_simd.h"
 
 #define GUARD_MAX_IN	9200
@@ -372,6 +373,17 @@ static void guard_bufs(const struct guard_case *c, struct guard_run *r)
 		r->buf_hash[i] = guard_fnv(0, dst, ret > 0 ? ret : 0);
 		if (!guard_canary_ok(dst))
 			guard_fail_why = "utfconv_buf() wrote before the buffer";
+	}
+	/* the drop-ins' converter, which reads up to a NUL as it goes */
+	if (c->dir != UTFCONV_DIR_UTF16_TO_UTF8) {
+		u8 *dst = guard_outbuf(c->caps[7]);
+		ssize_t ret = utfconv_buf_to_nul(c->dir, c->pol, src, c->n,
+						 dst, c->caps[7]);
+
+		r->hash = guard_fnv(r->hash, &ret, sizeof(ret));
+		r->hash = guard_fnv(r->hash, dst, ret > 0 ? ret : 0);
+		if (!guard_canary_ok(dst))
+			guard_fail_why = "utfconv_buf_to_nul() wrote before the buffer";
 	}
 }
 
