@@ -927,8 +927,8 @@ union utfconv_k8 {
  * GCC builds a splat constant from a general register (mov, vmovd and a
  * vpbroadcastw on the shuffle port) at every use in a loop short of
  * vector registers; read through a pointer it cannot follow, each is a
- * memory operand instead, which costs a load. The steps from UTF-16 read
- * theirs once per call (struct utfconv_avx2_kv).
+ * memory operand instead, which costs a load. The common steps from
+ * UTF-16 read theirs once per call (struct utfconv_avx2_kv).
  */
 struct utfconv_avx2_k {
 	union utfconv_k16 x7f, x3f, x7ff, xf800, xd800, xff80, x80c0, x80e0,
@@ -1040,13 +1040,14 @@ static __always_inline UTFCONV_AVX2 void utfconv_store_hi(u8 *d,
 }
 
 /*
- * The constants of the steps from UTF-16, read through UTFCONV_K() once
- * per call, before the loop: values that GCC cannot build again from
- * their lanes, so that it keeps them in vector registers (or in stack
- * slots of its own where it runs short) instead of taking a memory
- * operand of utfconv_avx2_k at every use, which costs a 256-bit load:
- * the CPU takes two of those a cycle, and the mixed step with the checks
- * before it took about fifteen for its 16 units.
+ * The constants of the steps from UTF-16 that run on every vector, read
+ * through UTFCONV_K() once per call, before the loop: values that GCC
+ * cannot build again from their lanes, so that it keeps them in vector
+ * registers (or in stack slots of its own where it runs short) instead
+ * of taking a memory operand of utfconv_avx2_k at every use, a 256-bit
+ * load each: the CPU takes two of those a cycle, and the mixed step with
+ * the checks before it took more loads than units. The rarer steps
+ * (three-byte and surrogate vectors) keep their memory operands.
  */
 struct utfconv_avx2_kv {
 	utfconv_u16x16 x3f, x3f00, x3fff, x4000, x7f, x8000, x80c0, x80e0,
@@ -1646,10 +1647,11 @@ utfconv_avx2_utf8_ascii(u8 *d, utfconv_u8x32 v, bool be)
  * ASCII, 64 bytes per trip while the buffers leave room for that many,
  * widened to code units at *@dp; returns the bytes taken. The loop's end
  * is worked out once: the last input byte that leaves room for a block
- * (utfconv_utf8_room()) after it. @align: the first step takes 17 to 32
- * bytes, so that the trips store at 32-byte aligned addresses (if the
- * output is at an even one), none split across two cache lines; for runs
- * that tend to be long, since the step may take fewer bytes than it could.
+ * (utfconv_utf8_room()) after it. @align: where the output is at an even
+ * address, the first step takes 17 to 32 bytes, so that the trips store
+ * at 32-byte aligned addresses, none split across two cache lines. Only
+ * for runs that tend to be long: the short first step costs a trip's
+ * worth of stores on a short run.
  */
 static __always_inline UTFCONV_AVX2 u64
 utfconv_avx2_utf8_ascii_run(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
@@ -1665,7 +1667,7 @@ utfconv_avx2_utf8_ascii_run(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 
 	__builtin_memcpy(&v, s, sizeof(v));
 	utfconv_avx2_utf8_ascii(d, v, be);
-	k = align ? 32 - ((uintptr_t)d & 31) / 2 : 32;
+	k = align && !((uintptr_t)d & 1) ? 32 - ((uintptr_t)d & 31) / 2 : 32;
 	s += k;
 	d += 2 * k;
 	while (s + 32 <= lim) {
@@ -1791,13 +1793,14 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 
 /*
  * AVX2, UTF-8 to UTF-16: the ASCII runs a call starts with, outside
- * utfconv_avx2(), whose entry and exit (registers saved, stack aligned
- * for its spills, constants loaded) cost more: a chunk of ASCII text
+ * utfconv_avx2(), whose entry and exit (registers saved, a frame for its
+ * spills, constants loaded) cost more: a chunk of ASCII text
  * (utfconv_simd() calls once per UTFCONV_SIMD_CHUNK bytes) never enters
  * it. Their stores are aligned: such runs tend to fill the chunk.
  */
 static __always_inline UTFCONV_AVX2 u64
-utfconv_avx2_ascii_runs(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
+utfconv_avx2_utf8_lead_runs(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			    bool be)
 {
 	u64 ncp = 0;
 
@@ -1812,12 +1815,11 @@ utfconv_avx2_ascii_runs(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
 	return ncp;
 }
 
-static noinline UTFCONV_AVX2 u64 utfconv_avx2_ascii(const u8 **sp,
-						    const u8 *se, u8 **dp,
-						    u8 *de, bool be)
+static noinline UTFCONV_AVX2 u64
+utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
 {
-	return be ? utfconv_avx2_ascii_runs(sp, se, dp, de, true) :
-		    utfconv_avx2_ascii_runs(sp, se, dp, de, false);
+	return be ? utfconv_avx2_utf8_lead_runs(sp, se, dp, de, true) :
+		    utfconv_avx2_utf8_lead_runs(sp, se, dp, de, false);
 }
 
 /*
@@ -1856,7 +1858,7 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			   bool be, unsigned int level)
 {
 	if (level >= UTFCONV_LEVEL_AVX2) {
-		u64 ncp = utfconv_avx2_ascii(sp, se, dp, de, be);
+		u64 ncp = utfconv_avx2_utf8_lead(sp, se, dp, de, be);
 
 		if (!utfconv_utf8_room(*sp, se, *dp, de))
 			return ncp;
