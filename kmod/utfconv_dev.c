@@ -56,8 +56,12 @@
  * byte), so that a step is normally limited by the input only.
  */
 #define UTFCONV_OUT_BYTES		(2 * UTFCONV_IN_BYTES)
-/* Each bounce buffer of a CONVERT call is a slab object of its own. */
-static_assert(UTFCONV_OUT_BYTES <= KMALLOC_MAX_CACHE_SIZE);
+/*
+ * Each bounce buffer of a CONVERT call is a slab object of its own (6.1's
+ * SLOB has no kmalloc caches: its limit is a page, and nothing to keep).
+ */
+static_assert(IS_ENABLED(CONFIG_SLOB) ||
+	      UTFCONV_OUT_BYTES <= KMALLOC_MAX_CACHE_SIZE);
 /*
  * Free output bytes that hold any single character the codec writes in
  * one piece: a 4-byte UTF-8 sequence or a UTF-16 surrogate pair.
@@ -1673,10 +1677,10 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 
 	/*
 	 * Two allocations, each at most KMALLOC_MAX_CACHE_SIZE, so that both
-	 * come from the slab caches: one of their sum would take pages from
-	 * the page allocator and give them back on every call, zeroed each
-	 * time under init_on_alloc. kmalloc(0) gives ZERO_SIZE_PTR: no room,
-	 * never dereferenced.
+	 * come from the slab caches: one of their sum would take an order-2
+	 * block from the page allocator and give it back on every call (and
+	 * under init_on_alloc zero all of its 16 KiB, not only the 12 used).
+	 * kmalloc(0) gives ZERO_SIZE_PTR: no room, never dereferenced.
 	 */
 	in_bytes = max_t(u64, min_t(u64, cv.src_bytes, UTFCONV_IN_BYTES), 1);
 	out_bytes = min_t(u64, cv.dst_bytes, UTFCONV_OUT_BYTES);
