@@ -241,12 +241,18 @@ static void utfconv_paths_two_byte_utf16_test(struct kunit *test)
 	utfconv_check_two_byte_runs(test, true);
 }
 
+static void utfconv_paths_out_alignment_test(struct kunit *test)
+{
+	utfconv_check_out_alignment(test);
+}
+
 static struct kunit_case utfconv_paths_cases[] = {
 	KUNIT_CASE(utfconv_paths_level_test),
 	KUNIT_CASE_PARAM(utfconv_paths_long_runs_test,
 			 utfconv_paths_texts_gen_params),
 	KUNIT_CASE(utfconv_paths_two_byte_utf8_test),
 	KUNIT_CASE(utfconv_paths_two_byte_utf16_test),
+	KUNIT_CASE(utfconv_paths_out_alignment_test),
 	{}
 };
 

@@ -420,4 +420,77 @@ static void utfconv_check_two_byte_runs(void *ctx, bool utf16)
 		utfconv_check_twos8(ctx, in, buf);
 }
 
+/*
+ * Output at every address modulo 64, odd ones included: the SIMD paths
+ * store whole vectors wherever the output falls, and the AVX2 path from
+ * UTF-8 first stores up to an alignment in the ASCII run a call starts
+ * with. The long text is ASCII over more than one SIMD chunk (the input
+ * of one FPU section), with a two-byte character in its second chunk and
+ * one near its end.
+ */
+#if UTFCONV_HAVE_SIMD
+#define UTFCONV_ALIGN_LONG	(2 * UTFCONV_SIMD_CHUNK + 100)
+#else
+#define UTFCONV_ALIGN_LONG	8292
+#endif
+
+/* @in converted in @direction into output at every alignment */
+static bool utfconv_align_one(void *ctx, u32 direction, const u8 *in,
+			      size_t n, u8 *buf)
+{
+	unsigned int off;
+
+	for (off = 0; off < 64; off++)
+		if (!utfconv_check_against_ref(ctx, "output alignment",
+					       direction, UTFCONV_POLICY_STRICT,
+					       0, in, n, buf + off))
+			return false;
+	return true;
+}
+
+/* UTF-8 @in to UTF-16LE and to UTF-16BE at every output alignment */
+static bool utfconv_align_utf8(void *ctx, const u8 *in, size_t n, u8 *buf)
+{
+	return utfconv_align_one(ctx, UTFCONV_DIR_UTF8_TO_UTF16LE, in, n,
+				 buf) &&
+	       utfconv_align_one(ctx, UTFCONV_DIR_UTF8_TO_UTF16BE, in, n, buf);
+}
+
+/**
+ * utfconv_check_out_alignment() - every output alignment, every direction
+ * @ctx: test context
+ */
+static void utfconv_check_out_alignment(void *ctx)
+{
+	static const unsigned int texts[] = { 0, 5, 10 };
+	size_t n, room = utfconv_ref_out_max(UTFCONV_DIR_UTF8_TO_UTF16LE,
+					     UTFCONV_ALIGN_LONG);
+	u8 *in = UTFCONV_ALLOC(ctx, UTFCONV_ALIGN_LONG);
+	u8 *buf = UTFCONV_ALLOC(ctx, 2 * room + 64);
+	unsigned int t;
+	int be;
+
+	if (!in || !buf)
+		return;
+	for (n = 0; n < UTFCONV_ALIGN_LONG; n++)
+		in[n] = 0x61 + n % 26;
+	utfconv_sweep_utf8(in + UTFCONV_ALIGN_LONG / 2 + 37, 0xE9);
+	utfconv_sweep_utf8(in + UTFCONV_ALIGN_LONG - 5, 0xE9);
+	if (!utfconv_align_utf8(ctx, in, UTFCONV_ALIGN_LONG, buf))
+		return;
+	for (t = 0; t < ARRAY_SIZE(texts); t++) {
+		n = utfconv_runs_text(texts[t], in);
+		if (!utfconv_align_utf8(ctx, in, n, buf))
+			return;
+		for (be = 0; be < 2; be++) {
+			n = utfconv_runs_text16(texts[t], in, be);
+			if (!utfconv_align_one(ctx, be ?
+					       UTFCONV_DIR_UTF16BE_TO_UTF8 :
+					       UTFCONV_DIR_UTF16LE_TO_UTF8,
+					       in, n, buf))
+				return;
+		}
+	}
+}
+
 #endif /* _UTFCONV_RUNS_H */

@@ -538,6 +538,16 @@ static void test_two_byte_runs(void)
 	}
 }
 
+static void test_out_alignment(void)
+{
+	struct host_ctx ctx;
+
+	host_begin(&ctx, "output at every alignment modulo 64, every direction");
+	utfconv_check_out_alignment(&ctx);
+	host_free_all(&ctx);
+	host_end(&ctx);
+}
+
 /* ---- glibc iconv ------------------------------------------------------- */
 
 struct iconv_result {
@@ -836,6 +846,7 @@ int main(int argc, char **argv)
 	if (PART("runs")) {
 		test_long_runs();
 		test_two_byte_runs();
+		test_out_alignment();
 	}
 	if (PART("random"))
 		test_random();
