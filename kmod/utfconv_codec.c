@@ -699,13 +699,52 @@ utfconv_utf8_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be,
 }
 
 /*
- * Where input that ends at its first NUL byte ends, from @s on: the fast
- * path with @nul has stopped at that NUL or before, a few characters
- * before the end of a name.
+ * Whether the 16 bytes at @s hold a zero unit of @unit bytes (1 or 2,
+ * at even offsets). In each word the subtraction sets the top bit of the
+ * lowest zero lane, which borrows from nothing below it, and of no lane
+ * when none is zero; it may set bits above a zero lane, which a yes-or-no
+ * answer does not mind.
+ */
+static inline bool utfconv_zero_lane16(const u8 *s, unsigned int unit)
+{
+	u64 lanes = unit == 1 ? 0x0101010101010101ULL : 0x0001000100010001ULL;
+	u64 top = lanes << (8 * unit - 1);
+	u64 a = get_unaligned((const u64 *)s);
+	u64 b = get_unaligned((const u64 *)s + 1);
+
+	return (((a - lanes) & ~a) | ((b - lanes) & ~b)) & top;
+}
+
+/*
+ * The first of the @n bytes at @s (@n a multiple of @unit) that starts a
+ * zero unit of @unit bytes, or @n: 16 bytes a step, then the last 16,
+ * which may overlap bytes already seen, so that input without one (the
+ * common case) ends without a loop of units.
+ */
+static size_t utfconv_zero_unit(const u8 *s, size_t n, unsigned int unit)
+{
+	size_t i;
+
+	for (i = 0; n - i >= 16; i += 16)
+		if (utfconv_zero_lane16(s + i, unit))
+			break;
+	if (n - i < 16 && n >= 16 && !utfconv_zero_lane16(s + n - 16, unit))
+		return n;
+	while (i < n && (s[i] | s[i + unit - 1]))
+		i += unit;
+	return i;
+}
+
+/*
+ * Where input that ends at its first NUL byte ends, from @s on. The fast
+ * path with @nul has stopped at that NUL or before: where the output's
+ * room or the input's characters ended its run. What is left (the whole
+ * name before the SIMD paths, which do not look for a NUL) is searched
+ * a word at a time: a byte loop would cost as much as converting it.
  */
 static inline const u8 *utfconv_utf8_nul(const u8 *s, const u8 *se)
 {
-	return s + strnlen((const char *)s, se - s);
+	return s + utfconv_zero_unit(s, se - s, 1);
 }
 
 /*
@@ -1051,12 +1090,16 @@ utfconv_utf16_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le,
 	return next;
 }
 
-/* As utfconv_utf8_nul(), for UTF-16 input: its first U+0000 unit. */
+/*
+ * As utfconv_utf8_nul(), for UTF-16 input: its first U+0000 unit (the
+ * 16-bit lanes of a word are its units in either byte order).
+ */
 static inline const u8 *utfconv_utf16_nul(const u8 *s, const u8 *se)
 {
-	while (se - s >= 2 && (s[0] | s[1]))
-		s += 2;
-	return se - s >= 2 ? s : se;
+	size_t n = (se - s) & ~(size_t)1;
+	size_t i = utfconv_zero_unit(s, n, 2);
+
+	return i < n ? s + i : se;
 }
 
 /*

@@ -20,8 +20,10 @@
  * @dst_bytes: capacity of @dst in bytes
  *
  * utfconv_buf() with no flags and no error offset on the input before its
- * first NUL, as fs/nls reads a name; the converter finds the NUL as it
- * goes, so that a name is read once.
+ * first NUL, as fs/nls reads a name; the converter's ASCII steps find the
+ * NUL as they go, so that a short name is read once, and the input left
+ * where they stop (and all of it before the SIMD paths, which do not look
+ * for it) is searched 16 bytes a step.
  *
  * Context: Any context.
  * Return: as utfconv_buf(): bytes written, -E2BIG, -EILSEQ, or -EINVAL
