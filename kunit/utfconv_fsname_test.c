@@ -576,13 +576,27 @@ static int utfconv_fsname_u16_ref(const wchar_t *p, int len,
 	return ret == -EINVAL ? -EILSEQ : ret;
 }
 
+/*
+ * One round of utfconv_fsname_nul_mixed_test(): byte order, room and
+ * policy, and two buffers of %UTFCONV_FSNAME_MIXED_ROOM bytes for the
+ * drop-in's output and the reference's (off the stack: either form of
+ * the name is too large for a kernel stack frame).
+ */
+struct utfconv_fsname_nul_case {
+	struct kunit *test;
+	enum utf16_endian e;
+	int maxout;
+	u32 policy;
+	void *got, *want;
+};
+
+/* Either form of utfconv_fsname_mixed, with room to spare, in bytes. */
+#define UTFCONV_FSNAME_MIXED_ROOM	(4 * sizeof(utfconv_fsname_mixed))
+
 /* The UTF-8 drop-in on @name with a NUL at each byte (or none). */
-static void utfconv_fsname_nul_mixed_u8(struct kunit *test, u8 *name, int len,
-					enum utf16_endian e, int maxout,
-					u32 policy)
+static void utfconv_fsname_nul_mixed_u8(const struct utfconv_fsname_nul_case *c,
+					u8 *name, int len)
 {
-	wchar_t got[2 * sizeof(utfconv_fsname_mixed)];
-	wchar_t want[ARRAY_SIZE(got)];
 	int nul, ret, ref;
 	u8 keep;
 
@@ -590,26 +604,27 @@ static void utfconv_fsname_nul_mixed_u8(struct kunit *test, u8 *name, int len,
 		keep = nul < len ? name[nul] : 0;
 		if (nul < len)
 			name[nul] = 0;
-		ref = utfconv_fsname_u8_ref(name, len, e, want, maxout, policy);
-		ret = utfconv_fsname_utf8s_to_utf16s(name, len, e, got, maxout);
-		KUNIT_EXPECT_EQ_MSG(test, ret, ref,
+		ref = utfconv_fsname_u8_ref(name, len, c->e, c->want, c->maxout,
+					    c->policy);
+		ret = utfconv_fsname_utf8s_to_utf16s(name, len, c->e, c->got,
+						     c->maxout);
+		KUNIT_EXPECT_EQ_MSG(c->test, ret, ref,
 				    "NUL at %d of %d, endian %d, maxout %d, policy %u",
-				    nul, len, e, maxout, policy);
+				    nul, len, c->e, c->maxout, c->policy);
 		if (ret > 0 && ret == ref)
-			KUNIT_EXPECT_MEMEQ_MSG(test, got, want, 2 * ret,
+			KUNIT_EXPECT_MEMEQ_MSG(c->test, c->got, c->want, 2 * ret,
 					       "NUL at %d of %d, maxout %d",
-					       nul, len, maxout);
+					       nul, len, c->maxout);
 		if (nul < len)
 			name[nul] = keep;
 	}
 }
 
 /* The UTF-16 drop-in on @units with a U+0000 at each unit (or none). */
-static void utfconv_fsname_nul_mixed_u16(struct kunit *test, wchar_t *units,
-					 int len, enum utf16_endian e,
-					 int maxout, u32 policy)
+static void
+utfconv_fsname_nul_mixed_u16(const struct utfconv_fsname_nul_case *c,
+			     wchar_t *units, int len)
 {
-	u8 got[2 * sizeof(utfconv_fsname_mixed)], want[sizeof(got)];
 	int nul, ret, ref;
 	wchar_t keep;
 
@@ -617,48 +632,48 @@ static void utfconv_fsname_nul_mixed_u16(struct kunit *test, wchar_t *units,
 		keep = nul < len ? units[nul] : 0;
 		if (nul < len)
 			units[nul] = 0;
-		ref = utfconv_fsname_u16_ref(units, len, e, want, maxout,
-					     policy);
-		ret = utfconv_fsname_utf16s_to_utf8s(units, len, e, got, maxout);
-		KUNIT_EXPECT_EQ_MSG(test, ret, ref,
+		ref = utfconv_fsname_u16_ref(units, len, c->e, c->want,
+					     c->maxout, c->policy);
+		ret = utfconv_fsname_utf16s_to_utf8s(units, len, c->e, c->got,
+						     c->maxout);
+		KUNIT_EXPECT_EQ_MSG(c->test, ret, ref,
 				    "U+0000 at %d of %d, endian %d, maxout %d, policy %u",
-				    nul, len, e, maxout, policy);
+				    nul, len, c->e, c->maxout, c->policy);
 		if (ret > 0 && ret == ref)
-			KUNIT_EXPECT_MEMEQ_MSG(test, got, want, ret,
+			KUNIT_EXPECT_MEMEQ_MSG(c->test, c->got, c->want, ret,
 					       "U+0000 at %d of %d, maxout %d",
-					       nul, len, maxout);
+					       nul, len, c->maxout);
 		if (nul < len)
 			units[nul] = keep;
 	}
 }
 
 /*
- * One byte order and policy of utfconv_fsname_nul_mixed_test(): the name
- * at @name, its UTF-16 form at @units, each at two alignments.
+ * One byte order and policy of utfconv_fsname_nul_mixed_test() (in @c;
+ * the room is set here): the name at @name, its UTF-16 form at @units,
+ * each at two alignments.
  */
-static void utfconv_fsname_nul_mixed_one(struct kunit *test, u8 *name,
-					 wchar_t *units, enum utf16_endian e,
-					 u32 policy)
+static void utfconv_fsname_nul_mixed_one(struct utfconv_fsname_nul_case *c,
+					 u8 *name, wchar_t *units)
 {
 	const u8 *mixed = (const u8 *)utfconv_fsname_mixed;
 	const int len8 = sizeof(utfconv_fsname_mixed) - 1;
 	const int rooms[] = { 2 * len8, 100, 37 };
 	int r, base, len16;
 
-	len16 = utfconv_fsname_utf8s_to_utf16s_off(mixed, len8, e, units + 1,
-						   len8, UTFCONV_POLICY_WTF8,
-						   NULL);
-	KUNIT_ASSERT_GT(test, len16, 0);
+	len16 = utfconv_fsname_utf8s_to_utf16s_off(mixed, len8, c->e,
+						   units + 1, len8,
+						   UTFCONV_POLICY_WTF8, NULL);
+	KUNIT_ASSERT_GT(c->test, len16, 0);
 	for (base = 0; base < 2; base++) {
 		u8 *n8 = name + base;
 		wchar_t *n16 = units + 1 - base;
 
 		memcpy(n8, mixed, len8 - base);
 		for (r = 0; r < ARRAY_SIZE(rooms); r++) {
-			utfconv_fsname_nul_mixed_u8(test, n8, len8 - base, e,
-						    rooms[r], policy);
-			utfconv_fsname_nul_mixed_u16(test, n16, len16, e,
-						     rooms[r], policy);
+			c->maxout = rooms[r];
+			utfconv_fsname_nul_mixed_u8(c, n8, len8 - base);
+			utfconv_fsname_nul_mixed_u16(c, n16, len16);
 		}
 		memmove(units, units + 1, 2 * len16);
 	}
@@ -683,13 +698,20 @@ static void utfconv_fsname_nul_mixed_test(struct kunit *test)
 	const int len8 = sizeof(utfconv_fsname_mixed) - 1;
 	u8 *name = utfconv_fsname_alloc(test, len8 + 1);
 	wchar_t *units = utfconv_fsname_alloc(test, 2 * (len8 + 1));
+	struct utfconv_fsname_nul_case c = {
+		.test = test,
+		.got = utfconv_fsname_alloc(test, UTFCONV_FSNAME_MIXED_ROOM),
+		.want = utfconv_fsname_alloc(test, UTFCONV_FSNAME_MIXED_ROOM),
+	};
 	int p, e;
 
 	for (p = 0; p < ARRAY_SIZE(policies); p++) {
 		KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(policies[p]), 0);
-		for (e = 0; e < ARRAY_SIZE(endians); e++)
-			utfconv_fsname_nul_mixed_one(test, name, units,
-						     endians[e], policies[p]);
+		c.policy = policies[p];
+		for (e = 0; e < ARRAY_SIZE(endians); e++) {
+			c.e = endians[e];
+			utfconv_fsname_nul_mixed_one(&c, name, units);
+		}
 	}
 	KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(UTFCONV_POLICY_WTF8), 0);
 }
