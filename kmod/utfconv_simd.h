@@ -72,7 +72,7 @@ int utfconv_force_path(enum utfconv_path path);
  * of the sections' entries and exits.
  */
 #define UTFCONV_SIMD_CHUNK	4096
-#define UTFCONV_SIMD_ASCII_SHIFT	3
+#define UTFCONV_SIMD_ASCII_SHIFT	6
 
 /* The end of a section's input at most @budget bytes from @s, @se's end. */
 static inline const u8 *utfconv_simd_cut(const u8 *s, const u8 *se,

@@ -476,9 +476,9 @@ static bool utfconv_align_utf8(void *ctx, const u8 *in, size_t n, u8 *buf)
 				 (UTFCONV_SECTION_PRE >> UTFCONV_SIMD_ASCII_SHIFT))
 #else
 #define UTFCONV_SECTION_CHUNK	4096
-#define UTFCONV_SECTION_ASCII	32768
+#define UTFCONV_SECTION_ASCII	262144
 #define UTFCONV_SECTION_PRE	2048
-#define UTFCONV_SECTION_REST	5888
+#define UTFCONV_SECTION_REST	6112
 #endif
 #define UTFCONV_SECTION_LONG	(UTFCONV_SECTION_ASCII + 160)
 
@@ -558,16 +558,23 @@ static void utfconv_section_errno(void *ctx, u32 dir, const u8 *in, size_t n,
 			  "section end %zu, item at %zu: error offset", at, p);
 }
 
-/* Each item at each of @at - @before .. @at + 8 in @n bytes of UTF-8 */
+/*
+ * Items at @at - @before .. @at + 8 in @n bytes of UTF-8: each item at
+ * each position, or where @one, one item per position in turn (for the
+ * long input of the ASCII run's end).
+ */
 static bool utfconv_section_utf8(void *ctx, u8 *in, size_t n, size_t ascii,
-				 size_t at, size_t before, u8 *buf)
+				 size_t at, size_t before, bool one, u8 *buf)
 {
+	const size_t ni = ARRAY_SIZE(utfconv_section_items);
 	size_t i, p, bad;
 
-	for (i = 0; i < ARRAY_SIZE(utfconv_section_items); i++)
+	for (i = 0; i < (one ? 1 : ni); i++)
 		for (p = at - before; p <= at + 8; p++) {
-			bad = utfconv_section_text(in, n, ascii, p,
-						   &utfconv_section_items[i]);
+			const struct utfconv_section_item *item =
+				&utfconv_section_items[one ? p % ni : i];
+
+			bad = utfconv_section_text(in, n, ascii, p, item);
 			utfconv_section_errno(ctx, UTFCONV_DIR_UTF8_TO_UTF16LE,
 					      in, n, bad, buf, at, p);
 			if (!utfconv_section_check(ctx,
@@ -633,12 +640,12 @@ static void utfconv_check_section_ends(void *ctx)
 		return;
 	if (!utfconv_section_utf8(ctx, in, UTFCONV_SECTION_LONG,
 				  UTFCONV_SECTION_LONG, UTFCONV_SECTION_ASCII,
-				  200, buf) ||
+				  200, true, buf) ||
 	    !utfconv_section_utf8(ctx, in, UTFCONV_SECTION_REST + 160,
 				  UTFCONV_SECTION_PRE, UTFCONV_SECTION_REST,
-				  240, buf) ||
+				  240, false, buf) ||
 	    !utfconv_section_utf8(ctx, in, chunk, chunk, UTFCONV_SECTION_CHUNK,
-				  120, buf))
+				  120, false, buf))
 		return;
 	for (item = 0; item < 3; item++)
 		for (at = UTFCONV_SECTION_CHUNK - 120;
