@@ -67,9 +67,11 @@ int utfconv_force_path(enum utfconv_path path);
  * section starts with one (the AVX2 path from UTF-8): such a run may take
  * up to UTFCONV_SIMD_CHUNK << UTFCONV_SIMD_ASCII_SHIFT bytes, and the rest
  * of the section has the budget it leaves. That keeps the bound while
- * ASCII per byte takes at most that fraction of the slowest kind's time
- * (Documentation/benchmarks.rst measures both), and saves ASCII text most
- * of the sections' entries and exits.
+ * ASCII per byte takes at most that fraction of the slowest kind's time,
+ * as it does with the data in the cache; ASCII read from memory rather
+ * than the cache is slower and can make such a section a few times
+ * longer (Documentation/benchmarks.rst measures both). It saves ASCII
+ * text most of the sections' entries and exits.
  */
 #define UTFCONV_SIMD_CHUNK	4096
 #define UTFCONV_SIMD_ASCII_SHIFT	6
