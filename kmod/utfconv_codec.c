@@ -450,8 +450,9 @@ static int utfconv_utf8_item(struct utfconv_state *st,
  *
  * On x86-64 the block paths have SSE2, SSSE3 and AVX2 counterparts for
  * large buffers (utfconv_simd_x86.c). They run only where may_use_simd()
- * allows, between kernel_fpu_begin() and kernel_fpu_end(), at most
- * %UTFCONV_SIMD_CHUNK input bytes per FPU section; anything they do not
+ * allows, between kernel_fpu_begin() and kernel_fpu_end(), a bounded
+ * amount of work per FPU section (%UTFCONV_SIMD_CHUNK input bytes, ASCII
+ * counted at a fraction of a byte); anything they do not
  * convert goes on through the scalar paths, which stay the only ones in
  * atomic contexts that forbid the FPU, on other architectures and for
  * small buffers. The output, errors, offsets and counters are the same on
@@ -558,8 +559,8 @@ static unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes)
 
 /*
  * The SIMD path from UTF-8 (@utf8; @flag: UTF-16BE output) or from UTF-16
- * (@flag: little-endian input), one FPU section per chunk of input; @level
- * from utfconv_simd_usable().
+ * (@flag: little-endian input), one FPU section per budget of work
+ * (%UTFCONV_SIMD_CHUNK); @level from utfconv_simd_usable().
  */
 static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 					u8 **dp, u8 *de, bool utf8, bool flag,
@@ -570,18 +571,17 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 	u64 ncp = 0;
 
 	while (room(*sp, se, *dp, de)) {
-		const u8 *ce = se - *sp > UTFCONV_SIMD_CHUNK ?
-			       *sp + UTFCONV_SIMD_CHUNK : se;
+		const u8 *ce;
 
 		kernel_fpu_begin();
 		if (utf8)
-			ncp += utfconv_sse2_from_utf8(sp, ce, dp, de, flag,
+			ncp += utfconv_sse2_from_utf8(sp, se, &ce, dp, de, flag,
 						      level);
 		else
-			ncp += utfconv_sse2_from_utf16(sp, ce, dp, de, flag,
-						       level);
+			ncp += utfconv_sse2_from_utf16(sp, se, &ce, dp, de,
+						       flag, level);
 		kernel_fpu_end();
-		/* stopped short of its chunk: the careful path's turn */
+		/* stopped short of its budget: the careful path's turn */
 		if (room(*sp, ce, *dp, de))
 			break;
 	}

@@ -56,19 +56,40 @@ int utfconv_force_path(enum utfconv_path path);
 #define UTFCONV_HAVE_SIMD	1
 
 /*
- * Input per FPU section: at most this many bytes are converted between one
- * kernel_fpu_begin() and its kernel_fpu_end(), to bound the time with
- * preemption off (a few microseconds).
+ * The work of one FPU section. kernel_fpu_begin() disables preemption
+ * until its kernel_fpu_end(), so, as the kernel's own users of the FPU
+ * bound theirs, each section converts a bounded amount: a budget of
+ * UTFCONV_SIMD_CHUNK input bytes of the slowest kind, so that the time
+ * with preemption off is at most that of UTFCONV_SIMD_CHUNK bytes of
+ * whatever the SIMD steps convert slowest (anything they do not convert
+ * leaves the section for the careful path). Runs of ASCII, the fastest
+ * kind, count 1 / 2^UTFCONV_SIMD_ASCII_SHIFT of a byte each where a
+ * section starts with one (the AVX2 path from UTF-8): such a run may take
+ * up to UTFCONV_SIMD_CHUNK << UTFCONV_SIMD_ASCII_SHIFT bytes, and the rest
+ * of the section has the budget it leaves. That keeps the bound while
+ * ASCII per byte takes at most that fraction of the slowest kind's time,
+ * as it does with the data in the cache; ASCII read from memory rather
+ * than the cache is slower and can make such a section a few times
+ * longer (Documentation/benchmarks.rst measures both). It saves ASCII
+ * text most of the sections' entries and exits.
  */
 #define UTFCONV_SIMD_CHUNK	4096
+#define UTFCONV_SIMD_ASCII_SHIFT	6
+
+/* The end of a section's input at most @budget bytes from @s, @se's end. */
+static inline const u8 *utfconv_simd_cut(const u8 *s, const u8 *se,
+					 size_t budget)
+{
+	return se - s > budget ? s + budget : se;
+}
 
 /* Below this many bytes of input or output room, calls stay scalar. */
 #define UTFCONV_SIMD_MIN	512
 
-u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			   bool be, unsigned int level);
-u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			    bool le, unsigned int level);
+u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
+			   u8 **dp, u8 *de, bool be, unsigned int level);
+u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
+			    u8 **dp, u8 *de, bool le, unsigned int level);
 #else
 #define UTFCONV_HAVE_SIMD	0
 #endif

@@ -1794,9 +1794,10 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 /*
  * AVX2, UTF-8 to UTF-16: the ASCII runs a call starts with, outside
  * utfconv_avx2(), whose entry and exit (registers saved, a frame for its
- * spills, constants loaded) cost more: a chunk of ASCII text
- * (utfconv_simd() calls once per UTFCONV_SIMD_CHUNK bytes) never enters
- * it. Their stores are aligned: such runs tend to fill the chunk.
+ * spills, constants loaded) cost more: a section of ASCII text (up to
+ * UTFCONV_SIMD_CHUNK << UTFCONV_SIMD_ASCII_SHIFT bytes, utfconv_simd.h)
+ * never enters it. Their stores are aligned: such runs tend to fill the
+ * section.
  */
 static __always_inline UTFCONV_AVX2 u64
 utfconv_avx2_utf8_lead_runs(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
@@ -1840,7 +1841,10 @@ static noinline UTFCONV_AVX2 u64 utfconv_avx2(const u8 **sp, const u8 *se,
 /**
  * utfconv_sse2_from_utf8() - convert well-formed UTF-8 to UTF-16 with SSE2
  * @sp: in/out: next input byte
- * @se: end of the input to look at
+ * @se: end of the input
+ * @cep: out: end of the input this call's budget allowed (see
+ *	%UTFCONV_SIMD_CHUNK): where it stopped unless it met something for
+ *	the careful path or the end of a buffer
  * @dp: in/out: next output byte
  * @de: end of the output buffer
  * @be: UTF-16BE output, else UTF-16LE
@@ -1849,32 +1853,46 @@ static noinline UTFCONV_AVX2 u64 utfconv_avx2(const u8 **sp, const u8 *se,
  *	AVX2, the YMM registers saved: 32 bytes at a time
  *
  * Converts whole characters (no surrogates: those are for the careful
- * path) while the input and output left cover a block's worst case.
+ * path) while the input and output left cover a block's worst case, one
+ * FPU section's worth: %UTFCONV_SIMD_CHUNK bytes, and with AVX2 the
+ * ASCII run the call starts with at 1 / 2^%UTFCONV_SIMD_ASCII_SHIFT of
+ * a byte each.
  *
  * Context: Between kernel_fpu_begin() and kernel_fpu_end().
  * Return: the number of code points converted; *@sp and *@dp advanced.
  */
-u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			   bool be, unsigned int level)
+u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
+			   u8 **dp, u8 *de, bool be, unsigned int level)
 {
-	if (level >= UTFCONV_LEVEL_AVX2) {
-		u64 ncp = utfconv_avx2_utf8_lead(sp, se, dp, de, be);
+	const u8 *s0 = *sp, *ce;
+	u64 ncp;
 
-		if (!utfconv_utf8_room(*sp, se, *dp, de))
+	if (level >= UTFCONV_LEVEL_AVX2) {
+		ce = utfconv_simd_cut(s0, se, (size_t)UTFCONV_SIMD_CHUNK <<
+					      UTFCONV_SIMD_ASCII_SHIFT);
+		ncp = utfconv_avx2_utf8_lead(sp, ce, dp, de, be);
+		ce = utfconv_simd_cut(*sp, se, UTFCONV_SIMD_CHUNK -
+				      ((*sp - s0) >> UTFCONV_SIMD_ASCII_SHIFT));
+		*cep = ce;
+		if (!utfconv_utf8_room(*sp, ce, *dp, de))
 			return ncp;
-		return ncp + utfconv_avx2(sp, se, dp, de, true, be);
+		return ncp + utfconv_avx2(sp, ce, dp, de, true, be);
 	}
+	ce = utfconv_simd_cut(s0, se, UTFCONV_SIMD_CHUNK);
+	*cep = ce;
 	if (level >= UTFCONV_LEVEL_SSSE3)
-		return be ? utfconv_sse2_utf8(sp, se, dp, de, true, true) :
-			    utfconv_sse2_utf8(sp, se, dp, de, false, true);
-	return be ? utfconv_sse2_utf8(sp, se, dp, de, true, false) :
-		    utfconv_sse2_utf8(sp, se, dp, de, false, false);
+		return be ? utfconv_sse2_utf8(sp, ce, dp, de, true, true) :
+			    utfconv_sse2_utf8(sp, ce, dp, de, false, true);
+	return be ? utfconv_sse2_utf8(sp, ce, dp, de, true, false) :
+		    utfconv_sse2_utf8(sp, ce, dp, de, false, false);
 }
 
 /**
  * utfconv_sse2_from_utf16() - convert well-formed UTF-16 to UTF-8 with SSE2
  * @sp: in/out: next input byte
- * @se: end of the input to look at
+ * @se: end of the input
+ * @cep: out: end of the input this call's budget allowed, as for
+ *	utfconv_sse2_from_utf8(): %UTFCONV_SIMD_CHUNK bytes on
  * @dp: in/out: next output byte
  * @de: end of the output buffer
  * @le: UTF-16LE input, else UTF-16BE
@@ -1884,19 +1902,22 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
  *
  * Converts whole characters (surrogate pairs included, unpaired
  * surrogates left for the careful path) while the input and output left
- * cover a block's worst case.
+ * cover a block's worst case, one FPU section's worth.
  *
  * Context: Between kernel_fpu_begin() and kernel_fpu_end().
  * Return: the number of code points converted; *@sp and *@dp advanced.
  */
-u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			    bool le, unsigned int level)
+u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
+			    u8 **dp, u8 *de, bool le, unsigned int level)
 {
+	const u8 *ce = utfconv_simd_cut(*sp, se, UTFCONV_SIMD_CHUNK);
+
+	*cep = ce;
 	if (level >= UTFCONV_LEVEL_AVX2)
-		return utfconv_avx2(sp, se, dp, de, false, le);
+		return utfconv_avx2(sp, ce, dp, de, false, le);
 	if (level >= UTFCONV_LEVEL_SSSE3)
-		return le ? utfconv_sse2_utf16(sp, se, dp, de, true, true) :
-			    utfconv_sse2_utf16(sp, se, dp, de, false, true);
-	return le ? utfconv_sse2_utf16(sp, se, dp, de, true, false) :
-		    utfconv_sse2_utf16(sp, se, dp, de, false, false);
+		return le ? utfconv_sse2_utf16(sp, ce, dp, de, true, true) :
+			    utfconv_sse2_utf16(sp, ce, dp, de, false, true);
+	return le ? utfconv_sse2_utf16(sp, ce, dp, de, true, false) :
+		    utfconv_sse2_utf16(sp, ce, dp, de, false, false);
 }

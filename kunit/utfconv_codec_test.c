@@ -246,6 +246,11 @@ static void utfconv_paths_out_alignment_test(struct kunit *test)
 	utfconv_check_out_alignment(test);
 }
 
+static void utfconv_paths_section_ends_test(struct kunit *test)
+{
+	utfconv_check_section_ends(test);
+}
+
 static struct kunit_case utfconv_paths_cases[] = {
 	KUNIT_CASE(utfconv_paths_level_test),
 	KUNIT_CASE_PARAM(utfconv_paths_long_runs_test,
@@ -253,6 +258,7 @@ static struct kunit_case utfconv_paths_cases[] = {
 	KUNIT_CASE(utfconv_paths_two_byte_utf8_test),
 	KUNIT_CASE(utfconv_paths_two_byte_utf16_test),
 	KUNIT_CASE(utfconv_paths_out_alignment_test),
+	KUNIT_CASE(utfconv_paths_section_ends_test),
 	{}
 };
 

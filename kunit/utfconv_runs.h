@@ -456,6 +456,205 @@ static bool utfconv_align_utf8(void *ctx, const u8 *in, size_t n, u8 *buf)
 	       utfconv_align_one(ctx, UTFCONV_DIR_UTF8_TO_UTF16BE, in, n, buf);
 }
 
+/*
+ * The ends of an FPU section's budget (utfconv_simd.h): on the AVX2 path
+ * from UTF-8 a section that starts with ASCII takes up to
+ * UTFCONV_SECTION_ASCII bytes of it, and after a shorter run the rest of
+ * the budget, about UTFCONV_SECTION_REST bytes from the start after
+ * UTFCONV_SECTION_PRE bytes of ASCII (how far the run goes depends on the
+ * output's alignment: the positions cover it); other paths and UTF-16
+ * input end a section every UTFCONV_SIMD_CHUNK bytes. A character, an
+ * ill-formed sequence or a surrogate at each position around each end,
+ * straddling it, in UTF-8 text that is ASCII or two-byte characters
+ * after the run. The same numbers where there is no SIMD.
+ */
+#if UTFCONV_HAVE_SIMD
+#define UTFCONV_SECTION_CHUNK	UTFCONV_SIMD_CHUNK
+#define UTFCONV_SECTION_ASCII	(UTFCONV_SIMD_CHUNK << UTFCONV_SIMD_ASCII_SHIFT)
+#define UTFCONV_SECTION_PRE	(UTFCONV_SIMD_CHUNK / 2)
+#define UTFCONV_SECTION_REST	(UTFCONV_SECTION_PRE + UTFCONV_SIMD_CHUNK - \
+				 (UTFCONV_SECTION_PRE >> UTFCONV_SIMD_ASCII_SHIFT))
+#else
+#define UTFCONV_SECTION_CHUNK	4096
+#define UTFCONV_SECTION_ASCII	262144
+#define UTFCONV_SECTION_PRE	2048
+#define UTFCONV_SECTION_REST	6112
+#endif
+#define UTFCONV_SECTION_LONG	(UTFCONV_SECTION_ASCII + 160)
+
+/* What goes at each position: its bytes (length first), its error. */
+static const struct utfconv_section_item {
+	u8 bytes[5];
+	bool bad;
+} utfconv_section_items[] = {
+	{ { 2, 0xC3, 0xA9 } },			/* U+00E9 */
+	{ { 3, 0xE2, 0x82, 0xAC } },		/* U+20AC */
+	{ { 4, 0xF0, 0x9F, 0x98, 0x80 } },	/* U+1F600 */
+	{ { 1, 0x80 }, true },			/* lone continuation */
+	{ { 2, 0xE2, 0x82 }, true },		/* truncated before ASCII */
+	{ { 3, 0xED, 0xA0, 0x80 }, true },	/* surrogate */
+};
+
+/* @in[@from..@to): ASCII letters, else two-byte characters, odd end 'x' */
+static void utfconv_section_fill(u8 *in, size_t from, size_t to, bool two)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		in[i] = two ? ((i - from) & 1 ? 0x96 : 0xD0) : 0x61 + i % 26;
+	if (two && (to - from) & 1)
+		in[to - 1] = 'x';
+}
+
+/*
+ * @n bytes of UTF-8: ASCII up to @ascii, two-byte characters after it,
+ * @item at @at; returns the offset of the first error, @n if none.
+ */
+static size_t utfconv_section_text(u8 *in, size_t n, size_t ascii, size_t at,
+				   const struct utfconv_section_item *item)
+{
+	size_t end = at + item->bytes[0];
+
+	if (at <= ascii) {
+		utfconv_section_fill(in, 0, at, false);
+		utfconv_section_fill(in, end, max(end, ascii), false);
+		utfconv_section_fill(in, max(end, ascii), n, true);
+	} else {
+		utfconv_section_fill(in, 0, ascii, false);
+		utfconv_section_fill(in, ascii, at, true);
+		utfconv_section_fill(in, end, n, true);
+	}
+	memcpy(in + at, item->bytes + 1, item->bytes[0]);
+	return item->bad ? at : n;
+}
+
+/*
+ * @in converted into output at an even address (the AVX2 run's first step
+ * short of an alignment) and at an odd one, one byte order each.
+ */
+static bool utfconv_section_check(void *ctx, u32 le, u32 be, const u8 *in,
+				  size_t n, u8 *buf)
+{
+	return utfconv_check_against_ref(ctx, "section end", le,
+					 UTFCONV_POLICY_STRICT, 0, in, n,
+					 buf) &&
+	       utfconv_check_against_ref(ctx, "section end", be,
+					 UTFCONV_POLICY_STRICT, 0, in, n,
+					 buf + 1);
+}
+
+/* utfconv_buf()'s errno and error offset for @in: @bad, or @n if none */
+static void utfconv_section_errno(void *ctx, u32 dir, const u8 *in, size_t n,
+				  size_t bad, u8 *buf, size_t at, size_t p)
+{
+	ssize_t ret;
+	u64 off = U64_MAX;
+
+	ret = utfconv_buf(dir, UTFCONV_POLICY_STRICT, 0, in, n, buf, 3 * n,
+			  &off);
+	UTFCONV_EXPECT_EQ(ctx, bad < n ? ret : 0, bad < n ? -EILSEQ : 0,
+			  "section end %zu, item at %zu: errno", at, p);
+	UTFCONV_EXPECT_EQ(ctx, bad < n ? off : 0, bad < n ? bad : 0,
+			  "section end %zu, item at %zu: error offset", at, p);
+}
+
+/*
+ * Items at @at - @before .. @at + 8 in @n bytes of UTF-8: each item at
+ * each position, or where @one, one item per position in turn (for the
+ * long input of the ASCII run's end).
+ */
+static bool utfconv_section_utf8(void *ctx, u8 *in, size_t n, size_t ascii,
+				 size_t at, size_t before, bool one, u8 *buf)
+{
+	const size_t ni = ARRAY_SIZE(utfconv_section_items);
+	size_t i, p, bad;
+
+	for (i = 0; i < (one ? 1 : ni); i++)
+		for (p = at - before; p <= at + 8; p++) {
+			const struct utfconv_section_item *item =
+				&utfconv_section_items[one ? p % ni : i];
+
+			bad = utfconv_section_text(in, n, ascii, p, item);
+			utfconv_section_errno(ctx, UTFCONV_DIR_UTF8_TO_UTF16LE,
+					      in, n, bad, buf, at, p);
+			if (!utfconv_section_check(ctx,
+						   UTFCONV_DIR_UTF8_TO_UTF16LE,
+						   UTFCONV_DIR_UTF8_TO_UTF16BE,
+						   in, n, buf))
+				return false;
+		}
+	return true;
+}
+
+/*
+ * @n bytes of ASCII UTF-16 with a surrogate pair (@item 0), a lone lead
+ * surrogate (1) or a lone trail surrogate (2) at byte @at, @n and @at
+ * even, in each byte order.
+ */
+static bool utfconv_section_utf16(void *ctx, u8 *in, size_t n, size_t at,
+				  unsigned int item, u8 *buf)
+{
+	static const u16 units[3][2] = {
+		{ 0xD83D, 0xDE00 }, { 0xD800, 'a' }, { 0xDC00, 'a' },
+	};
+	size_t i, bad = item ? at : n;
+	int be;
+
+	for (be = 0; be < 2; be++) {
+		u32 dir = be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
+			       UTFCONV_DIR_UTF16LE_TO_UTF8;
+
+		for (i = 0; i < n; i += 2)
+			utfconv_sweep_unit(in + i, 0x61 + i / 2 % 26, be);
+		utfconv_sweep_unit(in + at, units[item][0], be);
+		utfconv_sweep_unit(in + at + 2, units[item][1], be);
+		utfconv_section_errno(ctx, dir, in, n, bad, buf, at, at);
+		if (!utfconv_check_against_ref(ctx, "section end", dir,
+					       UTFCONV_POLICY_STRICT, 0, in, n,
+					       buf + be))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * utfconv_check_section_ends() - input across the end of an FPU section
+ * @ctx: test context
+ *
+ * Around each end of a section's budget (UTFCONV_SECTION_* above): the
+ * ASCII run's end, the rest of the budget after a shorter run, the end
+ * of UTFCONV_SIMD_CHUNK bytes (SSE2, SSSE3; UTF-16 input); utfconv_buf()'s
+ * errno and error offset, and output, errors and counters as the
+ * reference model's.
+ */
+static void utfconv_check_section_ends(void *ctx)
+{
+	size_t room = utfconv_ref_out_max(UTFCONV_DIR_UTF8_TO_UTF16LE,
+					  UTFCONV_SECTION_LONG);
+	size_t chunk = UTFCONV_SECTION_CHUNK + 160, at;
+	u8 *in = UTFCONV_ALLOC(ctx, UTFCONV_SECTION_LONG);
+	u8 *buf = UTFCONV_ALLOC(ctx, 2 * room + 64);
+	unsigned int item;
+
+	if (!in || !buf)
+		return;
+	if (!utfconv_section_utf8(ctx, in, UTFCONV_SECTION_LONG,
+				  UTFCONV_SECTION_LONG, UTFCONV_SECTION_ASCII,
+				  200, true, buf) ||
+	    !utfconv_section_utf8(ctx, in, UTFCONV_SECTION_REST + 160,
+				  UTFCONV_SECTION_PRE, UTFCONV_SECTION_REST,
+				  240, false, buf) ||
+	    !utfconv_section_utf8(ctx, in, chunk, chunk, UTFCONV_SECTION_CHUNK,
+				  120, false, buf))
+		return;
+	for (item = 0; item < 3; item++)
+		for (at = UTFCONV_SECTION_CHUNK - 120;
+		     at <= UTFCONV_SECTION_CHUNK + 8; at += 2)
+			if (!utfconv_section_utf16(ctx, in, chunk, at, item,
+						   buf))
+				return;
+}
+
 /**
  * utfconv_check_out_alignment() - every output alignment, every direction
  * @ctx: test context

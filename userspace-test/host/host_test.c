@@ -538,6 +538,16 @@ static void test_two_byte_runs(void)
 	}
 }
 
+static void test_section_ends(void)
+{
+	struct host_ctx ctx;
+
+	host_begin(&ctx, "sequences and errors across the ends of an FPU section");
+	utfconv_check_section_ends(&ctx);
+	host_free_all(&ctx);
+	host_end(&ctx);
+}
+
 static void test_out_alignment(void)
 {
 	struct host_ctx ctx;
@@ -847,6 +857,7 @@ int main(int argc, char **argv)
 		test_long_runs();
 		test_two_byte_runs();
 		test_out_alignment();
+		test_section_ends();
 	}
 	if (PART("random"))
 		test_random();
