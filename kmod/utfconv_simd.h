@@ -68,13 +68,12 @@ int utfconv_force_path(enum utfconv_path path);
  * up to UTFCONV_SIMD_CHUNK << UTFCONV_SIMD_ASCII_SHIFT bytes, and the rest
  * of the section has the budget it leaves. That keeps the bound while
  * ASCII per byte takes at most that fraction of the slowest kind's time,
- * as it does with the data in the cache; ASCII read from memory rather
- * than the cache is slower and can make such a section a few times
- * longer (Documentation/benchmarks.rst measures both). It saves ASCII
- * text most of the sections' entries and exits.
+ * as it does whether the data comes from the cache or from memory
+ * (Documentation/benchmarks.rst measures both). It saves ASCII text most
+ * of the sections' entries and exits.
  */
 #define UTFCONV_SIMD_CHUNK	4096
-#define UTFCONV_SIMD_ASCII_SHIFT	6
+#define UTFCONV_SIMD_ASCII_SHIFT	4
 
 /* The end of a section's input at most @budget bytes from @s, @se's end. */
 static inline const u8 *utfconv_simd_cut(const u8 *s, const u8 *se,
