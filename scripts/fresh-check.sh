@@ -65,8 +65,23 @@ bind() { # bind FROM TO: mount FROM at TO inside the chroot, undone at exit
 	MOUNTS+=("$DIR$2")
 }
 
+# A run that was killed (SIGKILL skips the trap) leaves its mounts under
+# $DIR: rm --one-file-system then skips them and the new root would be
+# laid over the old one. Detach them first, deepest first.
+unmount_stale() {
+	local m
+	awk -v d="$DIR" '$2 == d || index($2, d "/") == 1 { print $2 }' \
+		/proc/self/mounts | sort -r | while read -r m; do
+		umount -l "$m" 2>/dev/null || true
+	done
+	! awk -v d="$DIR" '$2 == d || index($2, d "/") == 1 { f = 1 }
+		END { exit !f }' /proc/self/mounts
+}
+
 make_root() {
+	unmount_stale || die "mounts left under $DIR that will not unmount"
 	rm -rf --one-file-system "$DIR"
+	[ ! -e "$DIR" ] || die "could not remove the old root at $DIR"
 	mkdir -p "$DIR"
 	# A machine's / is a mount point; a chroot's is not unless bound onto
 	# itself, and `unshare -m` (install-test's DKMS runs) then fails to make
