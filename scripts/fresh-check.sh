@@ -47,6 +47,10 @@ if ! command -v debootstrap >/dev/null; then
 			-o DPkg::Lock::Timeout=600 install --no-install-recommends debootstrap; }
 fi
 
+# One run at a time per root: a second would remove the first's.
+exec 9>"$DIR.lock"
+flock -n 9 || die "another fresh-check is using $DIR (FRESH_DIR= for another)"
+
 MOUNTS=()
 # Unmount in reverse order, lazily: a guest may still be tearing down.
 cleanup() {
@@ -59,10 +63,9 @@ cleanup() {
 trap cleanup EXIT
 
 bind() { # bind FROM TO: mount FROM at TO inside the chroot, undone at exit
-	mkdir -p "$DIR$2"
-	mount --rbind "$1" "$DIR$2"
-	mount --make-rslave "$DIR$2"
+	mkdir -p "$DIR$2" && mount --rbind "$1" "$DIR$2" || return
 	MOUNTS+=("$DIR$2")
+	mount --make-rslave "$DIR$2"
 }
 
 # A run that was killed (SIGKILL skips the trap) leaves its mounts under
@@ -86,10 +89,13 @@ make_root() {
 	# A machine's / is a mount point; a chroot's is not unless bound onto
 	# itself, and `unshare -m` (install-test's DKMS runs) then fails to make
 	# it private.
-	mount --bind "$DIR" "$DIR"
+	mount --bind "$DIR" "$DIR" || return
 	MOUNTS+=("$DIR")
+	# Called as `make_root || ...`, where bash ignores set -e: each step
+	# that can fail returns by itself.
 	debootstrap --variant=minbase --include=git,make,ca-certificates \
-		bookworm "$DIR" "$MIRROR"
+		bookworm "$DIR" "$MIRROR" || return
+	[ -x "$DIR/usr/bin/make" ] || { echo "no make in the new root"; return 1; }
 	cat >"$DIR/etc/apt/sources.list" <<-EOF
 	deb $MIRROR bookworm main
 	deb $MIRROR bookworm-updates main
@@ -98,9 +104,7 @@ make_root() {
 	# Package scripts must not start services in the chroot.
 	printf '#!/bin/sh\nexit 101\n' >"$DIR/usr/sbin/policy-rc.d"
 	chmod 755 "$DIR/usr/sbin/policy-rc.d"
-	bind /proc /proc
-	bind /sys /sys
-	bind /dev /dev
+	bind /proc /proc && bind /sys /sys && bind /dev /dev
 }
 
 # The clone at /root/src/utfconv and shared/ beside it, read-only.
