@@ -6,6 +6,7 @@
 #ifndef _UTFCONV_SIMD_H
 #define _UTFCONV_SIMD_H
 
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 /**
@@ -74,6 +75,18 @@ int utfconv_force_path(enum utfconv_path path);
  */
 #define UTFCONV_SIMD_CHUNK	4096
 #define UTFCONV_SIMD_ASCII_SHIFT	4
+
+/*
+ * What a section's budget leaves after a leading ASCII run of @taken
+ * bytes: never below 0 (a run longer than its cap would otherwise turn
+ * it into a huge size_t and lift the bound).
+ */
+static inline size_t utfconv_simd_rest(size_t taken)
+{
+	return UTFCONV_SIMD_CHUNK -
+	       min_t(size_t, taken >> UTFCONV_SIMD_ASCII_SHIFT,
+		     UTFCONV_SIMD_CHUNK);
+}
 
 /* The end of a section's input at most @budget bytes from @s, @se's end. */
 static inline const u8 *utfconv_simd_cut(const u8 *s, const u8 *se,

@@ -1843,8 +1843,9 @@ static noinline UTFCONV_AVX2 u64 utfconv_avx2(const u8 **sp, const u8 *se,
  * @sp: in/out: next input byte
  * @se: end of the input
  * @cep: out: end of the input this call's budget allowed (see
- *	%UTFCONV_SIMD_CHUNK): where it stopped unless it met something for
- *	the careful path or the end of a buffer
+ *	%UTFCONV_SIMD_CHUNK); the call stops up to a block short of it, and
+ *	the caller tells that from a stop for the careful path by the room
+ *	left before it
  * @dp: in/out: next output byte
  * @de: end of the output buffer
  * @be: UTF-16BE output, else UTF-16LE
@@ -1871,8 +1872,7 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 		ce = utfconv_simd_cut(s0, se, (size_t)UTFCONV_SIMD_CHUNK <<
 					      UTFCONV_SIMD_ASCII_SHIFT);
 		ncp = utfconv_avx2_utf8_lead(sp, ce, dp, de, be);
-		ce = utfconv_simd_cut(*sp, se, UTFCONV_SIMD_CHUNK -
-				      ((*sp - s0) >> UTFCONV_SIMD_ASCII_SHIFT));
+		ce = utfconv_simd_cut(*sp, se, utfconv_simd_rest(*sp - s0));
 		*cep = ce;
 		if (!utfconv_utf8_room(*sp, ce, *dp, de))
 			return ncp;
@@ -1892,7 +1892,8 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
  * @sp: in/out: next input byte
  * @se: end of the input
  * @cep: out: end of the input this call's budget allowed, as for
- *	utfconv_sse2_from_utf8(): %UTFCONV_SIMD_CHUNK bytes on
+ *	utfconv_sse2_from_utf8(): %UTFCONV_SIMD_CHUNK bytes on, on every
+ *	level
  * @dp: in/out: next output byte
  * @de: end of the output buffer
  * @le: UTF-16LE input, else UTF-16BE

@@ -51,6 +51,9 @@ static void *host_alloc(void *ctx, size_t bytes);
 #include "utfconv_checks.h"
 #include "utfconv_runs.h"
 
+/* Counted by the compat kernel_fpu_begin() (compat/asm/fpu/api.h). */
+__attribute__((weak)) unsigned long utfconv_compat_fpu_sections;
+
 static unsigned long passed, failed;
 static int quiet;
 static int full;	/* -f: every pair in both byte orders */
@@ -538,6 +541,56 @@ static void test_two_byte_runs(void)
 	}
 }
 
+/*
+ * How many FPU sections @bytes of ASCII (as UTF-8, or as UTF-16LE with
+ * @utf16) take at codec level @level: at least one per budget's worth (a
+ * lead run over its cap, or a budget gone below 0, gives fewer), at most
+ * one per budget less a block (or the sections were cut short).
+ */
+static void check_fpu_sections(struct host_ctx *ctx, int level, bool utf16,
+			       const u8 *in, size_t bytes, u8 *out)
+{
+	size_t most = level >= UTFCONV_LEVEL_AVX2 && !utf16 ?
+		      UTFCONV_SECTION_ASCII : UTFCONV_SECTION_CHUNK;
+	size_t lo = level ? (bytes + most + 64 - 1) / (most + 64) : 0;
+	size_t hi = level ? bytes / (most - 256) + 2 : 0;
+	unsigned long n0 = utfconv_compat_fpu_sections, n;
+	ssize_t r;
+
+	r = utfconv_buf(utf16 ? UTFCONV_DIR_UTF16LE_TO_UTF8 :
+			UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in, bytes, out,
+			2 * bytes, NULL);
+	n = utfconv_compat_fpu_sections - n0;
+	UTFCONV_CHECK(ctx, r == (ssize_t)(utf16 ? bytes / 2 : 2 * bytes),
+		      "%zu bytes of ASCII%s: returned %zd", bytes,
+		      utf16 ? " as UTF-16LE" : "", r);
+	UTFCONV_CHECK(ctx, n >= lo && n <= hi,
+		      "%zu bytes of ASCII%s at level %d: %lu FPU sections, want %zu to %zu",
+		      bytes, utf16 ? " as UTF-16LE" : "", level, n, lo, hi);
+}
+
+/* The budget of an FPU section, seen in how many a long input takes. */
+static void test_fpu_sections(int level)
+{
+	const size_t bytes = (4 << 20) + 123;
+	struct host_ctx ctx;
+	u8 *in, *out;
+	size_t i;
+
+	host_begin(&ctx, "FPU sections: as many as the budget asks");
+	in = host_alloc(&ctx, bytes);
+	out = host_alloc(&ctx, 2 * bytes);
+	memset(in, 'a', bytes);
+	check_fpu_sections(&ctx, level, false, in, bytes, out);
+	for (i = 0; i < bytes / 2; i++) {
+		in[2 * i] = 'a';
+		in[2 * i + 1] = 0;
+	}
+	check_fpu_sections(&ctx, level, true, in, bytes & ~(size_t)1, out);
+	host_free_all(&ctx);
+	host_end(&ctx);
+}
+
 static void test_section_ends(void)
 {
 	struct host_ctx ctx;
@@ -858,6 +911,8 @@ int main(int argc, char **argv)
 		test_two_byte_runs();
 		test_out_alignment();
 		test_section_ends();
+		if (UTFCONV_HAVE_SIMD && path != UTFCONV_PATH_AUTO)
+			test_fpu_sections(level);
 	}
 	if (PART("random"))
 		test_random();
