@@ -150,12 +150,28 @@ static void utfconv_runs_capacities(void *ctx, const char *name,
 	}
 }
 
+/*
+ * The positions of a long run's faults and cuts: with @step 1 every one;
+ * with an odd @step every @step-th, which still meets every offset
+ * modulo any power of two up to the text's length over @step (the
+ * blocks' and vectors' widths), and every one of the last
+ * %UTFCONV_RUNS_TAIL, where the paths hand over to what ends the input.
+ */
+#define UTFCONV_RUNS_TAIL	64
+
+static bool utfconv_runs_at(size_t pos, size_t n, unsigned int step)
+{
+	return pos % step == 0 || pos + UTFCONV_RUNS_TAIL > n;
+}
+
 /**
  * utfconv_check_long_runs() - long runs with a fault at every position
  * @ctx: test context
  * @text: which text, below %UTFCONV_RUNS_TEXTS
+ * @step: 1 for every position, else an odd stride (utfconv_runs_at())
  */
-static void utfconv_check_long_runs(void *ctx, unsigned int text)
+static void utfconv_check_long_runs(void *ctx, unsigned int text,
+				    unsigned int step)
 {
 	size_t n8, n16, max8 = 8 * UTFCONV_RUNS_CHARS, pos, k;
 	u8 *u8in = UTFCONV_ALLOC(ctx, max8);
@@ -169,6 +185,8 @@ static void utfconv_check_long_runs(void *ctx, unsigned int text)
 		return;
 	n8 = utfconv_runs_text(text, u8in);
 	for (pos = 0; pos <= n8; pos++) {
+		if (!utfconv_runs_at(pos, n8, step))
+			continue;
 		/* cut short at @pos, then each fault written at @pos */
 		if (!utfconv_runs_one(ctx, "long run cut", UTFCONV_DIR_UTF8_TO_UTF16LE,
 				      u8in, pos, buf))
@@ -196,6 +214,8 @@ static void utfconv_check_long_runs(void *ctx, unsigned int text)
 
 		n16 = utfconv_runs_text16(text, u8in, be);
 		for (pos = 0; pos <= n16; pos++) {
+			if (!utfconv_runs_at(pos, n16, step))
+				continue;
 			if (!utfconv_runs_one(ctx, "long run cut", dir, u8in,
 					      pos, buf))
 				return;
