@@ -14,6 +14,23 @@ die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 
 section() { printf '\n==== %s ====\n' "$*"; }
 
+# beside LOG CMD...: CMD in the background, its output to LOG, for two
+# one-CPU guests at once (scripts/vm-test.sh, scripts/vm-debug.sh); then
+# beside_done WHAT: wait for it, show LOG under WHAT; CMD's status.
+beside() {
+	BESIDE_LOG=$1
+	shift
+	"$@" >"$BESIDE_LOG" 2>&1 &
+	BESIDE_PID=$!
+}
+beside_done() {
+	local rc=0
+	wait "$BESIDE_PID" || rc=$?
+	section "$1 ($BESIDE_LOG)"
+	cat "$BESIDE_LOG"
+	return $rc
+}
+
 # dpkg_dep META PATTERN: the first dependency of metapackage META
 # matching PATTERN, e.g. linux-headers-amd64 -> linux-headers-6.1.0-57-amd64.
 dpkg_dep() {

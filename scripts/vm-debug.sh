@@ -3,19 +3,26 @@
 #
 # `make vm-debug` (VM_DEBUG_SLICE=full) and the vm-debug step of `make
 # check` (VM_DEBUG_SLICE=check): the debug kernel (KASAN, UBSAN, kmemleak,
-# lockdep; scripts/debug-kernel.sh) in QEMU, once with one CPU for the
-# device suite, the hardening tests and KUnit, then once more with two
-# CPUs for the race suite alone (calls racing on one file, now under
-# KASAN and lockdep). Runs both; fails if either did.
+# lockdep; scripts/debug-kernel.sh) in QEMU: two one-CPU guests at once,
+# one for the device suite and the hardening tests, one for KUnit (its
+# console goes to a file, shown when both are done); then one more with
+# two CPUs for the race suite alone (calls racing on one file, now under
+# KASAN and lockdep; without the CLI checks, which the first guest ran).
+# Runs all three; fails if any did.
 #
-# The one-CPU boot keeps utfconv_block_test's 10 ms poll limit
+# The one-CPU boots keep utfconv_block_test's 10 ms poll limit
 # meaningful: with two vCPUs on a loaded host, the host deschedules the
-# vCPU holding the stream's spinlock and a poll waits for it.
+# vCPU holding the stream's spinlock and a poll waits for it. Each guest
+# of the pair is one QEMU thread, so the pair fits two host CPUs.
 
 . "$(dirname "$0")/lib.sh"
 
 r=0
-"$UTFCONV_ROOT/scripts/vm.sh" test debug || r=1
-VM_SMP=2 VM_TESTS=utfconv_race_test "$UTFCONV_ROOT/scripts/vm.sh" test debug ||
-	r=1
+mkdir -p "$SRC/build/vm"
+beside "$SRC/build/vm/debug-kunit.out" \
+	env VM_DEBUG_PART=kunit "$UTFCONV_ROOT/scripts/vm.sh" test debug
+VM_DEBUG_PART=suite "$UTFCONV_ROOT/scripts/vm.sh" test debug || r=1
+beside_done "vm-debug: the KUnit guest's console" || r=1
+VM_SMP=2 VM_TESTS=utfconv_race_test VM_GUEST_ENV=RUN_CLI=0 \
+	"$UTFCONV_ROOT/scripts/vm.sh" test debug || r=1
 exit $r

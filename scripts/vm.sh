@@ -40,13 +40,17 @@
 # VM_DEBUG_SLICE picks the sizes of the debug run: "full" (default, `make
 # vm-debug`) or "check" (the shorter slice of `make check`):
 #
-#   slice  device suite    stress  fuzz  opens  KUnit sweep_stride  timeout
-#   full   all             60 s    200k  2000   17                  3600 s
-#   check  no stress_test  20 s    20k   1000   251                 2400 s
+#   slice  device suite    stress  fuzz  opens  KUnit sweep  runs  timeout
+#   full   all             60 s    200k  2000   17           1     3600 s
+#   check  see below       20 s    20k   1000   251          3     2400 s
 #
 # (The check slice leaves out the device suite's utfconv_stress_test, 64
 # MiB per direction, as root and as a user: vm-test runs it on Debian's
-# kernels and the hardening stress runs under KASAN in both slices.)
+# kernels and the hardening stress runs under KASAN in both slices. It
+# runs utfconv_vectors_test as the unprivileged user only, not as root
+# too: the same calls, half of the suite's time under KASAN. KUnit's
+# runs_stride=3 puts the long runs' faults at every third position and
+# the last 64, every offset within a block still met.)
 # (KUnit's limit of 300 s per case under KASAN in TCG leaves no room for
 # the exhaustive sweeps: sweep_stride=N visits every N-th value of their
 # innermost loops.)
@@ -71,6 +75,12 @@
 # VM_TESTS (the device suite's programs to run instead of all of them;
 # on the debug kernel these alone, without the hardening tests, KUnit and
 # the fault-site check: scripts/vm-debug.sh's two-CPU race boot),
+# VM_GUEST_ENV (more NAME=VALUE words for the guest's test runner, e.g.
+# RUN_CLI=0 of userspace-test/dev/run-tests.sh), VM_DEBUG_PART (all:
+# the debug kernel's device suite with the hardening tests and its KUnit
+# suites in one boot; suite or kunit: one of them, so that
+# scripts/vm-debug.sh can boot both at once, each with its own log
+# build/vm/debug-<version>-test-<part>.log),
 # UTFCONV_VM_PAYLOAD (use this directory instead of
 # building userspace-test/build/vm), DEBUG_KERNEL_BUILD (an O= build
 # directory of a debug kernel to use instead of scripts/debug-kernel.sh's).
@@ -117,7 +127,7 @@ full)
 	DEBUG_ENV="HARDENING_STRESS_SECONDS=60 HARDENING_FUZZ_COUNT=200000 HARDENING_OPENS=2000 KUNIT_SWEEP_STRIDE=17"
 	DEBUG_TIMEOUT=3600 ;;
 check)
-	DEBUG_ENV="HARDENING_STRESS_SECONDS=20 HARDENING_FUZZ_COUNT=20000 HARDENING_OPENS=1000 KUNIT_SWEEP_STRIDE=251 TESTS='utfconv_api_test utfconv_vectors_test utfconv_block_test'"
+	DEBUG_ENV="HARDENING_STRESS_SECONDS=20 HARDENING_FUZZ_COUNT=20000 HARDENING_OPENS=1000 KUNIT_SWEEP_STRIDE=251 KUNIT_RUNS_STRIDE=3 TESTS='utfconv_api_test utfconv_vectors_test utfconv_block_test' USER_ONLY=utfconv_vectors_test"
 	DEBUG_TIMEOUT=2400 ;;
 *) die "VM_DEBUG_SLICE=$VM_DEBUG_SLICE: want full or check" ;;
 esac
@@ -265,6 +275,11 @@ else
 fi
 [ -x "$PAYLOAD/${GUEST_CMD#/utfconv/}" ] ||
 	die "$PAYLOAD${GUEST_CMD#/utfconv} is missing or not executable"
+VM_DEBUG_PART=${VM_DEBUG_PART:-all}
+case $VM_DEBUG_PART in
+all|suite|kunit) ;;
+*) die "VM_DEBUG_PART=$VM_DEBUG_PART: want all, suite or kunit" ;;
+esac
 
 # busybox-static's /bin/busybox: the guest has no shared libraries.
 BUSYBOX=$(command -v busybox) || die "busybox missing (run scripts/deps.sh)"
@@ -308,11 +323,13 @@ if insmod "\$UTFCONV_LIB_KO" && insmod "\$UTFCONV_KO"; then
 		rc=1
 	fi
 	echo UTFCONV-VM-OUTPUT-BEGIN
-	t0=\$(date +%s)
-	(cd /utfconv && $GUEST_CMD)
-	r=\$?
-	[ \$r = 0 ] || rc=\$r
-	say "$GUEST_CMD: \$((\$(date +%s) - t0))s"
+	if [ -n "$GUEST_RUN" ]; then
+		t0=\$(date +%s)
+		(cd /utfconv && ${GUEST_RUN:-:})
+		r=\$?
+		[ \$r = 0 ] || rc=\$r
+		say "$GUEST_RUN: \$((\$(date +%s) - t0))s"
+	fi
 	if [ -n "$GUEST_EXTRA" ] && [ -x "$GUEST_EXTRA" ]; then
 		t0=\$(date +%s)
 		(cd /utfconv && "$GUEST_EXTRA")
@@ -332,10 +349,11 @@ if insmod "\$UTFCONV_LIB_KO" && insmod "\$UTFCONV_KO"; then
 	# shows it with loglevel 7.
 	if [ -f /utfconv/utfconv_kunit.ko ]; then
 		t0=\$(date +%s)
-		say "kunit: insmod utfconv_kunit.ko sweep_stride=\${KUNIT_SWEEP_STRIDE:-1}"
+		say "kunit: insmod utfconv_kunit.ko sweep_stride=\${KUNIT_SWEEP_STRIDE:-1} runs_stride=\${KUNIT_RUNS_STRIDE:-1}"
 		echo UTFCONV-VM-KUNIT-BEGIN
 		dmesg -n 7
-		insmod /utfconv/utfconv_kunit.ko sweep_stride=\${KUNIT_SWEEP_STRIDE:-1} ||
+		insmod /utfconv/utfconv_kunit.ko sweep_stride=\${KUNIT_SWEEP_STRIDE:-1} \\
+			runs_stride=\${KUNIT_RUNS_STRIDE:-1} ||
 			{ say "FAIL: insmod utfconv_kunit.ko"; rc=1; }
 		dmesg -n 4
 		sleep 1
@@ -425,14 +443,17 @@ check_log() {
 
 # debug_checks LOG KO KTEST KDIR: the debug kernel's own checks of a
 # run: every allocation and user copy of KO (the library; the device
-# module beside it too) failed by the fault sweep,
-# and the KUnit suites of KTEST passed (KTAP from the console of LOG,
-# parsed by KDIR's kunit.py). 0 when both passed.
+# module beside it too) failed by the fault sweep (not checked when KO
+# is empty: no sweep ran), and the KUnit suites of KTEST passed (KTAP
+# from the console of LOG, parsed by KDIR's kunit.py; none when KTEST is
+# empty). 0 when both passed.
 debug_checks() {
 	local log=$1 ko=$2 ktest=$3 kdir=$4 ok=0 ktap summary ran p f c s e
-	section "vm: debug: fault sites of $(basename "$ko") and utfconv_dev.ko"
-	python3 "$SRC/userspace-test/hardening/fault-sites.py" "$ko" \
-		"${ko%/*}/utfconv_dev.ko" "$log" || ok=1
+	if [ -n "$ko" ]; then
+		section "vm: debug: fault sites of $(basename "$ko") and utfconv_dev.ko"
+		python3 "$SRC/userspace-test/hardening/fault-sites.py" "$ko" \
+			"${ko%/*}/utfconv_dev.ko" "$log" || ok=1
+	fi
 
 	[ -n "$ktest" ] || return $ok
 	section "vm: debug: KUnit in the debug kernel ($(basename "$ktest"))"
@@ -485,7 +506,8 @@ console_view() {
 fails=0
 summary=
 for k in $KERNELS; do
-	GUEST_EXTRA= GUEST_ENV=${VM_TESTS:+"TESTS='$VM_TESTS'"} HALT=poweroff
+	GUEST_RUN=$GUEST_CMD GUEST_EXTRA= GUEST_ENV=${VM_TESTS:+"TESTS='$VM_TESTS'"}
+	GUEST_ENV="$GUEST_ENV${VM_GUEST_ENV:+ $VM_GUEST_ENV}" HALT=poweroff part=
 	mem=$VM_MEM smp=${VM_SMP:-1} BOOT_CHECK=0
 	timeout=${VM_TIMEOUT:-1200} append= allowed=$ALLOWED_TAINT ktest= kunit_mod=
 	dchecks=
@@ -506,11 +528,19 @@ for k in $KERNELS; do
 		# module. Such a boot is retried (twice at most).
 		BOOT_CHECK=1
 		if [ "$MODE" = test ] && [ -z "${VM_TESTS:-}" ]; then
-			GUEST_EXTRA=/utfconv/hardening/run.sh
-			GUEST_ENV=$DEBUG_ENV
-			# The KUnit suites as a module too (kunit/Kbuild), in the
-			# same build as the library they call.
-			kunit_mod=1 dchecks=1
+			GUEST_ENV="$DEBUG_ENV${VM_GUEST_ENV:+ $VM_GUEST_ENV}"
+			dchecks=1
+			# The device suite with the hardening tests, and the
+			# KUnit suites as a module too (kunit/Kbuild, in the
+			# same build as the library they call): both in one
+			# boot, or the one VM_DEBUG_PART names.
+			if [ "$VM_DEBUG_PART" = kunit ]; then
+				GUEST_RUN=
+			else
+				GUEST_EXTRA=/utfconv/hardening/run.sh
+			fi
+			[ "$VM_DEBUG_PART" = suite ] || kunit_mod=1
+			[ "$VM_DEBUG_PART" = all ] || part=-$VM_DEBUG_PART
 		fi
 		log "vm: debug slice $VM_DEBUG_SLICE: $GUEST_ENV, timeout ${timeout}s"
 	else
@@ -542,7 +572,13 @@ for k in $KERNELS; do
 		[ -f "$f" ] || die "no $f"
 	done
 
-	root=$OUT/$rel-$MODE-root
+	# Boots of one tree may run at once (scripts/vm-debug.sh), each
+	# with its own files: the tree's lock is held until QEMU starts,
+	# the boot's own until its checks are done.
+	boot=$rel-$MODE$part
+	exec 9>"$OUT/$boot.lock"
+	flock 9
+	root=$OUT/$boot-root
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,root,utfconv}
 	cp "$BUSYBOX" "$root/bin/busybox"
@@ -559,10 +595,10 @@ for k in $KERNELS; do
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	write_init >"$root/init"
 	chmod 755 "$root/init"
-	initrd=$OUT/$rel-$MODE.cpio.gz
+	initrd=$OUT/$boot.cpio.gz
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd"
 
-	vmlog=$OUT/$rel-$MODE.log
+	vmlog=$OUT/$boot.log
 	qemu=(qemu-system-x86_64 -accel tcg -cpu max -m "$mem" -smp "$smp"
 		-nographic -no-reboot -nic none -kernel "$vmlinuz" -initrd "$initrd"
 		-append "console=ttyS0 quiet panic=-1$append")
@@ -576,6 +612,7 @@ for k in $KERNELS; do
 		"${qemu[@]}"
 		exit
 	fi
+	flock -u 8
 	attempt=1
 	while :; do
 	log "vm: booting $vmlinuz (log $vmlog)"
@@ -613,7 +650,8 @@ for k in $KERNELS; do
 	vm_ok=0
 	check_log "$vmlog" "$allowed" || vm_ok=1
 	if [ -n "$dchecks" ]; then
-		debug_checks "$vmlog" "$ko" "$ktest" "$kdir" || vm_ok=1
+		debug_checks "$vmlog" "${GUEST_EXTRA:+$ko}" "$ktest" "$kdir" ||
+			vm_ok=1
 	fi
 	if [ "$vm_ok" = 0 ]; then
 		log "vm: Linux $rel $MODE: PASS (${secs}s)"
@@ -623,6 +661,8 @@ for k in $KERNELS; do
 		summary="$summary  $rel $MODE: FAIL (${secs}s, log $vmlog)\n"
 		fails=$((fails + 1))
 	fi
+	flock -u 9
+	flock 8
 done
 
 section "vm: summary"
