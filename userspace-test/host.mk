@@ -81,22 +81,44 @@ $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 # execute the same code. Then the parts with long inputs on the SIMD paths
 # built with -funsigned-char, and the guard-page test, which runs every
 # case on every codec path (0..4) itself.
+#
+# Each of these runs is a target of its own (HOST_CHECK_RUNS), so that
+# host-check runs them side by side, HOST_JOBS at a time (the machine's
+# CPUs; -O keeps each run's output together, -k runs all of them).
+HOST_JOBS ?= $(shell nproc)
+HOST_PATH_RUNS := $(foreach s,3 4,$(foreach p,runs random iconv,host-check-s$(s)-$(p)))
+HOST_UCHAR_RUNS := host-check-uchar-runs host-check-uchar-random
+HOST_CHECK_RUNS := host-check-s0 host-check-s2 $(HOST_PATH_RUNS) \
+	$(HOST_UCHAR_RUNS) host-check-guard host-check-tables host-be
+
 host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
-		$(HOST_BUILD)/guard_test $(HOST_BUILD)/host_test-uchar host-be
+		$(HOST_BUILD)/guard_test $(HOST_BUILD)/host_test-uchar \
+		$(HOST_BUILD)/host_test-s390x
+	@$(MAKE) --no-print-directory -k -O -j$(HOST_JOBS) $(HOST_CHECK_RUNS)
+
+host-check-tables:
 	$(PYTHON) $(TOPDIR)/scripts/gen_simd_tables.py --check \
 		$(TOPDIR)/kmod/utfconv_simd_tables.h
+
+host-check-s0:
 	$(HOST_BUILD)/host_test -q -s 0 $(SHARED) \
 		"UTFCONV_SIMD=0 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
+
+host-check-s2:
 	$(HOST_BUILD)/host_test -q -s 2 -X sweep $(SHARED) \
 		"UTFCONV_SIMD=2 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
-	@for s in 3 4; do for p in runs random iconv; do \
-		echo "host-check: part $$p, SIMD paths $$([ $$s = 3 ] && echo 'SSE2 only' || echo 'without AVX2') (-s $$s)"; \
-		$(HOST_BUILD)/host_test -q -s $$s -x $$p $(SHARED) || exit 1; \
-	done; done
-	@for p in runs random; do \
-		echo "host-check: part $$p, SIMD paths, char unsigned (-s 2)"; \
-		$(HOST_BUILD)/host_test-uchar -q -s 2 -x $$p $(SHARED) || exit 1; \
-	done
+
+# host-check-sS-PART: part PART with SIMD path S (3: SSE2 only, 4: no AVX2)
+$(HOST_PATH_RUNS): host-check-s%:
+	@echo "host-check: part $(lastword $(subst -, ,$*)), SIMD paths $(if $(filter 3-%,$*),SSE2 only,without AVX2) (-s $(firstword $(subst -, ,$*)))"
+	@$(HOST_BUILD)/host_test -q -s $(firstword $(subst -, ,$*)) \
+		-x $(lastword $(subst -, ,$*)) $(SHARED)
+
+$(HOST_UCHAR_RUNS): host-check-uchar-%:
+	@echo "host-check: part $*, SIMD paths, char unsigned (-s 2)"
+	@$(HOST_BUILD)/host_test-uchar -q -s 2 -x $* $(SHARED)
+
+host-check-guard:
 	$(HOST_BUILD)/guard_test -n $(GUARD_CASES)
 
 host-guard: $(HOST_BUILD)/guard_test
@@ -146,4 +168,4 @@ fuzz: $(HOST_BUILD)/fuzz_utfconv
 fuzz-long: $(HOST_BUILD)/fuzz_utfconv
 	$(call fuzz_run,fuzz-long,$(FUZZ_LONG_SECONDS))
 
-.PHONY: host-check host-be host-sweep host-guard fuzz fuzz-long
+.PHONY: host-check $(HOST_CHECK_RUNS) host-sweep host-guard fuzz fuzz-long
