@@ -626,6 +626,47 @@ static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
 }
 
 /*
+ * The scalar path's run of blocks out of line, one function per byte order
+ * and end: its loop then has the registers to itself rather than sharing
+ * them with the stream's state around it (x86-64 spilled its output
+ * pointer once the run of three-byte sequences took two at a time).
+ */
+static noinline u64 utfconv_utf8_block_le(const u8 **sp, const u8 *se,
+					  u8 **dp, u8 *de)
+{
+	return utfconv_utf8_block(sp, se, dp, de, false, false);
+}
+
+static noinline u64 utfconv_utf8_block_be(const u8 **sp, const u8 *se,
+					  u8 **dp, u8 *de)
+{
+	return utfconv_utf8_block(sp, se, dp, de, true, false);
+}
+
+static noinline u64 utfconv_utf8_block_le_nul(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de)
+{
+	return utfconv_utf8_block(sp, se, dp, de, false, true);
+}
+
+static noinline u64 utfconv_utf8_block_be_nul(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de)
+{
+	return utfconv_utf8_block(sp, se, dp, de, true, true);
+}
+
+static __always_inline u64 utfconv_utf8_blocks(const u8 **sp, const u8 *se,
+					       u8 **dp, u8 *de, bool be,
+					       bool nul)
+{
+	if (nul)
+		return be ? utfconv_utf8_block_be_nul(sp, se, dp, de) :
+			    utfconv_utf8_block_le_nul(sp, se, dp, de);
+	return be ? utfconv_utf8_block_be(sp, se, dp, de) :
+		    utfconv_utf8_block_le(sp, se, dp, de);
+}
+
+/*
  * The fast path of UTF-8 input: whole blocks while there is room for one,
  * then eight ASCII bytes at a time while there is room for those, since
  * the end of a buffer of mostly ASCII text is seldom a whole block.
@@ -633,7 +674,7 @@ static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
 static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
 					     u8 **dp, u8 *de, bool be, bool nul)
 {
-	u64 ncp = utfconv_utf8_block(sp, se, dp, de, be, nul);
+	u64 ncp = utfconv_utf8_blocks(sp, se, dp, de, be, nul);
 	const u8 *s = *sp;
 	u8 *d = *dp;
 
