@@ -704,7 +704,6 @@ static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
 	u64 ncp = utfconv_utf8_blocks(sp, se, dp, de, be, nul);
 	const u8 *s = *sp;
 	u8 *d = *dp;
-	size_t n;
 
 	while (utfconv_utf8_ascii8_room(s, se, d, de) && *s < 0x80) {
 		u64 w = get_unaligned_le64(s);
@@ -716,12 +715,11 @@ static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
 		d += 16;
 		ncp += 8;
 	}
-	n = se - s;
-	if (n && n < 8 &&
-	    utfconv_utf8_ascii_tail(s, n, min_t(size_t, s - start, 8 - n), d,
-				    de, be, nul)) {
-		ncp += n;
-		d += 2 * n;
+	if (se - s < 8 && s != se &&
+	    utfconv_utf8_ascii_tail(s, se - s, min_t(size_t, s - start, 8 - (se - s)),
+				    d, de, be, nul)) {
+		ncp += se - s;
+		d += 2 * (se - s);
 		s = se;
 	}
 	*sp = s;
