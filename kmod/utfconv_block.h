@@ -274,17 +274,7 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	size_t i = 0, n = bend - s;
 	u64 w, top = 0;
 
-	/*
-	 * eight first (@wide): most runs between accented letters end
-	 * there, and need neither the wide step's loads nor a second try
-	 */
-	if (wide) {
-		w = get_unaligned_le64(s);
-		top = utfconv_ascii8_stop(w, nul);
-		utfconv_put_ascii8(d, w, be);
-		i = top ? 0 : 8;
-	}
-	while (wide && !top && i + 8 <= n) {
+	while (wide && i + 8 <= n) {
 		u64 w0 = get_unaligned_le64(s + i);
 		u64 w1 = get_unaligned_le64(s + i + 8);
 
@@ -296,16 +286,16 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 		utfconv_put_ascii8(d + 2 * i + 16, w1, be);
 		i += 16;
 	}
-	for (; !top && i < n; i += 8) {
+	for (; i < n; i += 8) {
 		w = get_unaligned_le64(s + i);
 		top = utfconv_ascii8_stop(w, nul);
 		utfconv_put_ascii8(d + 2 * i, w, be);
-		if (top)
+		if (top) {
+			/* the ASCII bytes before the first other one */
+			i += (unsigned int)__ffs64(top) >> 3;
 			break;
+		}
 	}
-	/* the ASCII bytes before the first other one */
-	if (top)
-		i += (unsigned int)__ffs64(top) >> 3;
 	/*
 	 * a last step may end past @bend, within the lookahead, and a wide
 	 * one at the end of the input: only a byte that stopped the run
