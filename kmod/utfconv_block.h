@@ -337,10 +337,44 @@ static __always_inline unsigned int utfconv_utf8_block_two(const u8 **sp,
 }
 
 /*
+ * Two three-byte sequences, little-endian in the low six bytes of @w, as
+ * two code units in the 16-bit halves of the result: 0 unless both are
+ * well-formed (1110xxxx 10xxxxxx 10xxxxxx), not overlong and not
+ * surrogate forms, i.e. the top five bits of neither unit are 00000 or
+ * 11011 (bits 0 and 27 of the mask, one shift per unit).
+ */
+static inline u32 utfconv_utf8_threes(u64 w)
+{
+	u32 lo, hi;
+
+	if ((w & 0xC0C0F0C0C0F0ULL) != 0x8080E08080E0ULL)
+		return 0;
+	lo = (w & 0x0F) << 12 | (w >> 2 & 0xFC0) | (w >> 16 & 0x3F);
+	hi = (w >> 12 & 0xF000) | (w >> 26 & 0xFC0) | (w >> 40 & 0x3F);
+	if ((0x08000001U >> (lo >> 11) | 0x08000001U >> (hi >> 11)) & 1)
+		return 0;
+	return lo | hi << 16;
+}
+
+/* The three-byte sequence at @s as its code unit, as there; else 0. */
+static __always_inline u32 utfconv_utf8_three1(const u8 *s)
+{
+	u32 cp;
+
+	if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+		return 0;
+	cp = (s[0] & 0x0F) << 12 | (s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+	if (cp < 0x800 || (cp & 0xF800) == 0xD800)
+		return 0;
+	return cp;
+}
+
+/*
  * A run of three-byte sequences, not overlong, not surrogate forms, up to
  * @bend: a loop of its own, so that its branches predict a run of one
- * script (Devanagari, CJK, Hangul) apart from the way into it. Stops at
- * anything else, 0 where that is its first sequence.
+ * script (Devanagari, CJK, Hangul) apart from the way into it; with
+ * @wide two at a time from one load while they follow each other. Stops
+ * at anything else, 0 where that is its first sequence.
  */
 static __always_inline unsigned int
 utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be,
@@ -351,14 +385,20 @@ utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	u32 cp;
 
 	do {
-		if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-			break;
-		cp = (s[0] & 0x0F) << 12 | (s[1] & 0x3F) << 6 | (s[2] & 0x3F);
-		if (cp < 0x800 || (cp & 0xF800) == 0xD800)
-			break;
-		utfconv_put16(d, cp, be);
-		s += 3;
-		d += 2;
+		cp = wide ? utfconv_utf8_threes(get_unaligned_le64(s)) : 0;
+		if (cp) {
+			put_unaligned_le32(be ? (u32)utfconv_swab16x4(cp) : cp,
+					   d);
+			s += 6;
+			d += 4;
+		} else {
+			cp = utfconv_utf8_three1(s);
+			if (!cp)
+				break;
+			utfconv_put16(d, cp, be);
+			s += 3;
+			d += 2;
+		}
 		/*
 		 * a space between words of the script: no way out and back
 		 * (the scalar path's own call: the SIMD paths' CJK blocks do
@@ -398,12 +438,43 @@ utfconv_utf8_block_four(const u8 **sp, u8 **dp, bool be)
 }
 
 /*
+ * A run of four-byte sequences (emoji), not overlong, not above
+ * U+10FFFF, each from one load, as surrogate pairs, up to @bend: the
+ * scalar path's own (@wide), as utfconv_utf8_block_three(). Returns the
+ * sequences taken, 0 where the first is something else.
+ */
+static __always_inline unsigned int
+utfconv_utf8_block_fours(const u8 **sp, u8 **dp, const u8 *bend, bool be)
+{
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	u32 w, cp;
+
+	do {
+		w = get_unaligned_le32(s);
+		cp = (w & 0x07) << 18 | (w & 0x3F00) << 4 | (w >> 10 & 0xFC0) |
+		     (w >> 24 & 0x3F);
+		if ((w & 0xC0C0C0F8) != 0x808080F0 || cp - 0x10000 > 0xFFFFF)
+			break;
+		cp = (0xD7C0 + (cp >> 10)) | (0xDC00 | (cp & 0x3FF)) << 16;
+		put_unaligned_le32(be ? (u32)utfconv_swab16x4(cp) : cp, d);
+		s += 4;
+		d += 4;
+	} while (s < bend && s[0] >= 0xF0);
+	cp = (s - *sp) / 4;
+	*sp = s;
+	*dp = d;
+	return cp;
+}
+
+/*
  * UTF-8 input from *@sp up to @bend, a block or less (a shorter one where
  * the caller has checked utfconv_utf8_room_end()). Returns the code points
  * converted; *@sp before @bend means it stopped at something for the
  * careful path. The count is worked out at the end from the code units
- * written less the surrogate pairs among them, so that the loop carries
- * no count a register-starved build would keep in memory.
+ * written less the surrogate pairs among them (the scalar path's run of
+ * four-byte sequences moves @start instead), so that the loop carries no
+ * count a register-starved build would keep in memory.
  */
 static __always_inline u64
 utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
@@ -412,6 +483,7 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 	/* copies the steps can keep in registers: *@sp may be in memory */
 	const u8 *s = *sp;
 	u8 *d = *dp, *start = d;
+	unsigned int n;
 	u64 pairs = 0;
 	bool ok = true;
 
@@ -430,6 +502,11 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 			ok = utfconv_utf8_block_two(&s, &d, be);
 		} else if (s[0] < 0xF0) {
 			ok = utfconv_utf8_block_three(&s, &d, bend, be, wide);
+		} else if (wide) {
+			/* a pair per sequence: the count sees one unit */
+			n = utfconv_utf8_block_fours(&s, &d, bend, be);
+			start += 2 * n;
+			ok = n;
 		} else {
 			ok = utfconv_utf8_block_four(&s, &d, be);
 			pairs += ok;

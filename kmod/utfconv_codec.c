@@ -626,14 +626,82 @@ static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
 }
 
 /*
+ * The scalar path's run of blocks out of line, one function per byte order
+ * and end: its loop then has the registers to itself rather than sharing
+ * them with the stream's state around it (x86-64 spilled its output
+ * pointer once the run of three-byte sequences took two at a time).
+ */
+static noinline u64 utfconv_utf8_block_le(const u8 **sp, const u8 *se,
+					  u8 **dp, u8 *de)
+{
+	return utfconv_utf8_block(sp, se, dp, de, false, false);
+}
+
+static noinline u64 utfconv_utf8_block_be(const u8 **sp, const u8 *se,
+					  u8 **dp, u8 *de)
+{
+	return utfconv_utf8_block(sp, se, dp, de, true, false);
+}
+
+static noinline u64 utfconv_utf8_block_le_nul(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de)
+{
+	return utfconv_utf8_block(sp, se, dp, de, false, true);
+}
+
+static noinline u64 utfconv_utf8_block_be_nul(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de)
+{
+	return utfconv_utf8_block(sp, se, dp, de, true, true);
+}
+
+static __always_inline u64 utfconv_utf8_blocks(const u8 **sp, const u8 *se,
+					       u8 **dp, u8 *de, bool be,
+					       bool nul)
+{
+	if (nul)
+		return be ? utfconv_utf8_block_be_nul(sp, se, dp, de) :
+			    utfconv_utf8_block_le_nul(sp, se, dp, de);
+	return be ? utfconv_utf8_block_be(sp, se, dp, de) :
+		    utfconv_utf8_block_le(sp, se, dp, de);
+}
+
+/*
+ * The last @n (1..7) bytes of the input at @s, where the eight that end
+ * it are ASCII (no NUL with @nul) and @back (8 - @n) of them are before
+ * @s, converted by this call: one step over all eight, which writes the
+ * code units of those @back again, as they are, rather than a character
+ * at a time on the careful path (the end of a file name). False, and
+ * nothing written, otherwise.
+ */
+static __always_inline bool utfconv_utf8_ascii_tail(const u8 *s, size_t n,
+						    size_t back, u8 *d,
+						    const u8 *de, bool be,
+						    bool nul)
+{
+	u64 w;
+
+	if (n + back != 8 || de - d < 2 * n)
+		return false;
+	w = get_unaligned_le64(s - back);
+	if (utfconv_ascii8_stop(w, nul))
+		return false;
+	utfconv_put_ascii8(d - 2 * back, w, be);
+	return true;
+}
+
+/*
  * The fast path of UTF-8 input: whole blocks while there is room for one,
  * then eight ASCII bytes at a time while there is room for those, since
- * the end of a buffer of mostly ASCII text is seldom a whole block.
+ * the end of a buffer of mostly ASCII text is seldom a whole block, and
+ * the last of them in one more step that ends where the input does.
+ * @start: the first input byte of this call.
  */
 static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
-					     u8 **dp, u8 *de, bool be, bool nul)
+					     u8 **dp, u8 *de,
+					     const u8 *start, bool be, bool nul)
 {
-	u64 ncp = utfconv_utf8_block(sp, se, dp, de, be, nul);
+	u64 ncp = utfconv_utf8_blocks(sp, se, dp, de, be, nul);
 	const u8 *s = *sp;
 	u8 *d = *dp;
 
@@ -646,6 +714,13 @@ static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
 		s += 8;
 		d += 16;
 		ncp += 8;
+	}
+	if (se - s < 8 && s != se &&
+	    utfconv_utf8_ascii_tail(s, se - s, min_t(size_t, s - start, 8 - (se - s)),
+				    d, de, be, nul)) {
+		ncp += se - s;
+		d += 2 * (se - s);
+		s = se;
 	}
 	*sp = s;
 	*dp = d;
@@ -665,11 +740,14 @@ enum utfconv_next {
  * (utfconv_utf8_plain()), scalar values that fit, one at a time, until
  * the fast path can take over again at an ASCII byte, or until the next
  * item is something else: the end of the input, no room for it, or one
- * for utfconv_utf8_item(). Adds the code points converted to *@ncp.
+ * for utfconv_utf8_item(); with @nul also a NUL byte, where a file name
+ * ends (no other character holds a zero byte, so that the end need not
+ * be known for those before it). Adds the code points converted to
+ * *@ncp.
  */
 static __always_inline enum utfconv_next
 utfconv_utf8_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be,
-		     u64 *ncp)
+		     bool nul, u64 *ncp)
 {
 	enum utfconv_next next = UTFCONV_NEXT_ITEM;
 	const u8 *s = *sp;
@@ -678,7 +756,7 @@ utfconv_utf8_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be,
 	while (s < se) {
 		struct utfconv_seq seq = utfconv_utf8_decode(s, se - s, false);
 
-		if (seq.kind != UTFCONV_SEQ_SCALAR)
+		if (seq.kind != UTFCONV_SEQ_SCALAR || (nul && !seq.cp))
 			break;
 		if (de - d < utfconv_utf16_len(seq.cp)) {
 			next = UTFCONV_NEXT_FULL;
@@ -737,10 +815,11 @@ static size_t utfconv_zero_unit(const u8 *s, size_t n, unsigned int unit)
 
 /*
  * Where input that ends at its first NUL byte ends, from @s on. The fast
- * path with @nul has stopped at that NUL or before: where the output's
- * room or the input's characters ended its run. What is left (the whole
- * name before the SIMD paths, which do not look for a NUL) is searched
- * a word at a time: a byte loop would cost as much as converting it.
+ * path and the careful path's common case with @nul have stopped at that
+ * NUL or before: where the output's room or the input's characters ended
+ * their run. What is left (the whole name before the SIMD paths, which do
+ * not look for a NUL) is searched a word at a time: a byte loop would
+ * cost as much as converting it.
  */
 static inline const u8 *utfconv_utf8_nul(const u8 *s, const u8 *se)
 {
@@ -749,8 +828,10 @@ static inline const u8 *utfconv_utf8_nul(const u8 *s, const u8 *se)
 
 /*
  * @nul: the input ends at its first NUL byte (utfconv_buf_to_nul()): the
- * fast path stops there, and the end of the input is found where it
- * stops, for the careful path. The SIMD paths do not look for a NUL:
+ * fast path and the careful path's common case stop there, and the end
+ * of the input is looked for only where they stop at something else,
+ * for the rest of the careful path (a name that ends at the end of its
+ * buffer is not searched at all). The SIMD paths do not look for a NUL:
  * before them the end is found at once.
  */
 static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
@@ -773,17 +854,18 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 			if (simd)
 				ncp += utfconv_simd(&s, se, &d, de, true, be,
 						    simd);
-			ncp += utfconv_utf8_fast(&s, se, &d, de, be, nul);
+			ncp += utfconv_utf8_fast(&s, se, &d, de, c->start, be, nul);
 		}
-		if (seek) {
+		if (likely(plain))
+			next = utfconv_utf8_scalars(&s, se, &d, de, be, seek,
+						    &ncp);
+		if (next == UTFCONV_NEXT_FAST)
+			continue;
+		if (seek && s != se) {
 			se = utfconv_utf8_nul(s, se);
 			c->se = se;
 			seek = false;
 		}
-		if (likely(plain))
-			next = utfconv_utf8_scalars(&s, se, &d, de, be, &ncp);
-		if (next == UTFCONV_NEXT_FAST)
-			continue;
 		if (next == UTFCONV_NEXT_FULL) {
 			ret = -E2BIG;
 			break;

@@ -139,7 +139,8 @@ UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, simd, utfconv_capacity_cases, NULL);
  * size (utfconv_paths.h); this one also with SSE2 only and without AVX2.
  * It gives those paths inputs long enough to engage them (see
  * utfconv_check_long_runs() and, for the steps of four two-byte
- * characters, utfconv_check_two_byte_runs()).
+ * characters, utfconv_check_two_byte_runs(); for the runs of three- and
+ * four-byte ones, utfconv_check_long_seq_runs()).
  */
 enum utfconv_path utfconv_test_path = UTFCONV_PATH_AUTO;
 
@@ -254,6 +255,11 @@ static void utfconv_paths_two_byte_utf16_test(struct kunit *test)
 	utfconv_check_two_byte_runs(test, true);
 }
 
+static void utfconv_paths_three_four_utf8_test(struct kunit *test)
+{
+	utfconv_check_long_seq_runs(test);
+}
+
 static void utfconv_paths_out_alignment_test(struct kunit *test)
 {
 	utfconv_check_out_alignment(test);
@@ -270,6 +276,7 @@ static struct kunit_case utfconv_paths_cases[] = {
 			 utfconv_paths_texts_gen_params),
 	KUNIT_CASE(utfconv_paths_two_byte_utf8_test),
 	KUNIT_CASE(utfconv_paths_two_byte_utf16_test),
+	KUNIT_CASE(utfconv_paths_three_four_utf8_test),
 	KUNIT_CASE(utfconv_paths_out_alignment_test),
 	KUNIT_CASE(utfconv_paths_section_ends_test),
 	{}

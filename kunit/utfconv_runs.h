@@ -307,8 +307,8 @@ static u32 utfconv_twos_tail(unsigned int i)
  * the output's size, followed by poison that must stay intact (the block
  * paths' scratch bytes never go past the end of the buffer).
  */
-static bool utfconv_twos_one(void *ctx, u32 direction, const u8 *in,
-			     size_t n, u8 *buf)
+static bool utfconv_twos_one(void *ctx, const char *name, u32 direction,
+			     const u8 *in, size_t n, u8 *buf)
 {
 	size_t room = utfconv_ref_out_max(direction, n), used, wrote, i;
 	u8 *out = buf + room;
@@ -316,7 +316,7 @@ static bool utfconv_twos_one(void *ctx, u32 direction, const u8 *in,
 	struct utfconv_ref r;
 	int ret;
 
-	if (!utfconv_runs_one(ctx, "two-byte run", direction, in, n, buf))
+	if (!utfconv_runs_one(ctx, name, direction, in, n, buf))
 		return false;
 	utfconv_ref_convert(direction, UTFCONV_POLICY_STRICT, 0, in, n, buf,
 			    &r);
@@ -328,13 +328,13 @@ static bool utfconv_twos_one(void *ctx, u32 direction, const u8 *in,
 		if (out[i] != UTFCONV_POISON)
 			break;
 	UTFCONV_EXPECT_EQ(ctx, ret, r.err,
-			  "two-byte run: dir %u, %zu bytes, output buffer of %zu",
-			  direction, n, r.out_bytes);
-	utfconv_check_bytes(ctx, "two-byte run", "output buffer of its size",
+			  "%s: dir %u, %zu bytes, output buffer of %zu",
+			  name, direction, n, r.out_bytes);
+	utfconv_check_bytes(ctx, name, "output buffer of its size",
 			    out, wrote, r.out, r.out_bytes);
 	UTFCONV_EXPECT_EQ(ctx, room + i, UTFCONV_TWOS_BUF,
-			  "two-byte run: dir %u, %zu bytes: first poison byte overwritten",
-			  direction, n);
+			  "%s: dir %u, %zu bytes: first poison byte overwritten",
+			  name, direction, n);
 	return ret == r.err && wrote == r.out_bytes &&
 	       room + i == UTFCONV_TWOS_BUF;
 }
@@ -389,9 +389,11 @@ static bool utfconv_check_twos8(void *ctx, u8 *in, u8 *buf)
 			for (end = 0; end < ARRAY_SIZE(utfconv_twos_ends8);
 			     end++) {
 				n = utfconv_twos_input8(in, pre, run, end);
-				if (!utfconv_twos_one(ctx, UTFCONV_DIR_UTF8_TO_UTF16LE,
+				if (!utfconv_twos_one(ctx, "two-byte run",
+						      UTFCONV_DIR_UTF8_TO_UTF16LE,
 						      in, n, buf) ||
-				    !utfconv_twos_one(ctx, UTFCONV_DIR_UTF8_TO_UTF16BE,
+				    !utfconv_twos_one(ctx, "two-byte run",
+						      UTFCONV_DIR_UTF8_TO_UTF16BE,
 						      in, n, buf))
 					return false;
 			}
@@ -413,7 +415,8 @@ static bool utfconv_check_twos16(void *ctx, u8 *in, u8 *buf)
 				     end++) {
 					n = utfconv_twos_input16(in, pre, run,
 								 end, be);
-					if (!utfconv_twos_one(ctx, be ?
+					if (!utfconv_twos_one(ctx, "two-byte run",
+							      be ?
 							      UTFCONV_DIR_UTF16BE_TO_UTF8 :
 							      UTFCONV_DIR_UTF16LE_TO_UTF8,
 							      in, n, buf))
@@ -438,6 +441,149 @@ static void utfconv_check_two_byte_runs(void *ctx, bool utf16)
 		utfconv_check_twos16(ctx, in, buf);
 	else
 		utfconv_check_twos8(ctx, in, buf);
+}
+
+/*
+ * Runs of three- and four-byte characters for the scalar path's steps
+ * of two three-byte sequences from one load and its run of four-byte
+ * ones: after every length of ASCII, a run of 1 to 9 such characters,
+ * then an ending (the run going on, or each kind of ill-formed sequence
+ * with the bad byte at each of its places), then the tail, so that each
+ * ending falls at each place of a step of two, first or second, at each
+ * offset of a block. Each input is also cut right after its ending, so
+ * that the ending is the end of the input too.
+ */
+struct utfconv_long_seqs {
+	const char *name;
+	const u32 *chars;	/* characters of the runs */
+	unsigned int nchars;
+	const u8 (*ends)[5];	/* what follows a run: length, then bytes */
+	unsigned int nends;
+};
+
+/* Both ends of the range, each side of the surrogates, scripts' blocks. */
+static const u32 utfconv_threes_chars[] = {
+	0x800, 0xFFFF, 0xD7FF, 0xE000, 0x4E2D, 0xAC00, 0x905, 0xFFFD, 0x1000,
+	0xCFFF, 0x3042, 0xE5A,
+};
+
+static const u8 utfconv_threes_ends8[][5] = {
+	{ 1, 0x41 }, { 1, 0x20 }, { 1, 0x00 }, { 2, 0xC2, 0x80 },
+	{ 3, 0xE0, 0xA0, 0x80 }, { 3, 0xEF, 0xBF, 0xBF },	/* it goes on */
+	{ 3, 0xE0, 0x9F, 0xBF }, { 3, 0xE0, 0x80, 0x80 },	/* overlong */
+	{ 3, 0xED, 0xA0, 0x80 }, { 3, 0xED, 0xBF, 0xBF },	/* surrogates */
+	{ 1, 0xE4 }, { 2, 0xE4, 0xB8 }, { 2, 0xED, 0xA0 },	/* truncated */
+	{ 3, 0xE4, 0x41, 0x80 }, { 3, 0xE4, 0xB8, 0x41 },	/* bad trail */
+	{ 3, 0xE4, 0xC0, 0x80 }, { 3, 0xE4, 0xB8, 0xC0 },
+	{ 3, 0xE4, 0xB8, 0x00 }, { 4, 0xF0, 0x9F, 0x98, 0x80 },
+	{ 1, 0x80 }, { 1, 0xFF },
+};
+
+static const u32 utfconv_fours_chars[] = {
+	0x10000, 0x10FFFF, 0x1F600, 0x1F3FE, 0x20000, 0xFFFFF, 0x100000,
+	0x1F9FF, 0x3FFFF, 0x40000,
+};
+
+static const u8 utfconv_fours_ends8[][5] = {
+	{ 1, 0x41 }, { 1, 0x00 }, { 3, 0xE4, 0xB8, 0xAD },
+	{ 4, 0xF0, 0x90, 0x80, 0x80 }, { 4, 0xF4, 0x8F, 0xBF, 0xBF },
+	{ 4, 0xF0, 0x8F, 0xBF, 0xBF }, { 4, 0xF0, 0x80, 0x80, 0x80 },
+	{ 4, 0xF4, 0x90, 0x80, 0x80 }, { 4, 0xF7, 0xBF, 0xBF, 0xBF },
+	{ 4, 0xF5, 0x80, 0x80, 0x80 }, { 4, 0xF8, 0x88, 0x80, 0x80 },
+	{ 1, 0xF0 }, { 2, 0xF0, 0x9F }, { 3, 0xF0, 0x9F, 0x98 },
+	{ 4, 0xF0, 0x41, 0x98, 0x80 }, { 4, 0xF0, 0x9F, 0x41, 0x80 },
+	{ 4, 0xF0, 0x9F, 0x98, 0x41 }, { 4, 0xF0, 0x9F, 0x98, 0xC0 },
+	{ 4, 0xF0, 0x9F, 0xC0, 0x80 }, { 4, 0xF0, 0xC0, 0x98, 0x80 },
+	{ 3, 0xED, 0xA0, 0x80 }, { 1, 0xFF },
+};
+
+static const struct utfconv_long_seqs utfconv_long_seqs[] = {
+	{ "three-byte run", utfconv_threes_chars,
+	  ARRAY_SIZE(utfconv_threes_chars), utfconv_threes_ends8,
+	  ARRAY_SIZE(utfconv_threes_ends8) },
+	{ "four-byte run", utfconv_fours_chars,
+	  ARRAY_SIZE(utfconv_fours_chars), utfconv_fours_ends8,
+	  ARRAY_SIZE(utfconv_fours_ends8) },
+};
+
+#define UTFCONV_SEQS_MAX	(UTFCONV_TWOS_PREFIX + \
+				 4 * UTFCONV_TWOS_RUN + 4 + \
+				 4 * UTFCONV_TWOS_TAIL)	/* input bytes */
+
+/*
+ * @pre ASCII bytes, a run of @run characters of @k, ending @end, the
+ * tail; its length, and in *@cut where the ending ends.
+ */
+static size_t utfconv_seqs_input8(const struct utfconv_long_seqs *k, u8 *in,
+				  unsigned int pre, unsigned int run,
+				  unsigned int end, size_t *cut)
+{
+	const u8 *e = k->ends[end];
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; i < pre; i++)
+		in[n++] = 0x61 + i % 26;
+	for (i = 0; i < run; i++)
+		n += utfconv_sweep_utf8(in + n,
+					k->chars[(i + run + pre) % k->nchars]);
+	memcpy(in + n, e + 1, e[0]);
+	n += e[0];
+	*cut = n;
+	for (i = 0; i < UTFCONV_TWOS_TAIL; i++)
+		n += utfconv_sweep_utf8(in + n, utfconv_twos_tail(i));
+	return n;
+}
+
+/* One input of @k, whole and cut, both byte orders out. */
+static bool utfconv_seqs_one(void *ctx, const struct utfconv_long_seqs *k,
+			     const u8 *in, size_t n, size_t cut, u8 *buf)
+{
+	return utfconv_twos_one(ctx, k->name, UTFCONV_DIR_UTF8_TO_UTF16LE,
+				in, n, buf) &&
+	       utfconv_twos_one(ctx, k->name, UTFCONV_DIR_UTF8_TO_UTF16BE,
+				in, n, buf) &&
+	       utfconv_twos_one(ctx, k->name, UTFCONV_DIR_UTF8_TO_UTF16LE,
+				in, cut, buf);
+}
+
+/* Every prefix, run length and ending of @k; false after a disagreement. */
+static bool utfconv_seqs_kind(void *ctx, const struct utfconv_long_seqs *k,
+			      u8 *in, u8 *buf)
+{
+	unsigned int i, pre, run, end;
+	size_t n, cut;
+
+	for (i = 0; i < UTFCONV_TWOS_PREFIX * UTFCONV_TWOS_RUN * k->nends; i++) {
+		end = i % k->nends;
+		run = 1 + i / k->nends % UTFCONV_TWOS_RUN;
+		pre = i / k->nends / UTFCONV_TWOS_RUN;
+		n = utfconv_seqs_input8(k, in, pre, run, end, &cut);
+		if (!utfconv_seqs_one(ctx, k, in, n, cut, buf))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * utfconv_check_long_seq_runs() - runs of three- and four-byte characters
+ * @ctx: test context
+ *
+ * Every prefix, run length and ending of each kind, against the
+ * reference model: output, errno, error offset and counters under every
+ * policy, and an output buffer of just the output's size.
+ */
+static void utfconv_check_long_seq_runs(void *ctx)
+{
+	u8 *in = UTFCONV_ALLOC(ctx, UTFCONV_SEQS_MAX);
+	u8 *buf = UTFCONV_ALLOC(ctx, UTFCONV_TWOS_BUF);
+	unsigned int k;
+
+	if (!in || !buf)
+		return;
+	for (k = 0; k < ARRAY_SIZE(utfconv_long_seqs); k++)
+		if (!utfconv_seqs_kind(ctx, &utfconv_long_seqs[k], in, buf))
+			return;
 }
 
 /*

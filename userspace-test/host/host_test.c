@@ -541,6 +541,16 @@ static void test_two_byte_runs(void)
 	}
 }
 
+static void test_long_seq_runs(void)
+{
+	struct host_ctx ctx;
+
+	host_begin(&ctx, "three- and four-byte runs: UTF-8 input, every ending at every place of a step");
+	utfconv_check_long_seq_runs(&ctx);
+	host_free_all(&ctx);
+	host_end(&ctx);
+}
+
 /*
  * How many FPU sections @bytes of ASCII (as UTF-8, or as UTF-16LE with
  * @utf16) take at codec level @level: at least one per budget's worth (a
@@ -909,6 +919,7 @@ int main(int argc, char **argv)
 	if (PART("runs")) {
 		test_long_runs();
 		test_two_byte_runs();
+		test_long_seq_runs();
 		test_out_alignment();
 		test_section_ends();
 		if (UTFCONV_HAVE_SIMD && path != UTFCONV_PATH_AUTO)
