@@ -260,6 +260,11 @@ static void utfconv_paths_three_four_utf8_test(struct kunit *test)
 	utfconv_check_long_seq_runs(test);
 }
 
+static void utfconv_paths_ascii_tails_test(struct kunit *test)
+{
+	utfconv_check_ascii_tails(test);
+}
+
 static void utfconv_paths_out_alignment_test(struct kunit *test)
 {
 	utfconv_check_out_alignment(test);
@@ -277,6 +282,7 @@ static struct kunit_case utfconv_paths_cases[] = {
 	KUNIT_CASE(utfconv_paths_two_byte_utf8_test),
 	KUNIT_CASE(utfconv_paths_two_byte_utf16_test),
 	KUNIT_CASE(utfconv_paths_three_four_utf8_test),
+	KUNIT_CASE(utfconv_paths_ascii_tails_test),
 	KUNIT_CASE(utfconv_paths_out_alignment_test),
 	KUNIT_CASE(utfconv_paths_section_ends_test),
 	{}

@@ -587,6 +587,166 @@ static void utfconv_check_long_seq_runs(void *ctx)
 }
 
 /*
+ * The last ASCII bytes of UTF-8 input, fewer than eight after the fast
+ * path, go in one step over the eight bytes that end the input, which
+ * writes the code units of the bytes before them again
+ * (utfconv_utf8_fast()): only where those were ASCII and converted by the
+ * same call into the same buffer. The inputs: up to %UTFCONV_TAILS_PRE
+ * characters of one kind (ASCII, two-, three- or four-byte, or ASCII with
+ * lone trail bytes), then up to %UTFCONV_TAILS_TAIL ASCII bytes, so that
+ * the eight bytes meet the input's start, other characters, and the bytes
+ * of the call before at each of their places.
+ */
+#define UTFCONV_TAILS_PRE	24	/* characters before the ASCII tail */
+#define UTFCONV_TAILS_TAIL	16	/* ASCII bytes that end the input */
+#define UTFCONV_TAILS_KINDS	5
+#define UTFCONV_TAILS_MAX	(4 * UTFCONV_TAILS_PRE + UTFCONV_TAILS_TAIL)
+#define UTFCONV_TAILS_GAP	16	/* poison bytes around each buffer */
+#define UTFCONV_TAILS_BUF	(3 * utfconv_ref_out_max(UTFCONV_DIR_UTF8_TO_UTF16LE, \
+							 UTFCONV_TAILS_MAX) + \
+				 3 * UTFCONV_TAILS_GAP)
+
+/* @pre characters of @kind, then @tail ASCII bytes; the input's length. */
+static size_t utfconv_tails_input(u8 *in, unsigned int kind, unsigned int pre,
+				  unsigned int tail)
+{
+	static const u32 firsts[] = { 0x61, 0xE9, 0x4E2D, 0x1F600 };
+	unsigned int i;
+	size_t n = 0;
+
+	for (i = 0; i < pre; i++) {
+		if (kind < ARRAY_SIZE(firsts))
+			n += utfconv_sweep_utf8(in + n, firsts[kind] + i % 7);
+		else
+			in[n++] = i % 3 == 2 ? 0x80 + i : 0x41 + i;
+	}
+	for (i = 0; i < tail; i++)
+		in[n++] = 0x30 + (i * 7) % 0x4F;
+	return n;
+}
+
+/* Whether the @n bytes at @p are all poison. */
+static bool utfconv_tails_poison(const u8 *p, size_t n)
+{
+	while (n--)
+		if (*p++ != UTFCONV_POISON)
+			return false;
+	return true;
+}
+
+/*
+ * @in converted in two calls, the second one the last @k bytes (the whole
+ * input with @k = @n), each into a buffer of its own with poison before
+ * and after it, the second's of just the rest of the output's size less
+ * @less bytes: the outcome of the reference model (with @less, -E2BIG
+ * after the whole characters that fit), and the poison intact.
+ */
+static bool utfconv_tails_one(void *ctx, u32 dir, u32 policy, const u8 *in,
+			      size_t n, size_t k, size_t less, u8 *buf)
+{
+	size_t room = utfconv_ref_out_max(dir, n), used, wrote1 = 0;
+	size_t wrote2 = 0, cap = 0;
+	u8 *out1 = buf + room + UTFCONV_TAILS_GAP;
+	u8 *out2 = out1 + room + UTFCONV_TAILS_GAP;
+	struct utfconv_state st;
+	struct utfconv_ref r;
+	int ret = 0, want;
+	bool ok;
+
+	utfconv_ref_convert(dir, policy, 0, in, n, buf, &r);
+	if (less > r.out_bytes)
+		return true;
+	memset(buf + room, UTFCONV_POISON, 2 * room + 3 * UTFCONV_TAILS_GAP);
+	utfconv_init(&st, dir, policy, 0);
+	if (k < n)
+		ret = utfconv_convert(&st, in, n - k, &used, out1, room,
+				      &wrote1, 0);
+	if (!ret && wrote1 <= r.out_bytes - less) {
+		cap = r.out_bytes - wrote1 - less;
+		ret = utfconv_convert(&st, in + n - k, k, &used, out2, cap,
+				      &wrote2, UTFCONV_END);
+	}
+	want = less && r.out_bytes ? -E2BIG : r.err;
+	ok = ret == want && wrote2 <= cap && wrote1 + wrote2 <= r.out_bytes &&
+	     !memcmp(out1, r.out, wrote1) &&
+	     !memcmp(out2, r.out + wrote1, wrote2) &&
+	     utfconv_tails_poison(buf + room, UTFCONV_TAILS_GAP) &&
+	     utfconv_tails_poison(out1 + room, UTFCONV_TAILS_GAP) &&
+	     utfconv_tails_poison(out2 + cap, UTFCONV_TAILS_GAP);
+	if (ok && !less)
+		ok = wrote1 + wrote2 == r.out_bytes &&
+		     st.code_points == r.code_points &&
+		     st.replacements == r.replacements &&
+		     st.error_kind == r.error_kind &&
+		     (!r.error_kind || st.error_offset == r.error_offset);
+	else if (ok)
+		/* all but the last character, of at most four bytes */
+		ok = wrote1 + wrote2 + 4 >= r.out_bytes;
+	UTFCONV_CHECK(ctx, ok,
+		      "ASCII tail: dir %u policy %u, %zu bytes %*ph, last call %zu bytes, room %zu: ret %d (want %d), wrote %zu + %zu of %zu, poison %d %d %d",
+		      dir, policy, n, (int)min_t(size_t, n, 64), in, k, cap,
+		      ret, want, wrote1, wrote2, r.out_bytes,
+		      utfconv_tails_poison(buf + room, UTFCONV_TAILS_GAP),
+		      utfconv_tails_poison(out1 + room, UTFCONV_TAILS_GAP),
+		      utfconv_tails_poison(out2 + cap, UTFCONV_TAILS_GAP));
+	return ok;
+}
+
+/* Every split of @in in its last bytes, every policy, both byte orders. */
+static bool utfconv_tails_splits(void *ctx, const u8 *in, size_t n, u8 *buf)
+{
+	u32 dir, policy;
+	size_t k;
+
+	for (dir = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	     dir <= UTFCONV_DIR_UTF8_TO_UTF16BE; dir++) {
+		for (policy = 0; policy <= UTFCONV_POLICY_MAX; policy++) {
+			if (!utfconv_tails_one(ctx, dir, policy, in, n, n, 1,
+					       buf))
+				return false;
+			for (k = 0; k <= min_t(size_t, n, UTFCONV_TAILS_TAIL);
+			     k++)
+				if (!utfconv_tails_one(ctx, dir, policy, in, n,
+						       n - k, 0, buf) ||
+				    !utfconv_tails_one(ctx, dir, policy, in, n,
+						       k, 0, buf))
+					return false;
+		}
+	}
+	return true;
+}
+
+/**
+ * utfconv_check_ascii_tails() - the ASCII bytes that end UTF-8 input
+ * @ctx: test context
+ *
+ * Every kind, length before and length of the tail, converted whole into
+ * a buffer of just its output's size and one byte less, and in two calls
+ * split at each of the first and last %UTFCONV_TAILS_TAIL bytes, each
+ * call's output in a buffer of its own: against the reference model, no
+ * byte written outside the buffer of the call.
+ */
+static void utfconv_check_ascii_tails(void *ctx)
+{
+	u8 *in = UTFCONV_ALLOC(ctx, UTFCONV_TAILS_MAX);
+	u8 *buf = UTFCONV_ALLOC(ctx, UTFCONV_TAILS_BUF);
+	unsigned int kind, pre, tail;
+	size_t n;
+
+	if (!in || !buf)
+		return;
+	for (kind = 0; kind < UTFCONV_TAILS_KINDS; kind++) {
+		for (pre = 0; pre <= UTFCONV_TAILS_PRE; pre++) {
+			for (tail = 0; tail <= UTFCONV_TAILS_TAIL; tail++) {
+				n = utfconv_tails_input(in, kind, pre, tail);
+				if (!utfconv_tails_splits(ctx, in, n, buf))
+					return;
+			}
+		}
+	}
+}
+
+/*
  * Output at every address modulo 64, odd ones included: the SIMD paths
  * store whole vectors wherever the output falls, and the AVX2 path from
  * UTF-8 first stores up to an alignment in the ASCII run a call starts

@@ -10,6 +10,8 @@
 #       in both byte orders (slow)
 #   make -C userspace-test host-guard   the guard-page test of every codec
 #       path with GUARD_LONG_CASES cases (host-check runs GUARD_CASES)
+#   make -C userspace-test host-names-diff  the scalar path's steps for
+#       names and utfconv_buf_to_nul() against the reference model
 #   make -C userspace-test fuzz         libFuzzer target for FUZZ_SECONDS
 #   make -C userspace-test fuzz-long    the same for FUZZ_LONG_SECONDS (600)
 #
@@ -23,6 +25,7 @@ FUZZ_SECONDS ?= 60
 PYDIFF_CASES ?= 20000
 GUARD_CASES ?= 20000
 GUARD_LONG_CASES ?= 2000000
+NAMES_DIFF_CASES ?= 100000
 
 HOST_SRC := $(CURDIR)/host
 HOST_BUILD := $(BUILD)/host
@@ -124,6 +127,16 @@ host-check-guard:
 host-guard: $(HOST_BUILD)/guard_test
 	$(HOST_BUILD)/guard_test -n $(GUARD_LONG_CASES)
 
+$(HOST_BUILD)/names_diff: $(HOST_SRC)/names_diff.c $(HOST_DEPS)
+	@mkdir -p $(HOST_BUILD)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_CODEC)
+
+# The scalar path's steps for names and utfconv_buf_to_nul() against the
+# reference model, NAMES_DIFF_CASES texts, then the same on the SIMD paths.
+host-names-diff: $(HOST_BUILD)/names_diff
+	$(HOST_BUILD)/names_diff -n $(NAMES_DIFF_CASES) -p 0
+	$(HOST_BUILD)/names_diff -n $(NAMES_DIFF_CASES) -p 2
+
 # The same source on a big-endian machine: built for s390x and run under
 # qemu-user. The parts that need no host library (glibc's iconv and
 # Python are the little-endian run's); the exhaustive sweeps take minutes
@@ -168,4 +181,4 @@ fuzz: $(HOST_BUILD)/fuzz_utfconv
 fuzz-long: $(HOST_BUILD)/fuzz_utfconv
 	$(call fuzz_run,fuzz-long,$(FUZZ_LONG_SECONDS))
 
-.PHONY: host-check $(HOST_CHECK_RUNS) host-sweep host-guard fuzz fuzz-long
+.PHONY: host-check $(HOST_CHECK_RUNS) host-sweep host-guard host-names-diff fuzz fuzz-long

@@ -541,6 +541,16 @@ static void test_two_byte_runs(void)
 	}
 }
 
+static void test_ascii_tails(void)
+{
+	struct host_ctx ctx;
+
+	host_begin(&ctx, "ASCII tails of UTF-8 input: every split near the end, buffers of their own");
+	utfconv_check_ascii_tails(&ctx);
+	host_free_all(&ctx);
+	host_end(&ctx);
+}
+
 static void test_long_seq_runs(void)
 {
 	struct host_ctx ctx;
@@ -920,6 +930,7 @@ int main(int argc, char **argv)
 		test_long_runs();
 		test_two_byte_runs();
 		test_long_seq_runs();
+		test_ascii_tails();
 		test_out_alignment();
 		test_section_ends();
 		if (UTFCONV_HAVE_SIMD && path != UTFCONV_PATH_AUTO)
