@@ -925,6 +925,8 @@ int main(int argc, char **argv)
 	       "SIMD whatever the size, SSE2 only (-s 3)" :
 	       path == UTFCONV_PATH_SSSE3 ?
 	       "SIMD whatever the size, no AVX2 (-s 4)" :
+	       path == UTFCONV_PATH_GENERIC ?
+	       "scalar only, without the BMI2 steps (-s 5)" :
 	       "SIMD for large buffers (-s 1)");
 	if (PART("runs")) {
 		test_long_runs();

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * utfconv userspace compat: static keys as plain flags, set once by the
- * module's init function (run as a constructor, see linux/module.h).
+ * utfconv userspace compat: static keys as plain flags, set by the
+ * module's init function (run as a constructor, see linux/module.h) and
+ * by utfconv_force_path().
  */
 #ifndef _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
 #define _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
@@ -16,5 +17,7 @@ struct static_key_false {
 #define static_branch_likely(key)	__builtin_expect((key)->enabled, 1)
 #define static_branch_unlikely(key)	__builtin_expect((key)->enabled, 0)
 #define static_branch_enable(key)	((key)->enabled = true)
+#define static_branch_disable(key)	((key)->enabled = false)
+#define static_key_enabled(key)	((key)->enabled)
 
 #endif
