@@ -597,6 +597,18 @@ static inline u32 utfconv_gather4(u64 w)
 }
 
 /*
+ * Four ASCII code units in the 16-bit lanes of @w, byte order @le, as
+ * four bytes; with @bmi2 one PEXT of the bytes that hold their values.
+ */
+static __always_inline u32 utfconv_ascii4(u64 w, bool le, bool bmi2)
+{
+	if (UTFCONV_HAVE_BMI2 && bmi2)
+		return utfconv_pext(w, le ? 0x00FF00FF00FF00FFULL :
+					    0xFF00FF00FF00FF00ULL);
+	return utfconv_gather4(le ? w : w >> 8);
+}
+
+/*
  * A run of ASCII code units, four at a time, and after each four of them
  * eight at a time while such a step stays within the lookahead after
  * @bend (a short run between accented letters then fails on no more than
@@ -607,7 +619,7 @@ static inline u32 utfconv_gather4(u64 w)
  */
 static __always_inline bool
 utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
-			  bool wide, bool nul)
+			  bool wide, bool nul, bool bmi2)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 	const u8 *s = *sp;
@@ -620,7 +632,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 		top = utfconv_ascii16_stop(w, le, nul);
 		if (top)
 			break;
-		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d + i / 2);
+		put_unaligned_le32(utfconv_ascii4(w, le, bmi2), d + i / 2);
 		while (wide && i + 16 <= n) {
 			u64 w0 = get_unaligned_le64(s + i + 8);
 			u64 w1 = get_unaligned_le64(s + i + 16);
@@ -629,9 +641,9 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 				  utfconv_ascii16_stop(w1, le, true) :
 				  (w0 | w1) & nonascii)
 				break;
-			put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8),
+			put_unaligned_le32(utfconv_ascii4(w0, le, bmi2),
 					   d + i / 2 + 4);
-			put_unaligned_le32(utfconv_gather4(le ? w1 : w1 >> 8),
+			put_unaligned_le32(utfconv_ascii4(w1, le, bmi2),
 					   d + i / 2 + 8);
 			i += 16;
 		}
@@ -728,7 +740,7 @@ utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
  */
 static __always_inline u64
 utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
-		       bool wide, bool nul)
+		       bool wide, bool nul, bool bmi2)
 {
 	const u8 *s = *sp, *start = s;
 	u8 *d = *dp;
@@ -746,7 +758,7 @@ utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 			d++;
 		} else if (unit < 0x80) {
 			ok &= utfconv_utf16_block_ascii(&s, &d, bend, le,
-							wide, nul);
+							wide, nul, bmi2);
 		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
 			utfconv_utf16_block_three(&s, &d, bend, unit, le);
 		} else if (unit < 0x800) {
@@ -766,7 +778,7 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 							 u8 **dp, bool le)
 {
 	return utfconv_utf16_block_to(sp, dp, *sp + 2 * UTFCONV_UTF16_BLOCK,
-				      le, false, false);
+				      le, false, false, false);
 }
 
 /*
@@ -816,12 +828,12 @@ static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
  */
 static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
 					       u8 **dp, u8 *de, bool le,
-					       bool nul)
+					       bool nul, bool bmi2)
 {
 	const u8 *bend = utfconv_utf16_room_end(*sp, se, *dp, de);
 
 	return bend == *sp ? 0 : utfconv_utf16_block_to(sp, dp, bend, le,
-							true, nul);
+							true, nul, bmi2);
 }
 
 #endif /* _UTFCONV_BLOCK_H */

@@ -1187,7 +1187,10 @@ static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
 					      bool nul)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	u64 ncp = utfconv_utf16_block(sp, se, dp, de, le, nul);
+	/* a static branch, so that each loop is built for one kind of steps */
+	u64 ncp = utfconv_bmi2() ?
+		  utfconv_utf16_block(sp, se, dp, de, le, nul, true) :
+		  utfconv_utf16_block(sp, se, dp, de, le, nul, false);
 	const u8 *s = *sp;
 	u8 *d = *dp;
 
@@ -1199,12 +1202,9 @@ static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
 			  utfconv_ascii16_stop(w1, le, true) :
 			  (w0 | w1) & nonascii)
 			break;
-		if (!le) {
-			w0 >>= 8;
-			w1 >>= 8;
-		}
-		put_unaligned_le32(utfconv_gather4(w0), d);
-		put_unaligned_le32(utfconv_gather4(w1), d + 4);
+		put_unaligned_le32(utfconv_ascii4(w0, le, utfconv_bmi2()), d);
+		put_unaligned_le32(utfconv_ascii4(w1, le, utfconv_bmi2()),
+				   d + 4);
 		s += 16;
 		d += 8;
 		ncp += 8;
