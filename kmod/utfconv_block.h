@@ -86,7 +86,7 @@ static inline unsigned int utfconv_put_utf16(u8 *d, u32 cp, bool be)
  * BMI2's PDEP (scatter the low bits of @v to the bits set in @mask) and
  * PEXT (gather the bits of @v under @mask to the low bits), x86-64 only:
  * general-purpose instructions, so that the scalar paths may use them in
- * any context, without an FPU section. utfconv_simd_init() decides where
+ * any context, without an FPU section. utfconv_bmi2_init() decides where
  * they are fast enough to take; the steps that call them take a @bmi2
  * argument, a constant, false elsewhere.
  */
@@ -304,8 +304,9 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
  * or U+0000 unit (fs/nls's end of a name), which only an ASCII step can
  * meet: those steps stop there and return false, so that a name is read
  * once rather than searched for its NUL first. @bmi2: the scalar path's
- * own call where utfconv_simd_init() found BMI2 fast: ASCII widened and
- * pairs of three-byte sequences decoded with PDEP and PEXT.
+ * own call where the CPU runs BMI2 fast (utfconv_bmi2_init()): ASCII
+ * widened or narrowed and pairs of three-byte sequences decoded with PDEP
+ * and PEXT.
  */
 
 /*

@@ -483,9 +483,9 @@ static enum utfconv_path utfconv_forced_path = UTFCONV_PATH_AUTO;
 /**
  * DOC: BMI2 steps
  *
- * On x86-64 CPUs with BMI2 the scalar paths from UTF-8 widen ASCII and
- * decode pairs of three-byte sequences with PDEP and PEXT
- * (utfconv_block.h): general-purpose instructions, which need no FPU
+ * On x86-64 CPUs with BMI2 the scalar paths widen ASCII from UTF-8 with
+ * PDEP, decode pairs of three-byte sequences with PEXT and narrow ASCII
+ * from UTF-16 with PEXT (utfconv_block.h): general-purpose instructions, which need no FPU
  * section and so serve atomic contexts and short buffers (file names)
  * too. AMD's CPUs before Zen 3 and Hygon's run both in microcode, a step
  * per bit of the mask, slower than the shifts and masks they replace:

@@ -301,20 +301,9 @@ UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, ssse3, utfconv_paths_cases, NULL);
 
 /*
  * The scalar paths without the BMI2 steps, where "scalar" above takes
- * them (x86-64 CPUs with BMI2): those steps convert UTF-8 input only.
+ * them (x86-64 CPUs with BMI2): the portable code stays under test there.
  */
-static struct kunit_case utfconv_paths_generic_cases[] = {
-	KUNIT_CASE(utfconv_paths_level_test),
-	KUNIT_CASE_PARAM(utfconv_paths_long_runs_test,
-			 utfconv_paths_texts_gen_params),
-	KUNIT_CASE(utfconv_paths_two_byte_utf8_test),
-	KUNIT_CASE(utfconv_paths_three_four_utf8_test),
-	KUNIT_CASE(utfconv_paths_ascii_tails_test),
-	{}
-};
-
-UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, generic, utfconv_paths_generic_cases,
-			  NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, generic, utfconv_paths_cases, NULL);
 
 /* ---- utfconv_sweep ------------------------------------------------------ */
 
