@@ -603,9 +603,10 @@ static inline u32 utfconv_gather4(u64 w)
  */
 static __always_inline u32 utfconv_ascii4(u64 w, bool le, bool bmi2)
 {
+	const u64 values = le ? 0x00FF00FF00FF00FFULL : 0xFF00FF00FF00FF00ULL;
+
 	if (UTFCONV_HAVE_BMI2 && bmi2)
-		return utfconv_pext(w, le ? 0x00FF00FF00FF00FFULL :
-					    0xFF00FF00FF00FF00ULL);
+		return utfconv_pext(w, values);
 	return utfconv_gather4(le ? w : w >> 8);
 }
 
