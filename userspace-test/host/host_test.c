@@ -30,6 +30,9 @@
 
 #include <linux/types.h>
 #include <linux/utfconv.h>
+#if defined(__x86_64__)
+#include <asm/processor.h>	/* compat: the vendor and family, from CPUID */
+#endif
 
 struct host_ctx {
 	const char *name;
@@ -515,13 +518,15 @@ extern const bool *const compat_key_utfconv_bmi2_key;
 
 /*
  * Whether the module's init takes the BMI2 steps here: BMI2, except on
- * AMD's Zen 1 and Zen 2 (the host tests match no vendor, so not Hygon).
+ * AMD's families before 19h (Zen 3) and on Hygon's CPUs.
  */
 static bool host_bmi2_fast(void)
 {
 #if defined(__x86_64__)
-	return __builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
-	       !__builtin_cpu_is("znver2");
+	unsigned int vendor = boot_cpu_data.x86_vendor;
+
+	return __builtin_cpu_supports("bmi2") && vendor != X86_VENDOR_HYGON &&
+	       (vendor != X86_VENDOR_AMD || boot_cpu_data.x86 >= 0x19);
 #else
 	return false;
 #endif
