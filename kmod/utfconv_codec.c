@@ -510,14 +510,14 @@ static DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
 #else
 static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
 #endif
-static bool utfconv_bmi2_cpu __ro_after_init;
-
 static __always_inline bool utfconv_bmi2(void)
 {
 	return UTFCONV_HAVE_BMI2 && static_branch_likely(&utfconv_bmi2_key);
 }
 
 #if UTFCONV_HAVE_BMI2
+static bool utfconv_bmi2_cpu __ro_after_init;
+
 /*
  * AMD's families before 19h (Zen 3) run PDEP and PEXT in microcode: 17h
  * (Zen 1 and 2) and 15h (Excavator, the first of AMD's with BMI2), whose
@@ -543,6 +543,9 @@ static void __init utfconv_bmi2_init(void)
 	static_branch_enable(&utfconv_bmi2_key);
 }
 #else
+/* no BMI2 steps here: nor for utfconv_force_path() to switch on */
+#define utfconv_bmi2_cpu	false
+
 static inline void utfconv_bmi2_init(void)
 {
 }
