@@ -12,10 +12,13 @@
  * -q: print failures and the summary only; -f: full pair sweep in both
  * byte orders; -s: the codec paths to pin with utfconv_force_path() (enum
  * utfconv_path: 0 scalar paths only, 1 the default, 2 SIMD paths whatever
- * the size, 3 the same with SSE2 only, 4 without AVX2; host.mk runs the
- * tests once with each);
+ * the size, 3 the same with SSE2 only, 4 without AVX2, 5 scalar paths
+ * without the BMI2 steps; host.mk runs the tests once with each);
  * -x: run only the parts whose name contains PART; -X: skip the parts whose
- * name contains PART.
+ * name contains PART (vectors, api, sweep, bmi2, runs, random, iconv,
+ * python).
+ * UTFCONV_COMPAT_CPU="VENDOR-ID FAMILY" (compat asm/processor.h): the CPU
+ * the module's init and part bmi2 take this one for.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
