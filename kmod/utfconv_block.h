@@ -88,7 +88,8 @@ static inline unsigned int utfconv_put_utf16(u8 *d, u32 cp, bool be)
  * general-purpose instructions, so that the scalar paths may use them in
  * any context, without an FPU section. utfconv_bmi2_init() decides where
  * they are fast enough to take; the steps that call them take a @bmi2
- * argument, a constant, false elsewhere.
+ * argument, a constant, false elsewhere. The masks are constants: in a
+ * register ("r", not "rm", which clang serves from memory even then).
  */
 #if IS_ENABLED(CONFIG_X86_64)
 #define UTFCONV_HAVE_BMI2	1
@@ -97,7 +98,7 @@ static __always_inline u64 utfconv_pdep(u64 v, u64 mask)
 {
 	u64 r;
 
-	asm("pdep %2, %1, %0" : "=r" (r) : "r" (v), "rm" (mask));
+	asm("pdep %2, %1, %0" : "=r" (r) : "r" (v), "r" (mask));
 	return r;
 }
 
@@ -105,7 +106,7 @@ static __always_inline u64 utfconv_pext(u64 v, u64 mask)
 {
 	u64 r;
 
-	asm("pext %2, %1, %0" : "=r" (r) : "r" (v), "rm" (mask));
+	asm("pext %2, %1, %0" : "=r" (r) : "r" (v), "r" (mask));
 	return r;
 }
 #else

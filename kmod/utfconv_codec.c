@@ -485,9 +485,10 @@ static enum utfconv_path utfconv_forced_path = UTFCONV_PATH_AUTO;
  *
  * On x86-64 CPUs with BMI2 the scalar paths widen ASCII from UTF-8 with
  * PDEP, decode pairs of three-byte sequences with PEXT and narrow ASCII
- * from UTF-16 with PEXT (utfconv_block.h): general-purpose instructions, which need no FPU
- * section and so serve atomic contexts and short buffers (file names)
- * too. AMD's CPUs before Zen 3 and Hygon's run both in microcode, a step
+ * from UTF-16 with PEXT (utfconv_block.h): general-purpose instructions,
+ * which need no FPU section and so serve atomic contexts and short buffers
+ * (file names) too. AMD's CPUs before Zen 3 (families before 19h, i.e.
+ * Excavator, Zen 1 and Zen 2) and Hygon's run both in microcode, a step
  * per bit of the mask, slower than the shifts and masks they replace:
  * there the steps are not taken. UML has no CPU vendor or family, only
  * the host's feature flags, and takes them wherever the host has BMI2.
@@ -509,27 +510,42 @@ static DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
 #else
 static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
 #endif
-static bool utfconv_bmi2_cpu __ro_after_init;
-
 static __always_inline bool utfconv_bmi2(void)
 {
 	return UTFCONV_HAVE_BMI2 && static_branch_likely(&utfconv_bmi2_key);
 }
 
 #if UTFCONV_HAVE_BMI2
+static bool utfconv_bmi2_cpu __ro_after_init;
+
+/*
+ * AMD's families before 19h (Zen 3) run PDEP and PEXT in microcode: 17h
+ * (Zen 1 and 2) and 15h (Excavator, the first of AMD's with BMI2), whose
+ * CPUs the kernel's Zen flags leave out; so do Hygon's (family 18h, Zen 1).
+ */
+static bool __init utfconv_bmi2_slow(void)
+{
+#ifdef CONFIG_UML
+	return false;
+#else
+	return boot_cpu_data.x86_vendor == X86_VENDOR_HYGON ||
+	       (boot_cpu_data.x86_vendor == X86_VENDOR_AMD &&
+		boot_cpu_data.x86 < 0x19);
+#endif
+}
+
 static void __init utfconv_bmi2_init(void)
 {
-	if (!utfconv_bmi2_param || !boot_cpu_has(X86_FEATURE_BMI2))
+	if (!utfconv_bmi2_param || !boot_cpu_has(X86_FEATURE_BMI2) ||
+	    utfconv_bmi2_slow())
 		return;
-#ifndef CONFIG_UML
-	if (boot_cpu_has(X86_FEATURE_ZEN1) || boot_cpu_has(X86_FEATURE_ZEN2) ||
-	    boot_cpu_data.x86_vendor == X86_VENDOR_HYGON)
-		return;
-#endif
 	utfconv_bmi2_cpu = true;
 	static_branch_enable(&utfconv_bmi2_key);
 }
 #else
+/* no BMI2 steps here: nor for utfconv_force_path() to switch on */
+#define utfconv_bmi2_cpu	false
+
 static inline void utfconv_bmi2_init(void)
 {
 }

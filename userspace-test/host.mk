@@ -93,7 +93,8 @@ HOST_JOBS ?= $(shell nproc)
 HOST_PATH_RUNS := $(foreach s,3 4 5,$(foreach p,runs random iconv,host-check-s$(s)-$(p)))
 HOST_UCHAR_RUNS := host-check-uchar-runs host-check-uchar-random
 HOST_CHECK_RUNS := host-check-s0 host-check-s2 $(HOST_PATH_RUNS) \
-	$(HOST_UCHAR_RUNS) host-check-guard host-check-tables host-be
+	$(HOST_UCHAR_RUNS) host-check-guard host-check-tables host-check-bmi2 \
+	host-be
 
 host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
 		$(HOST_BUILD)/guard_test $(HOST_BUILD)/host_test-uchar \
@@ -111,6 +112,19 @@ host-check-s0:
 host-check-s2:
 	$(HOST_BUILD)/host_test -q -s 2 -X sweep $(SHARED) \
 		"UTFCONV_SIMD=2 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
+
+# host-check-bmi2: whether the module's init takes the BMI2 steps, on
+# this CPU's BMI2 flag with the vendors and families of others (compat
+# asm/processor.h): AMD's Excavator (21), Zen 1 and 2 (23), Hygon (24),
+# Zen 3 (25), Zen 5 (26), Intel.
+HOST_BMI2_CPUS := "AuthenticAMD 21" "AuthenticAMD 23" "HygonGenuine 24" \
+	"AuthenticAMD 25" "AuthenticAMD 26" "GenuineIntel 6"
+host-check-bmi2:
+	@for c in $(HOST_BMI2_CPUS); do \
+		echo "host-check: part bmi2 as $$c"; \
+		UTFCONV_COMPAT_CPU="$$c" $(HOST_BUILD)/host_test -q -x bmi2 \
+			$(SHARED) || exit 1; \
+	done
 
 # host-check-sS-PART: part PART with path S (3: SSE2 only, 4: no AVX2,
 # 5: scalar without BMI2)
@@ -153,6 +167,9 @@ $(HOST_BUILD)/host_test-s390x: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 	$(BE_CC) -std=gnu11 -O2 -static -Wall -Wextra -Wno-sign-compare \
 		-Wno-unused-parameter -Wno-missing-field-initializers \
 		$(HOST_INC) -o $@ $< $(call codec_srcs,$(BE_CC))
+	@# the codec as a kernel without KUnit and without BMI2 builds it
+	$(BE_CC) -std=gnu11 -O2 -c -o /dev/null -Wall -Werror \
+		-DUTFCONV_COMPAT_NO_KUNIT $(HOST_INC) $(call codec_srcs,$(BE_CC))
 
 host-be: $(HOST_BUILD)/host_test-s390x
 	@for p in $(BE_PARTS); do \

@@ -107,9 +107,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	flags = data[0] / 20 % 4;
 	/*
 	 * the codec path: scalar, the default, SIMD, SSE2 only, no AVX2,
-	 * scalar without BMI2 (enum utfconv_path)
+	 * scalar without BMI2 (enum utfconv_path). data[0] / 80 is at most
+	 * 3, so the capacity's bits shift it to reach all six; a seed with
+	 * data[0] below 80 and no capacity stays on the scalar path.
 	 */
-	utfconv_force_path(data[0] / 80 % 6);
+	utfconv_force_path((data[0] / 80 + data[1] / 8) %
+			   (UTFCONV_PATH_GENERIC + 1));
 	ncuts = data[1] % 8;
 	cap = data[1] / 8;
 	if (size < 2 + ncuts)
