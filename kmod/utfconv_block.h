@@ -9,6 +9,7 @@
 
 #include <linux/bitops.h>
 #include <linux/minmax.h>
+#include <linux/swab.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
 
@@ -81,6 +82,41 @@ static inline unsigned int utfconv_put_utf16(u8 *d, u32 cp, bool be)
 	return 4;
 }
 
+/*
+ * BMI2's PDEP (scatter the low bits of @v to the bits set in @mask) and
+ * PEXT (gather the bits of @v under @mask to the low bits), x86-64 only:
+ * general-purpose instructions, so that the scalar paths may use them in
+ * any context, without an FPU section. utfconv_bmi2_init() decides where
+ * they are fast enough to take; the steps that call them take a @bmi2
+ * argument, a constant, false elsewhere. The masks are constants: in a
+ * register ("r", not "rm", which clang serves from memory even then).
+ */
+#if IS_ENABLED(CONFIG_X86_64)
+#define UTFCONV_HAVE_BMI2	1
+
+static __always_inline u64 utfconv_pdep(u64 v, u64 mask)
+{
+	u64 r;
+
+	asm("pdep %2, %1, %0" : "=r" (r) : "r" (v), "r" (mask));
+	return r;
+}
+
+static __always_inline u64 utfconv_pext(u64 v, u64 mask)
+{
+	u64 r;
+
+	asm("pext %2, %1, %0" : "=r" (r) : "r" (v), "r" (mask));
+	return r;
+}
+#else
+#define UTFCONV_HAVE_BMI2	0
+
+/* Never defined: a call that UTFCONV_HAVE_BMI2 leaves in fails to link. */
+u64 utfconv_pdep(u64 v, u64 mask);
+u64 utfconv_pext(u64 v, u64 mask);
+#endif
+
 /* The low four bytes of @w, each widened to a 16-bit lane. */
 static inline u64 utfconv_spread4(u64 w)
 {
@@ -89,14 +125,27 @@ static inline u64 utfconv_spread4(u64 w)
 	return (w | w << 8) & 0x00FF00FF00FF00FFULL;
 }
 
-/* Eight ASCII bytes, little-endian in @w, as eight code units at @d. */
-static inline void utfconv_put_ascii8(u8 *d, u64 w, bool be)
+/*
+ * Eight ASCII bytes, little-endian in @w, as eight code units at @d; with
+ * @bmi2 each four of them in one PDEP into the byte of the unit that
+ * holds its value.
+ */
+static __always_inline void utfconv_put_ascii8(u8 *d, u64 w, bool be,
+					       bool bmi2)
 {
-	u64 lo = utfconv_spread4(w), hi = utfconv_spread4(w >> 32);
+	const u64 lanes = be ? 0xFF00FF00FF00FF00ULL : 0x00FF00FF00FF00FFULL;
+	u64 lo, hi;
 
-	if (be) {
-		lo <<= 8;
-		hi <<= 8;
+	if (UTFCONV_HAVE_BMI2 && bmi2) {
+		lo = utfconv_pdep(w, lanes);
+		hi = utfconv_pdep(w >> 32, lanes);
+	} else {
+		lo = utfconv_spread4(w);
+		hi = utfconv_spread4(w >> 32);
+		if (be) {
+			lo <<= 8;
+			hi <<= 8;
+		}
 	}
 	put_unaligned_le64(lo, d);
 	put_unaligned_le64(hi, d + 8);
@@ -255,7 +304,10 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
  * which they inline, small. @nul: the input ends at its first NUL byte
  * or U+0000 unit (fs/nls's end of a name), which only an ASCII step can
  * meet: those steps stop there and return false, so that a name is read
- * once rather than searched for its NUL first.
+ * once rather than searched for its NUL first. @bmi2: the scalar path's
+ * own call where the CPU runs BMI2 fast (utfconv_bmi2_init()): ASCII
+ * widened or narrowed and pairs of three-byte sequences decoded with PDEP
+ * and PEXT.
  */
 
 /*
@@ -267,7 +319,7 @@ static inline bool utfconv_utf16_room(const u8 *s, const u8 *se, const u8 *d,
  */
 static __always_inline bool
 utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
-			 bool wide, bool nul)
+			 bool wide, bool nul, bool bmi2)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
@@ -282,14 +334,14 @@ utfconv_utf8_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 			  utfconv_ascii8_stop(w1, true) :
 			  utfconv_ascii8_stop(w0 | w1, false))
 			break;
-		utfconv_put_ascii8(d + 2 * i, w0, be);
-		utfconv_put_ascii8(d + 2 * i + 16, w1, be);
+		utfconv_put_ascii8(d + 2 * i, w0, be, bmi2);
+		utfconv_put_ascii8(d + 2 * i + 16, w1, be, bmi2);
 		i += 16;
 	}
 	for (; i < n; i += 8) {
 		w = get_unaligned_le64(s + i);
 		top = utfconv_ascii8_stop(w, nul);
-		utfconv_put_ascii8(d + 2 * i, w, be);
+		utfconv_put_ascii8(d + 2 * i, w, be, bmi2);
 		if (top) {
 			/* the ASCII bytes before the first other one */
 			i += (unsigned int)__ffs64(top) >> 3;
@@ -341,16 +393,25 @@ static __always_inline unsigned int utfconv_utf8_block_two(const u8 **sp,
  * two code units in the 16-bit halves of the result: 0 unless both are
  * well-formed (1110xxxx 10xxxxxx 10xxxxxx), not overlong and not
  * surrogate forms, i.e. the top five bits of neither unit are 00000 or
- * 11011 (bits 0 and 27 of the mask, one shift per unit).
+ * 11011 (bits 0 and 27 of the mask, one shift per unit). With @bmi2 one
+ * PEXT takes the value bits of both: after a byte swap the first lead
+ * byte is the highest, so that both units come out in the order of
+ * their bits, the first above the second.
  */
-static inline u32 utfconv_utf8_threes(u64 w)
+static __always_inline u32 utfconv_utf8_threes(u64 w, bool bmi2)
 {
 	u32 lo, hi;
 
 	if ((w & 0xC0C0F0C0C0F0ULL) != 0x8080E08080E0ULL)
 		return 0;
-	lo = (w & 0x0F) << 12 | (w >> 2 & 0xFC0) | (w >> 16 & 0x3F);
-	hi = (w >> 12 & 0xF000) | (w >> 26 & 0xFC0) | (w >> 40 & 0x3F);
+	if (UTFCONV_HAVE_BMI2 && bmi2) {
+		hi = utfconv_pext(swab64(w), 0x0F3F3F0F3F3F0000ULL);
+		lo = hi >> 16;
+		hi &= 0xFFFF;
+	} else {
+		lo = (w & 0x0F) << 12 | (w >> 2 & 0xFC0) | (w >> 16 & 0x3F);
+		hi = (w >> 12 & 0xF000) | (w >> 26 & 0xFC0) | (w >> 40 & 0x3F);
+	}
 	if ((0x08000001U >> (lo >> 11) | 0x08000001U >> (hi >> 11)) & 1)
 		return 0;
 	return lo | hi << 16;
@@ -378,14 +439,15 @@ static __always_inline u32 utfconv_utf8_three1(const u8 *s)
  */
 static __always_inline unsigned int
 utfconv_utf8_block_three(const u8 **sp, u8 **dp, const u8 *bend, bool be,
-			 bool wide)
+			 bool wide, bool bmi2)
 {
 	const u8 *s = *sp;
 	u8 *d = *dp;
 	u32 cp;
 
 	do {
-		cp = wide ? utfconv_utf8_threes(get_unaligned_le64(s)) : 0;
+		cp = wide ? utfconv_utf8_threes(get_unaligned_le64(s), bmi2) :
+			    0;
 		if (cp) {
 			put_unaligned_le32(be ? (u32)utfconv_swab16x4(cp) : cp,
 					   d);
@@ -478,7 +540,7 @@ utfconv_utf8_block_fours(const u8 **sp, u8 **dp, const u8 *bend, bool be)
  */
 static __always_inline u64
 utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
-		      bool wide, bool nul)
+		      bool wide, bool nul, bool bmi2)
 {
 	/* copies the steps can keep in registers: *@sp may be in memory */
 	const u8 *s = *sp;
@@ -495,13 +557,14 @@ utfconv_utf8_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool be,
 			d += 2;
 		} else if (s[0] < 0x80) {
 			ok &= utfconv_utf8_block_ascii(&s, &d, bend, be, wide,
-						       nul);
+						       nul, bmi2);
 		} else if (s[0] < 0xE0 && (s[2] & 0xE0) == 0xC0) {
 			ok = utfconv_utf8_block_twos(&s, &d, be);
 		} else if (s[0] < 0xE0) {
 			ok = utfconv_utf8_block_two(&s, &d, be);
 		} else if (s[0] < 0xF0) {
-			ok = utfconv_utf8_block_three(&s, &d, bend, be, wide);
+			ok = utfconv_utf8_block_three(&s, &d, bend, be, wide,
+						      bmi2);
 		} else if (wide) {
 			/* a pair per sequence: the count sees one unit */
 			n = utfconv_utf8_block_fours(&s, &d, bend, be);
@@ -522,7 +585,7 @@ static __always_inline unsigned int utfconv_utf8_block1(const u8 **sp,
 							u8 **dp, bool be)
 {
 	return utfconv_utf8_block_to(sp, dp, *sp + UTFCONV_UTF8_BLOCK, be,
-				     false, false);
+				     false, false, false);
 }
 
 /*
@@ -536,6 +599,19 @@ static inline u32 utfconv_gather4(u64 w)
 }
 
 /*
+ * Four ASCII code units in the 16-bit lanes of @w, byte order @le, as
+ * four bytes; with @bmi2 one PEXT of the bytes that hold their values.
+ */
+static __always_inline u32 utfconv_ascii4(u64 w, bool le, bool bmi2)
+{
+	const u64 values = le ? 0x00FF00FF00FF00FFULL : 0xFF00FF00FF00FF00ULL;
+
+	if (UTFCONV_HAVE_BMI2 && bmi2)
+		return utfconv_pext(w, values);
+	return utfconv_gather4(le ? w : w >> 8);
+}
+
+/*
  * A run of ASCII code units, four at a time, and after each four of them
  * eight at a time while such a step stays within the lookahead after
  * @bend (a short run between accented letters then fails on no more than
@@ -546,7 +622,7 @@ static inline u32 utfconv_gather4(u64 w)
  */
 static __always_inline bool
 utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
-			  bool wide, bool nul)
+			  bool wide, bool nul, bool bmi2)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
 	const u8 *s = *sp;
@@ -559,7 +635,7 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 		top = utfconv_ascii16_stop(w, le, nul);
 		if (top)
 			break;
-		put_unaligned_le32(utfconv_gather4(le ? w : w >> 8), d + i / 2);
+		put_unaligned_le32(utfconv_ascii4(w, le, bmi2), d + i / 2);
 		while (wide && i + 16 <= n) {
 			u64 w0 = get_unaligned_le64(s + i + 8);
 			u64 w1 = get_unaligned_le64(s + i + 16);
@@ -568,9 +644,9 @@ utfconv_utf16_block_ascii(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 				  utfconv_ascii16_stop(w1, le, true) :
 				  (w0 | w1) & nonascii)
 				break;
-			put_unaligned_le32(utfconv_gather4(le ? w0 : w0 >> 8),
+			put_unaligned_le32(utfconv_ascii4(w0, le, bmi2),
 					   d + i / 2 + 4);
-			put_unaligned_le32(utfconv_gather4(le ? w1 : w1 >> 8),
+			put_unaligned_le32(utfconv_ascii4(w1, le, bmi2),
 					   d + i / 2 + 8);
 			i += 16;
 		}
@@ -667,7 +743,7 @@ utfconv_utf16_block_pair(const u8 **sp, u8 **dp, u16 unit, bool le)
  */
 static __always_inline u64
 utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
-		       bool wide, bool nul)
+		       bool wide, bool nul, bool bmi2)
 {
 	const u8 *s = *sp, *start = s;
 	u8 *d = *dp;
@@ -685,7 +761,7 @@ utfconv_utf16_block_to(const u8 **sp, u8 **dp, const u8 *bend, bool le,
 			d++;
 		} else if (unit < 0x80) {
 			ok &= utfconv_utf16_block_ascii(&s, &d, bend, le,
-							wide, nul);
+							wide, nul, bmi2);
 		} else if (unit >= 0x800 && (unit & 0xF800) != 0xD800) {
 			utfconv_utf16_block_three(&s, &d, bend, unit, le);
 		} else if (unit < 0x800) {
@@ -705,7 +781,7 @@ static __always_inline unsigned int utfconv_utf16_block1(const u8 **sp,
 							 u8 **dp, bool le)
 {
 	return utfconv_utf16_block_to(sp, dp, *sp + 2 * UTFCONV_UTF16_BLOCK,
-				      le, false, false);
+				      le, false, false, false);
 }
 
 /*
@@ -741,12 +817,12 @@ static inline const u8 *utfconv_utf16_room_end(const u8 *s, const u8 *se,
  */
 static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool be,
-					      bool nul)
+					      bool nul, bool bmi2)
 {
 	const u8 *bend = utfconv_utf8_room_end(*sp, se, *dp, de);
 
 	return bend == *sp ? 0 : utfconv_utf8_block_to(sp, dp, bend, be, true,
-						       nul);
+						       nul, bmi2);
 }
 
 /*
@@ -755,12 +831,12 @@ static __always_inline u64 utfconv_utf8_block(const u8 **sp, const u8 *se,
  */
 static __always_inline u64 utfconv_utf16_block(const u8 **sp, const u8 *se,
 					       u8 **dp, u8 *de, bool le,
-					       bool nul)
+					       bool nul, bool bmi2)
 {
 	const u8 *bend = utfconv_utf16_room_end(*sp, se, *dp, de);
 
 	return bend == *sp ? 0 : utfconv_utf16_block_to(sp, dp, bend, le,
-							true, nul);
+							true, nul, bmi2);
 }
 
 #endif /* _UTFCONV_BLOCK_H */

@@ -31,6 +31,7 @@
 #if UTFCONV_HAVE_SIMD
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
+#include <asm/processor.h>
 #include <asm/simd.h>
 #endif
 
@@ -479,6 +480,77 @@ MODULE_PARM_DESC(simd,
 static enum utfconv_path utfconv_forced_path = UTFCONV_PATH_AUTO;
 #endif
 
+/**
+ * DOC: BMI2 steps
+ *
+ * On x86-64 CPUs with BMI2 the scalar paths widen ASCII from UTF-8 with
+ * PDEP, decode pairs of three-byte sequences with PEXT and narrow ASCII
+ * from UTF-16 with PEXT (utfconv_block.h): general-purpose instructions,
+ * which need no FPU section and so serve atomic contexts and short buffers
+ * (file names) too. AMD's CPUs before Zen 3 (families before 19h, i.e.
+ * Excavator, Zen 1 and Zen 2) and Hygon's run both in microcode, a step
+ * per bit of the mask, slower than the shifts and masks they replace:
+ * there the steps are not taken. UML has no CPU vendor or family, only
+ * the host's feature flags, and takes them wherever the host has BMI2.
+ * The module parameter ``bmi2`` (bool, read-only at run time; 1, the
+ * default) turns them off. The output is the same either way.
+ */
+static bool utfconv_bmi2_param = true;
+module_param_named(bmi2, utfconv_bmi2_param, bool, 0444);
+MODULE_PARM_DESC(bmi2,
+		 "Use BMI2's PDEP and PEXT on the scalar paths where the CPU runs them fast (x86-64; default: 1)");
+
+/*
+ * Whether the BMI2 steps run. utfconv_force_path() switches it in kernels
+ * with KUnit, where it stays writable; @utfconv_bmi2_cpu is what the CPU
+ * and the parameter allow.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+static DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
+#else
+static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
+#endif
+static __always_inline bool utfconv_bmi2(void)
+{
+	return UTFCONV_HAVE_BMI2 && static_branch_likely(&utfconv_bmi2_key);
+}
+
+#if UTFCONV_HAVE_BMI2
+static bool utfconv_bmi2_cpu __ro_after_init;
+
+/*
+ * AMD's families before 19h (Zen 3) run PDEP and PEXT in microcode: 17h
+ * (Zen 1 and 2) and 15h (Excavator, the first of AMD's with BMI2), whose
+ * CPUs the kernel's Zen flags leave out; so do Hygon's (family 18h, Zen 1).
+ */
+static bool __init utfconv_bmi2_slow(void)
+{
+#ifdef CONFIG_UML
+	return false;
+#else
+	return boot_cpu_data.x86_vendor == X86_VENDOR_HYGON ||
+	       (boot_cpu_data.x86_vendor == X86_VENDOR_AMD &&
+		boot_cpu_data.x86 < 0x19);
+#endif
+}
+
+static void __init utfconv_bmi2_init(void)
+{
+	if (!utfconv_bmi2_param || !boot_cpu_has(X86_FEATURE_BMI2) ||
+	    utfconv_bmi2_slow())
+		return;
+	utfconv_bmi2_cpu = true;
+	static_branch_enable(&utfconv_bmi2_key);
+}
+#else
+/* no BMI2 steps here: nor for utfconv_force_path() to switch on */
+#define utfconv_bmi2_cpu	false
+
+static inline void utfconv_bmi2_init(void)
+{
+}
+#endif
+
 #if UTFCONV_HAVE_SIMD
 static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_simd_key);
 static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_ssse3_key);
@@ -520,7 +592,7 @@ static inline void utfconv_forced(unsigned int *level, size_t *min)
 	if (path == UTFCONV_PATH_AUTO)
 		return;
 	*min = 0;
-	if (path == UTFCONV_PATH_SCALAR)
+	if (path == UTFCONV_PATH_SCALAR || path == UTFCONV_PATH_GENERIC)
 		*level = 0;
 	else if (path == UTFCONV_PATH_SSE2)
 		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_SSE2);
@@ -609,9 +681,17 @@ static inline u64 utfconv_simd(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 /* For KUnit only (kernel-doc in utfconv_simd.h): pins the paths. */
 VISIBLE_IF_KUNIT int utfconv_force_path(enum utfconv_path path)
 {
-	if (path > UTFCONV_PATH_SSSE3)
+	bool bmi2;
+
+	if (path > UTFCONV_PATH_GENERIC)
 		return -EINVAL;
 	WRITE_ONCE(utfconv_forced_path, path);
+	bmi2 = utfconv_bmi2_cpu && path != UTFCONV_PATH_GENERIC;
+	/* the bench pins a path per call: switch only on a change */
+	if (bmi2 && !static_key_enabled(&utfconv_bmi2_key))
+		static_branch_enable(&utfconv_bmi2_key);
+	else if (!bmi2 && static_key_enabled(&utfconv_bmi2_key))
+		static_branch_disable(&utfconv_bmi2_key);
 	return utfconv_simd_usable(SIZE_MAX, SIZE_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(utfconv_force_path);
@@ -626,6 +706,20 @@ static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
 }
 
 /*
+ * The scalar path's run of blocks, with the BMI2 steps or without them: a
+ * static branch at the start of the run, so that each loop is built for
+ * one kind of steps.
+ */
+static __always_inline u64 utfconv_utf8_block_run(const u8 **sp,
+						  const u8 *se, u8 **dp,
+						  u8 *de, bool be, bool nul)
+{
+	if (utfconv_bmi2())
+		return utfconv_utf8_block(sp, se, dp, de, be, nul, true);
+	return utfconv_utf8_block(sp, se, dp, de, be, nul, false);
+}
+
+/*
  * The scalar path's run of blocks out of line, one function per byte order
  * and end: its loop then has the registers to itself rather than sharing
  * them with the stream's state around it (x86-64 spilled its output
@@ -634,25 +728,25 @@ static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
 static noinline u64 utfconv_utf8_block_le(const u8 **sp, const u8 *se,
 					  u8 **dp, u8 *de)
 {
-	return utfconv_utf8_block(sp, se, dp, de, false, false);
+	return utfconv_utf8_block_run(sp, se, dp, de, false, false);
 }
 
 static noinline u64 utfconv_utf8_block_be(const u8 **sp, const u8 *se,
 					  u8 **dp, u8 *de)
 {
-	return utfconv_utf8_block(sp, se, dp, de, true, false);
+	return utfconv_utf8_block_run(sp, se, dp, de, true, false);
 }
 
 static noinline u64 utfconv_utf8_block_le_nul(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de)
 {
-	return utfconv_utf8_block(sp, se, dp, de, false, true);
+	return utfconv_utf8_block_run(sp, se, dp, de, false, true);
 }
 
 static noinline u64 utfconv_utf8_block_be_nul(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de)
 {
-	return utfconv_utf8_block(sp, se, dp, de, true, true);
+	return utfconv_utf8_block_run(sp, se, dp, de, true, true);
 }
 
 static __always_inline u64 utfconv_utf8_blocks(const u8 **sp, const u8 *se,
@@ -686,7 +780,7 @@ static __always_inline bool utfconv_utf8_ascii_tail(const u8 *s, size_t n,
 	w = get_unaligned_le64(s - back);
 	if (utfconv_ascii8_stop(w, nul))
 		return false;
-	utfconv_put_ascii8(d - 2 * back, w, be);
+	utfconv_put_ascii8(d - 2 * back, w, be, utfconv_bmi2());
 	return true;
 }
 
@@ -710,7 +804,7 @@ static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
 
 		if (utfconv_ascii8_stop(w, nul))
 			break;
-		utfconv_put_ascii8(d, w, be);
+		utfconv_put_ascii8(d, w, be, utfconv_bmi2());
 		s += 8;
 		d += 16;
 		ncp += 8;
@@ -1109,7 +1203,10 @@ static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
 					      bool nul)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	u64 ncp = utfconv_utf16_block(sp, se, dp, de, le, nul);
+	/* a static branch, so that each loop is built for one kind of steps */
+	u64 ncp = utfconv_bmi2() ?
+		  utfconv_utf16_block(sp, se, dp, de, le, nul, true) :
+		  utfconv_utf16_block(sp, se, dp, de, le, nul, false);
 	const u8 *s = *sp;
 	u8 *d = *dp;
 
@@ -1121,12 +1218,9 @@ static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
 			  utfconv_ascii16_stop(w1, le, true) :
 			  (w0 | w1) & nonascii)
 			break;
-		if (!le) {
-			w0 >>= 8;
-			w1 >>= 8;
-		}
-		put_unaligned_le32(utfconv_gather4(w0), d);
-		put_unaligned_le32(utfconv_gather4(w1), d + 4);
+		put_unaligned_le32(utfconv_ascii4(w0, le, utfconv_bmi2()), d);
+		put_unaligned_le32(utfconv_ascii4(w1, le, utfconv_bmi2()),
+				   d + 4);
 		s += 16;
 		d += 8;
 		ncp += 8;
@@ -1761,6 +1855,7 @@ ssize_t utfconv_buf_to_nul(u32 direction, u32 policy, const void *src,
 static int __init utfconv_codec_init(void)
 {
 	utfconv_simd_init();
+	utfconv_bmi2_init();
 	return 0;
 }
 module_init(utfconv_codec_init);

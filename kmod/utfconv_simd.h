@@ -11,13 +11,16 @@
 
 /**
  * enum utfconv_path - codec paths utfconv_force_path() can pin (KUnit)
- * @UTFCONV_PATH_SCALAR: the scalar paths only
+ * @UTFCONV_PATH_SCALAR: the scalar paths only, as the module chose them
+ *	when it loaded (with the BMI2 steps where the CPU has them fast)
  * @UTFCONV_PATH_AUTO: what the module chose when it loaded: SIMD for
  *	large buffers where the CPU has it and ``simd=1`` (the default)
  * @UTFCONV_PATH_SIMD: the SIMD paths whatever the size, with every
  *	instruction set the CPU has
  * @UTFCONV_PATH_SSE2: the same with SSE2 only
  * @UTFCONV_PATH_SSSE3: the same without AVX2
+ * @UTFCONV_PATH_GENERIC: the scalar paths only, without the BMI2 steps:
+ *	what other CPUs and architectures run
  */
 enum utfconv_path {
 	UTFCONV_PATH_SCALAR,
@@ -25,6 +28,7 @@ enum utfconv_path {
 	UTFCONV_PATH_SIMD,
 	UTFCONV_PATH_SSE2,
 	UTFCONV_PATH_SSSE3,
+	UTFCONV_PATH_GENERIC,
 };
 
 /* What utfconv_simd_usable() allows: the instruction sets to use */
@@ -35,7 +39,8 @@ enum utfconv_path {
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * utfconv_force_path() - pin the codec paths that every later call takes
- * @path: %UTFCONV_PATH_AUTO (what users get), %UTFCONV_PATH_SCALAR, or
+ * @path: %UTFCONV_PATH_AUTO (what users get), %UTFCONV_PATH_SCALAR,
+ *	%UTFCONV_PATH_GENERIC (the scalar paths without the BMI2 steps), or
  *	%UTFCONV_PATH_SIMD, %UTFCONV_PATH_SSE2, %UTFCONV_PATH_SSSE3: the SIMD
  *	paths whatever the size of the buffers, with at most the instruction
  *	sets named (SIMD: all the CPU has; SSSE3: no AVX2)
@@ -43,9 +48,12 @@ enum utfconv_path {
  * For KUnit only: the tests call it between suites, so that one boot runs
  * every suite on every path. It narrows what the module decided when it
  * loaded: on a CPU without SSSE3, or with ``simd=0``, the paths named
- * are not taken.
+ * are not taken, nor the BMI2 steps where the CPU lacks them (or runs
+ * them slowly) or with ``bmi2=0``.
  *
- * Context: Any context; changes the paths of all the codec's callers.
+ * Context: Process context, may sleep: it switches a static key (the BMI2
+ * steps). Changes the paths of all the codec's callers; a call running
+ * meanwhile finishes on either, with the same result.
  * Return: the UTFCONV_LEVEL_* of the instruction sets a large call from
  * this context now uses, 0 for the scalar paths only (also where the
  * architecture has no SIMD paths); -EINVAL for an unknown @path.

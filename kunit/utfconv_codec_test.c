@@ -177,6 +177,11 @@ int utfconv_test_pin_ssse3(struct kunit_suite *suite)
 	return utfconv_test_pin(suite, UTFCONV_PATH_SSSE3);
 }
 
+int utfconv_test_pin_generic(struct kunit_suite *suite)
+{
+	return utfconv_test_pin(suite, UTFCONV_PATH_GENERIC);
+}
+
 void utfconv_test_unpin(struct kunit_suite *suite)
 {
 	utfconv_test_path = UTFCONV_PATH_AUTO;
@@ -196,15 +201,16 @@ static void utfconv_paths_level_test(struct kunit *test)
 		[UTFCONV_PATH_SIMD] = UTFCONV_LEVEL_AVX2,
 		[UTFCONV_PATH_SSE2] = UTFCONV_LEVEL_SSE2,
 		[UTFCONV_PATH_SSSE3] = UTFCONV_LEVEL_SSSE3,
+		[UTFCONV_PATH_GENERIC] = 0,
 	};
 	enum utfconv_path path = utfconv_test_path;
 	int level = utfconv_force_path(path);
 
 	KUNIT_EXPECT_GE(test, level, 0);
 	KUNIT_EXPECT_LE(test, level, most[path]);
-	if (UTFCONV_HAVE_SIMD && path != UTFCONV_PATH_SCALAR)
+	if (UTFCONV_HAVE_SIMD && most[path])
 		KUNIT_EXPECT_GE(test, level, UTFCONV_LEVEL_SSE2);
-	KUNIT_EXPECT_EQ(test, utfconv_force_path(UTFCONV_PATH_SSSE3 + 1),
+	KUNIT_EXPECT_EQ(test, utfconv_force_path(UTFCONV_PATH_GENERIC + 1),
 			-EINVAL);
 	kunit_info(test, "codec path %d: SIMD level %d\n", path, level);
 }
@@ -292,6 +298,12 @@ UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, scalar, utfconv_paths_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, simd, utfconv_paths_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, sse2, utfconv_paths_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, ssse3, utfconv_paths_cases, NULL);
+
+/*
+ * The scalar paths without the BMI2 steps, where "scalar" above takes
+ * them (x86-64 CPUs with BMI2): the portable code stays under test there.
+ */
+UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, generic, utfconv_paths_cases, NULL);
 
 /* ---- utfconv_sweep ------------------------------------------------------ */
 
@@ -875,6 +887,7 @@ kunit_test_suites(&utfconv_vectors_scalar_suite, &utfconv_vectors_simd_suite,
 		  &utfconv_capacity_scalar_suite, &utfconv_capacity_simd_suite,
 		  &utfconv_paths_scalar_suite, &utfconv_paths_simd_suite,
 		  &utfconv_paths_sse2_suite, &utfconv_paths_ssse3_suite,
+		  &utfconv_paths_generic_suite,
 		  &utfconv_api_scalar_suite, &utfconv_api_simd_suite,
 		  &utfconv_sweep_scalar_suite);
 

@@ -20,14 +20,15 @@ int utfconv_test_pin_scalar(struct kunit_suite *suite);
 int utfconv_test_pin_simd(struct kunit_suite *suite);
 int utfconv_test_pin_sse2(struct kunit_suite *suite);
 int utfconv_test_pin_ssse3(struct kunit_suite *suite);
+int utfconv_test_pin_generic(struct kunit_suite *suite);
 void utfconv_test_unpin(struct kunit_suite *suite);
 
 /*
  * UTFCONV_DEFINE_PATH_SUITE(base, tag, cases, init): the suite
  * "<base>_<tag>" of @cases (per-test @init, may be NULL) on the path
  * utfconv_test_pin_<tag>() pins: scalar, simd (the SIMD paths whatever
- * the size, every instruction set the CPU has), sse2 (SSE2 only) or
- * ssse3 (no AVX2).
+ * the size, every instruction set the CPU has), sse2 (SSE2 only),
+ * ssse3 (no AVX2) or generic (scalar, without the BMI2 steps).
  */
 #define UTFCONV_DEFINE_PATH_SUITE(base, tag, cases, test_init) \
 	static struct kunit_suite base##_##tag##_suite = { \

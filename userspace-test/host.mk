@@ -78,7 +78,8 @@ $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 # paths only (0), then the SIMD paths whatever the size (2, with SSSE3
 # and AVX2 where the CPU has them; on a machine without SIMD paths this
 # run repeats the scalar one), then the parts with long inputs again with
-# SSE2 only (3) and without AVX2 (4). The SIMD runs leave out the
+# SSE2 only (3), without AVX2 (4) and on the scalar paths without the
+# BMI2 steps (5; the run with 0 takes them where the CPU has BMI2). The SIMD runs leave out the
 # exhaustive sweeps: their inputs (one character or pair, at most 8 bytes)
 # are below the SIMD paths' minimum of 72 bytes, so every run would
 # execute the same code. Then the parts with long inputs on the SIMD paths
@@ -89,10 +90,11 @@ $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 # host-check runs them side by side, HOST_JOBS at a time (the machine's
 # CPUs; -O keeps each run's output together, -k runs all of them).
 HOST_JOBS ?= $(shell nproc)
-HOST_PATH_RUNS := $(foreach s,3 4,$(foreach p,runs random iconv,host-check-s$(s)-$(p)))
+HOST_PATH_RUNS := $(foreach s,3 4 5,$(foreach p,runs random iconv,host-check-s$(s)-$(p)))
 HOST_UCHAR_RUNS := host-check-uchar-runs host-check-uchar-random
 HOST_CHECK_RUNS := host-check-s0 host-check-s2 $(HOST_PATH_RUNS) \
-	$(HOST_UCHAR_RUNS) host-check-guard host-check-tables host-be
+	$(HOST_UCHAR_RUNS) host-check-guard host-check-tables host-check-bmi2 \
+	host-be
 
 host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
 		$(HOST_BUILD)/guard_test $(HOST_BUILD)/host_test-uchar \
@@ -111,9 +113,24 @@ host-check-s2:
 	$(HOST_BUILD)/host_test -q -s 2 -X sweep $(SHARED) \
 		"UTFCONV_SIMD=2 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
 
-# host-check-sS-PART: part PART with SIMD path S (3: SSE2 only, 4: no AVX2)
+# host-check-bmi2: whether the module's init takes the BMI2 steps, on
+# this CPU's BMI2 flag with the vendors and families of others (compat
+# asm/processor.h): AMD's Excavator (21), Zen 1 and 2 (23), Hygon (24),
+# Zen 3 (25), Zen 5 (26), Intel.
+HOST_BMI2_CPUS := "AuthenticAMD 21" "AuthenticAMD 23" "HygonGenuine 24" \
+	"AuthenticAMD 25" "AuthenticAMD 26" "GenuineIntel 6"
+host-check-bmi2:
+	@for c in $(HOST_BMI2_CPUS); do \
+		echo "host-check: part bmi2 as $$c"; \
+		UTFCONV_COMPAT_CPU="$$c" $(HOST_BUILD)/host_test -q -x bmi2 \
+			$(SHARED) || exit 1; \
+	done
+
+# host-check-sS-PART: part PART with path S (3: SSE2 only, 4: no AVX2,
+# 5: scalar without BMI2)
+HOST_PATH_NAME = $(if $(filter 3-%,$*),SIMD paths SSE2 only,$(if $(filter 4-%,$*),SIMD paths without AVX2,scalar paths without BMI2))
 $(HOST_PATH_RUNS): host-check-s%:
-	@echo "host-check: part $(lastword $(subst -, ,$*)), SIMD paths $(if $(filter 3-%,$*),SSE2 only,without AVX2) (-s $(firstword $(subst -, ,$*)))"
+	@echo "host-check: part $(lastword $(subst -, ,$*)), $(HOST_PATH_NAME) (-s $(firstword $(subst -, ,$*)))"
 	@$(HOST_BUILD)/host_test -q -s $(firstword $(subst -, ,$*)) \
 		-x $(lastword $(subst -, ,$*)) $(SHARED)
 
@@ -150,6 +167,9 @@ $(HOST_BUILD)/host_test-s390x: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 	$(BE_CC) -std=gnu11 -O2 -static -Wall -Wextra -Wno-sign-compare \
 		-Wno-unused-parameter -Wno-missing-field-initializers \
 		$(HOST_INC) -o $@ $< $(call codec_srcs,$(BE_CC))
+	@# the codec as a kernel without KUnit and without BMI2 builds it
+	$(BE_CC) -std=gnu11 -O2 -c -o /dev/null -Wall -Werror \
+		-DUTFCONV_COMPAT_NO_KUNIT $(HOST_INC) $(call codec_srcs,$(BE_CC))
 
 host-be: $(HOST_BUILD)/host_test-s390x
 	@for p in $(BE_PARTS); do \

@@ -53,7 +53,8 @@ ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
  * (enum utfconv_path), as the host tests do.
  */
 int utfconv_force_path(unsigned int path);
-#define BENCH_PATH_SCALAR	0	/* UTFCONV_PATH_SCALAR */
+/* UTFCONV_PATH_GENERIC: the portable scalar code, as simdutf's fallback */
+#define BENCH_PATH_SCALAR	5
 #define BENCH_PATH_AUTO		1	/* UTFCONV_PATH_AUTO, the default */
 #define BENCH_PATH_SSSE3	4	/* UTFCONV_PATH_SSSE3: no AVX2 */
 

@@ -152,15 +152,16 @@ param() {
 	fi
 }
 
-# readback DESC WANT: the parameters simd (library) and buffer_bytes
-# (device) read back as WANT, "simd:buffer_bytes".
+# readback DESC WANT: the parameters simd and bmi2 (library) and
+# buffer_bytes (device) read back as WANT, "simd:bmi2:buffer_bytes".
 readback() {
-	v=$(cat /sys/module/utfconv/parameters/simd):$(cat /sys/module/utfconv_dev/parameters/buffer_bytes)
+	p=/sys/module/utfconv/parameters
+	v=$(cat $p/simd):$(cat $p/bmi2):$(cat /sys/module/utfconv_dev/parameters/buffer_bytes)
 	if [ "$v" = "$2" ]; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
-		echo "params: not ok - $1: simd:buffer_bytes read back $v, want $2"
+		echo "params: not ok - $1: simd:bmi2:buffer_bytes read back $v, want $2"
 	fi
 }
 
@@ -168,16 +169,17 @@ if [ "$RUN_CLI" = 1 ] && [ -n "${UTFCONV_KO:-}" ] &&
 		[ -n "${UTFCONV_LIB_KO:-}" ] && [ "$(id -u)" = 0 ] &&
 		[ -c /dev/utfconv ]; then
 	p0=$passed
-	# simd is a bool: on or off, nothing else
+	# simd and bmi2 are bools: on or off, nothing else
 	param FAIL "simd=5 refused" lib simd=5
 	param FAIL "simd=-1 refused" lib simd=-1
 	param FAIL "simd=x refused" lib simd=x
+	param FAIL "bmi2=2 refused" lib bmi2=2
 	param FAIL "buffer_bytes=1000 (not a power of two) refused" dev buffer_bytes=1000
-	param OK "simd=0 taken" lib simd=0
+	param OK "simd=0 bmi2=0 taken" lib simd=0 bmi2=0
 	param OK "buffer_bytes=4096 taken" dev buffer_bytes=4096
-	readback "simd=0 buffer_bytes=4096" N:4096
+	readback "simd=0 bmi2=0 buffer_bytes=4096" N:N:4096
 	param OK "defaults taken again" lib
-	readback "defaults" Y:65536
+	readback "defaults" Y:Y:65536
 	echo "params: $((passed - p0)) passed"
 fi
 

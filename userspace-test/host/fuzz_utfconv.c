@@ -105,8 +105,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	dir = 1 + data[0] % 5;
 	pol = data[0] / 5 % 4;
 	flags = data[0] / 20 % 4;
-	/* the codec path: scalar, SIMD, SSE2 only, no AVX2, the default */
-	utfconv_force_path(data[0] / 80 % 5);
+	/*
+	 * the codec path: scalar, the default, SIMD, SSE2 only, no AVX2,
+	 * scalar without BMI2 (enum utfconv_path). data[0] / 80 is at most
+	 * 3, so the capacity's bits shift it to reach all six; a seed with
+	 * data[0] below 80 and no capacity stays on the scalar path.
+	 */
+	utfconv_force_path((data[0] / 80 + data[1] / 8) %
+			   (UTFCONV_PATH_GENERIC + 1));
 	ncuts = data[1] % 8;
 	cap = data[1] / 8;
 	if (size < 2 + ncuts)

@@ -5,7 +5,7 @@
  * buffer ends exactly at one, so that a read past the input or a write
  * past the output buffer faults at once (the block and SIMD paths may
  * look and write ahead, never beyond the ends). Each case runs under
- * every codec path (enum utfconv_path 0 to 4, pinned with
+ * every codec path (enum utfconv_path 0 to 5, pinned with
  * utfconv_force_path()) and must give, call for call, the same status,
  * bytes used, output and counters as the scalar path (0); the scalar path
  * must agree with the reference model
@@ -47,7 +47,7 @@
 
 #define GUARD_MAX_IN	9200
 #define GUARD_MAX_OUT	(2 * GUARD_MAX_IN + 64)
-#define GUARD_MODES	5
+#define GUARD_MODES	6
 #define GUARD_CANARY	64
 
 static u64 guard_rng_state;

@@ -12,10 +12,13 @@
  * -q: print failures and the summary only; -f: full pair sweep in both
  * byte orders; -s: the codec paths to pin with utfconv_force_path() (enum
  * utfconv_path: 0 scalar paths only, 1 the default, 2 SIMD paths whatever
- * the size, 3 the same with SSE2 only, 4 without AVX2; host.mk runs the
- * tests once with each);
+ * the size, 3 the same with SSE2 only, 4 without AVX2, 5 scalar paths
+ * without the BMI2 steps; host.mk runs the tests once with each);
  * -x: run only the parts whose name contains PART; -X: skip the parts whose
- * name contains PART.
+ * name contains PART (vectors, api, sweep, bmi2, runs, random, iconv,
+ * python).
+ * UTFCONV_COMPAT_CPU="VENDOR-ID FAMILY" (compat asm/processor.h): the CPU
+ * the module's init and part bmi2 take this one for.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -30,6 +33,9 @@
 
 #include <linux/types.h>
 #include <linux/utfconv.h>
+#if defined(__x86_64__)
+#include <asm/processor.h>	/* compat: the vendor and family, from CPUID */
+#endif
 
 struct host_ctx {
 	const char *name;
@@ -508,6 +514,66 @@ static void test_random(void)
 	host_end(&ctx);
 }
 
+/* ---- the BMI2 steps' static key ---------------------------------------- */
+
+/* The flag of utfconv_bmi2_key (compat/linux/jump_label.h). */
+extern const bool *const compat_key_utfconv_bmi2_key;
+
+/*
+ * Whether the module's init takes the BMI2 steps here: BMI2, except on
+ * AMD's families before 19h (Zen 3) and on Hygon's CPUs.
+ */
+static bool host_bmi2_fast(void)
+{
+#if defined(__x86_64__)
+	unsigned int vendor = boot_cpu_data.x86_vendor;
+
+	return __builtin_cpu_supports("bmi2") && vendor != X86_VENDOR_HYGON &&
+	       (vendor != X86_VENDOR_AMD || boot_cpu_data.x86 >= 0x19);
+#else
+	return false;
+#endif
+}
+
+/*
+ * The outputs are the same with the BMI2 steps and without them, so no
+ * conversion shows which ones ran: check the key itself as the module's
+ * init left it (@at_load: before main() pinned a path) and after each
+ * path is pinned, from each state, then pin @path again.
+ */
+static void test_bmi2_key(enum utfconv_path path, bool at_load)
+{
+	static const enum utfconv_path order[] = {
+		UTFCONV_PATH_GENERIC, UTFCONV_PATH_SCALAR, UTFCONV_PATH_GENERIC,
+		UTFCONV_PATH_AUTO, UTFCONV_PATH_SIMD, UTFCONV_PATH_GENERIC,
+		UTFCONV_PATH_GENERIC, UTFCONV_PATH_SSE2, UTFCONV_PATH_SSSE3,
+		UTFCONV_PATH_SCALAR, UTFCONV_PATH_SCALAR,
+	};
+	bool fast = host_bmi2_fast(), want;
+	struct host_ctx ctx;
+	unsigned int i;
+
+	host_begin(&ctx, "BMI2 key: set on every path but generic where fast");
+	if (at_load != fast) {
+		fprintf(stderr, "  at load: BMI2 key %d, want %d\n", at_load,
+			fast);
+		ctx.failures++;
+	}
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		utfconv_force_path(order[i]);
+		want = fast && order[i] != UTFCONV_PATH_GENERIC;
+		if (*compat_key_utfconv_bmi2_key != want) {
+			fprintf(stderr,
+				"  step %u: path %d: BMI2 key %d, want %d (CPU fast: %d)\n",
+				i, order[i], *compat_key_utfconv_bmi2_key, want,
+				fast);
+			ctx.failures++;
+		}
+	}
+	utfconv_force_path(path);
+	host_end(&ctx);
+}
+
 /* ---- long runs for the block and SIMD paths ---------------------------- */
 
 static void test_long_runs(void)
@@ -873,6 +939,7 @@ int main(int argc, char **argv)
 {
 	unsigned int path = UTFCONV_PATH_AUTO;
 	int level;
+	bool bmi2_at_load;
 	const char *shared, *py = NULL, *only = NULL, *skip = NULL;
 	int i = 1;
 
@@ -893,6 +960,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [-q] [-f] [-s MODE] [-x PART] [-X PART] SHARED_DIR [PYDIFF_COMMAND]\n", argv[0]);
 		return 2;
 	}
+	bmi2_at_load = *compat_key_utfconv_bmi2_key;
 	level = utfconv_force_path(path);
 	if (level < 0) {
 		fprintf(stderr, "%s: -s %u: no such codec path\n", argv[0], path);
@@ -925,7 +993,11 @@ int main(int argc, char **argv)
 	       "SIMD whatever the size, SSE2 only (-s 3)" :
 	       path == UTFCONV_PATH_SSSE3 ?
 	       "SIMD whatever the size, no AVX2 (-s 4)" :
+	       path == UTFCONV_PATH_GENERIC ?
+	       "scalar only, without the BMI2 steps (-s 5)" :
 	       "SIMD for large buffers (-s 1)");
+	if (PART("bmi2"))
+		test_bmi2_key(path, bmi2_at_load);
 	if (PART("runs")) {
 		test_long_runs();
 		test_two_byte_runs();

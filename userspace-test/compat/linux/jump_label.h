@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * utfconv userspace compat: static keys as plain flags, set once by the
- * module's init function (run as a constructor, see linux/module.h).
+ * utfconv userspace compat: static keys as plain flags, set by the
+ * module's init function (run as a constructor, see linux/module.h) and
+ * by utfconv_force_path(). Each key also gets a global pointer to its
+ * flag, compat_key_<name>, so that the host tests can check which keys
+ * the module's init and utfconv_force_path() set (the keys themselves
+ * are static to the codec).
  */
 #ifndef _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
 #define _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
@@ -12,9 +16,13 @@ struct static_key_false {
 	bool enabled;
 };
 
-#define DEFINE_STATIC_KEY_FALSE(name)	struct static_key_false name = { false }
+#define DEFINE_STATIC_KEY_FALSE(name) \
+	struct static_key_false name = { false }; \
+	const bool *const compat_key_##name = &name.enabled
 #define static_branch_likely(key)	__builtin_expect((key)->enabled, 1)
 #define static_branch_unlikely(key)	__builtin_expect((key)->enabled, 0)
 #define static_branch_enable(key)	((key)->enabled = true)
+#define static_branch_disable(key)	((key)->enabled = false)
+#define static_key_enabled(key)	((key)->enabled)
 
 #endif

@@ -12,8 +12,13 @@
 #define CONFIG_X86_64 1
 #endif
 
-/* The host tests pin the codec paths with utfconv_force_path(). */
+/*
+ * The host tests pin the codec paths with utfconv_force_path();
+ * -DUTFCONV_COMPAT_NO_KUNIT builds the codec as kernels without KUnit do.
+ */
+#ifndef UTFCONV_COMPAT_NO_KUNIT
 #define CONFIG_KUNIT 1
+#endif
 
 #define IS_ENABLED(option)	utfconv_compat_is_enabled(option)
 #define utfconv_compat_is_enabled(option) \
