@@ -51,6 +51,7 @@
 			       ##__VA_ARGS__)
 #define UTFCONV_ALLOC(ctx, bytes) \
 	kunit_kmalloc(((struct kunit *)(ctx)), max_t(size_t, bytes, 1), GFP_KERNEL)
+#define UTFCONV_YIELD()	cond_resched()
 
 #include "utfconv_checks.h"
 #include "utfconv_paths.h"
