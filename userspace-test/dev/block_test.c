@@ -174,34 +174,83 @@ FIXTURE_TEARDOWN(blk)
 }
 
 /*
- * poll(..., 0) on the stream and on a second file of the device while a
- * 64 MiB skip-policy write of 0xFF converts: every call under 10 ms (it
- * took seconds when poll waited for the writer's lock). Two more files'
- * ioctls and a second writer are not held up either.
+ * The host may deschedule the one-CPU guest for several milliseconds at
+ * any time, and on a loaded host it does. A call that waits for the
+ * writer's lock is slow in every round, a descheduled vCPU in one: so
+ * the bounds below hold for the best of ROUNDS rounds, and every round
+ * is printed.
+ */
+#define ROUNDS		3
+
+/* The slowest of @n polls, in the best of ROUNDS rounds; @what names them. */
+static long long best_poll_round(int fd, int n, const char *what,
+				 int *errors)
+{
+	long long max_ns, med_ns, best = -1;
+	int r, e;
+
+	*errors = 0;
+	for (r = 0; r < ROUNDS; r++) {
+		poll_times(fd, POLLIN | POLLOUT, n, &max_ns, &med_ns, &e);
+		*errors += e;
+		printf("# measured: poll: %s: round %d: max %lld us median %lld us\n",
+		       what, r, max_ns / 1000, med_ns / 1000);
+		if (best < 0 || max_ns < best)
+			best = max_ns;
+		if (best < POLL_LIMIT_NS)
+			break;
+	}
+	return best;
+}
+
+/* GET_STATUS plus a one-byte write, the fastest of ROUNDS tries. */
+static long long best_status_write(int fd, struct utfconv_status *st,
+				   int *errors)
+{
+	long long t, best = -1;
+	int r;
+
+	*errors = 0;
+	for (r = 0; r < ROUNDS; r++) {
+		t = now_ns();
+		if (utfconv_status(fd, st))
+			++*errors;
+		if (write(fd, "\xff", 1) != 1)
+			++*errors;
+		t = now_ns() - t;
+		printf("# measured: status + write: try %d: %lld us\n", r,
+		       t / 1000);
+		if (best < 0 || t < best)
+			best = t;
+		if (best < POLL_LIMIT_NS)
+			break;
+	}
+	return best;
+}
+
+/*
+ * poll(..., 0) on the stream while a 64 MiB skip-policy write of 0xFF
+ * converts: every call of a round under 10 ms (it took seconds when
+ * poll waited for the writer's lock). GET_STATUS and a short write of
+ * another thread are not held up either.
  */
 TEST_F_TIMEOUT(blk, poll_during_long_write, 600)
 {
-	long long max_ns, med_ns, t;
 	struct utfconv_status st;
 	struct big_writer w;
+	long long t;
 	int errors;
 
 	ASSERT_EQ(0, big_writer_start(&w, self->fd));
-	poll_times(self->fd, POLLIN | POLLOUT, POLLS, &max_ns, &med_ns,
-		   &errors);
+	t = best_poll_round(self->fd, POLLS, "long write", &errors);
 	EXPECT_EQ(1, w.running) TH_LOG("the write ended before the polls did");
 	EXPECT_EQ(0, errors);
-	TH_LOG("poll: during a 64 MiB skip write: max %lld us, median %lld us over %d calls",
-	       max_ns / 1000, med_ns / 1000, POLLS);
-	printf("# measured: poll: long write: max %lld us median %lld us\n",
-	       max_ns / 1000, med_ns / 1000);
-	EXPECT_GT(POLL_LIMIT_NS, max_ns);
+	EXPECT_GT(POLL_LIMIT_NS, t)
+		TH_LOG("poll: slowest call of the best round: %lld us",
+		       t / 1000);
 
-	/* GET_STATUS and a short write of another thread do not wait either. */
-	t = now_ns();
-	EXPECT_EQ(0, utfconv_status(self->fd, &st));
-	EXPECT_EQ(1, write(self->fd, "\xff", 1));
-	t = now_ns() - t;
+	t = best_status_write(self->fd, &st, &errors);
+	EXPECT_EQ(0, errors);
 	EXPECT_GT(POLL_LIMIT_NS, t) TH_LOG("status + write took %lld us",
 					   t / 1000);
 	EXPECT_EQ(0U, st.ready_bytes);
@@ -421,9 +470,9 @@ TEST_F_TIMEOUT(stall, poll_during_stalled_read, 120)
 {
 	struct stalled_read *r = &self->r;
 	struct uffd_msg msg;
-	long long max_ns, med_ns, t;
 	struct utfconv_status st;
 	unsigned char out[8];
+	long long t;
 	pthread_t th;
 	int errors;
 
@@ -433,18 +482,24 @@ TEST_F_TIMEOUT(stall, poll_during_stalled_read, 120)
 	ASSERT_EQ((ssize_t)sizeof(msg), read(self->uffd, &msg, sizeof(msg)));
 	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
 
-	poll_times(self->fd, POLLIN | POLLOUT, 20, &max_ns, &med_ns,
-		   &errors);
-	printf("# measured: poll: stalled read: max %lld us median %lld us\n",
-	       max_ns / 1000, med_ns / 1000);
+	t = best_poll_round(self->fd, 20, "stalled read", &errors);
 	EXPECT_EQ(0, errors);
-	EXPECT_GT(POLL_LIMIT_NS, max_ns);
+	EXPECT_GT(POLL_LIMIT_NS, t)
+		TH_LOG("poll: slowest call of the best round: %lld us",
+		       t / 1000);
+	/*
+	 * These change the stream, so they run once. A wait for the stalled
+	 * copy would last until the page is supplied below, that is for
+	 * ever: the bound tells "returned" from "waited", not how fast.
+	 */
 	t = now_ns();
 	EXPECT_EQ(0, utfconv_status(self->fd, &st));
 	EXPECT_EQ(2, write(self->fd, "ef", 2));
 	EXPECT_EQ(2, read(self->fd, out, 2));	/* "a", not held by the stall */
 	t = now_ns() - t;
-	EXPECT_GT(POLL_LIMIT_NS, t) TH_LOG("status, write, read: %lld us",
+	printf("# measured: status, write, read: stalled read: %lld us\n",
+	       t / 1000);
+	EXPECT_GT(REAP_LIMIT_NS, t) TH_LOG("status, write, read: %lld us",
 					   t / 1000);
 	EXPECT_EQ(0, memcmp(out, "a\0", 2));
 	EXPECT_EQ(8U, st.ready_bytes);
