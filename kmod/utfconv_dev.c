@@ -1556,7 +1556,8 @@ static int utfconv_convert_chunk(const struct utfconv_convert *cv,
  * * -E2BIG - the next character does not fit into the destination
  * * -EFAULT - the source or destination is not accessible; after a
  *   partial copy to dst, @cv->dst_used may end inside a character
- * * -EINTR - a signal is pending; the counts say how far it got
+ * * -EINTR - a signal is pending and input is left; the counts say how
+ *   far it got (never after the last step)
  */
 static int utfconv_convert_user(struct utfconv_convert *cv,
 				const struct utfconv_mode *mode, u8 *in_buf,
@@ -1574,7 +1575,7 @@ static int utfconv_convert_user(struct utfconv_convert *cv,
 	if (ret)
 		return ret;
 
-	do {
+	for (;;) {
 		chunk = min_t(u64, cv->src_bytes - src_done, in_bytes);
 		if (copy_from_user(in_buf, src + src_done, chunk)) {
 			ret = -EFAULT;
@@ -1586,12 +1587,19 @@ static int utfconv_convert_user(struct utfconv_convert *cv,
 		if (ret)
 			break;
 		src_done += chunk;
-		if (signal_pending(current)) {
+		if (src_done == cv->src_bytes)
+			break;
+		/*
+		 * Only a signal stops it, and only with input left: the
+		 * notification of task work (io_uring) is not one, and a
+		 * caller that gets -EINTR goes on from src_used.
+		 */
+		if (task_sigpending(current)) {
 			ret = -EINTR;
 			break;
 		}
 		cond_resched();
-	} while (src_done < cv->src_bytes);
+	}
 
 	/* Input held pending was not converted. */
 	if (ret == -EILSEQ || ret == -EINVAL)
@@ -1783,7 +1791,8 @@ static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
  *   non-blocking
  * * -ECANCELED - FLUSH: a RESET discarded the stream while it waited
  * * -EFAULT - @arg, src or dst is not accessible
- * * -EINTR - CONVERT: a signal is pending (the counts say how far it got)
+ * * -EINTR - CONVERT: a signal is pending and input is left (the counts say
+ *   how far it got)
  * * -ENOMEM - FLUSH or CONVERT: out of memory for bounce buffers
  * * -ERESTARTSYS - FLUSH: interrupted by a signal while waiting for room
  * * -ENOIOCTLCMD - unknown @cmd (-ENOTTY to userspace)
