@@ -1688,6 +1688,18 @@ size_t utfconv_max_length(u32 direction, u32 flags, size_t src_bytes)
 }
 EXPORT_SYMBOL_GPL(utfconv_max_length);
 
+/*
+ * The error offset of a one-shot call, written only for bad input: a
+ * halting error, never the -EINVAL of a bad argument or of a buffer that
+ * wraps the address space, which has no offset in the input.
+ */
+static void utfconv_put_offset(const struct utfconv_state *st, int ret,
+			       u64 *error_offset)
+{
+	if (error_offset && (ret == -EILSEQ || (ret == -EINVAL && st->halt)))
+		*error_offset = st->error_offset;
+}
+
 /**
  * utfconv_length() - exact output length of a complete input
  * @direction: UTFCONV_DIR_*
@@ -1696,7 +1708,7 @@ EXPORT_SYMBOL_GPL(utfconv_max_length);
  * @src: input bytes
  * @src_bytes: length of @src in bytes; @src is the whole stream
  * @error_offset: out, may be NULL: byte offset in @src of the error when
- *	-EILSEQ or -EINVAL is returned for bad input
+ *	-EILSEQ or -EINVAL is returned for bad input; not written otherwise
  *
  * Converts into a small on-stack buffer and counts; with policy
  * %UTFCONV_POLICY_STRICT this validates the input.
@@ -1726,11 +1738,9 @@ ssize_t utfconv_length(u32 direction, u32 policy, u32 flags,
 		src_bytes -= in;
 		total += out;
 	} while (ret == -E2BIG && (in || out));
-	if (ret) {
-		if (error_offset)
-			*error_offset = st.error_offset;
+	utfconv_put_offset(&st, ret, error_offset);
+	if (ret)
 		return ret;
-	}
 	return total;
 }
 EXPORT_SYMBOL_GPL(utfconv_length);
@@ -1774,7 +1784,7 @@ EXPORT_SYMBOL_GPL(utfconv_validate);
  * @dst: output buffer
  * @dst_bytes: capacity of @dst in bytes
  * @error_offset: out, may be NULL: byte offset in @src of the error when
- *	-EILSEQ or -EINVAL is returned for bad input
+ *	-EILSEQ or -EINVAL is returned for bad input; not written otherwise
  *
  * One-shot form of utfconv_convert(), e.g. for a file name: UTF-16LE on
  * disk to UTF-8 for the VFS. Filesystem names want %UTFCONV_POLICY_STRICT
@@ -1819,10 +1829,7 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 		ret = utfconv_run(&st, &c, true);
 		out = c.d - (u8 *)dst;
 	}
-	if (ret == -EILSEQ || (ret == -EINVAL && st.halt)) {
-		if (error_offset)
-			*error_offset = st.error_offset;
-	}
+	utfconv_put_offset(&st, ret, error_offset);
 	return ret ? ret : out;
 }
 EXPORT_SYMBOL_GPL(utfconv_buf);

@@ -234,14 +234,15 @@ int utfconv_fsname_utf16s_to_utf8s_off(const wchar_t *pwcs, int inlen,
 				       int maxout, u32 policy,
 				       u64 *error_offset)
 {
-	u64 off = 0;
+	/* utfconv_buf() writes it only for bad input */
+	u64 off = U64_MAX;
 	ssize_t ret;
 
 	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
 		return -EINVAL;
 	ret = utfconv_buf(utfconv_fsname_dir(endian, false), policy, 0, pwcs,
 			  (size_t)inlen * sizeof(*pwcs), s, maxout, &off);
-	if ((ret == -EILSEQ || ret == -EINVAL) && error_offset)
+	if (off != U64_MAX && error_offset)
 		*error_offset = off / sizeof(*pwcs);
 	return ret;
 }

@@ -547,6 +547,7 @@ static void utfconv_api_bad_arguments_test(struct kunit *test)
 {
 	struct utfconv_state st;
 	size_t used, wrote;
+	u64 off = 7;
 	u8 out[8];
 
 	KUNIT_EXPECT_EQ(test, utfconv_init(&st, 0, 0, 0), -EINVAL);
@@ -578,8 +579,18 @@ static void utfconv_api_bad_arguments_test(struct kunit *test)
 					      SIZE_MAX, &wrote, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, wrote, 0);
 	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0,
-					  "AB", 2, out, SIZE_MAX, NULL),
+					  "AB", 2, out, SIZE_MAX, &off),
 			-EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_length(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0,
+					     "AB", SIZE_MAX, &off), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_validate(UTFCONV_DIR_UTF16LE_TO_UTF8, 0,
+					       "AB", SIZE_MAX, &off), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_buf(0, 0, 0, "a", 1, out, sizeof(out),
+					  &off), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_length(UTFCONV_DIR_UTF8_TO_UTF16LE, 9, 0,
+					     "a", 1, &off), -EINVAL);
+	/* no bad input, so no offset (utfconv_length() wrote 0 here) */
+	KUNIT_EXPECT_EQ(test, off, 7);
 	/* the stream is still at offset 0 and converts normally */
 	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "AB", 2, &used, out,
 					      sizeof(out), &wrote, UTFCONV_END),

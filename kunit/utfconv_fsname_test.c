@@ -294,6 +294,9 @@ static void utfconv_fsname_bad_arguments_test(struct kunit *test)
 	u64 off = 7;
 	u8 out[8];
 	const u8 *ab = (const u8 *)"ab";
+	/* the last byte and unit of the address space */
+	const u8 *wrap8 = (const u8 *)UINTPTR_MAX;
+	const wchar_t *wrap16 = (const wchar_t *)(UINTPTR_MAX - 1);
 	int ret;
 
 	ret = utfconv_fsname_utf8s_to_utf16s_off(ab, 2, le, disk, 4,
@@ -311,6 +314,18 @@ static void utfconv_fsname_bad_arguments_test(struct kunit *test)
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, -1, le, out, 8);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf16_len(ab, -1, UTFCONV_POLICY_STRICT, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	/*
+	 * Names that wrap around the address space, refused before a byte
+	 * is read: not bad input either (the UTF-16 form wrote 0 here).
+	 */
+	ret = utfconv_fsname_utf16s_to_utf8s_off(wrap16, 2, le, out, 8,
+						 UTFCONV_POLICY_STRICT, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf8s_to_utf16s_off(wrap8, 2, le, disk, 4,
+						 UTFCONV_POLICY_STRICT, &off);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf16_len(wrap8, 2, UTFCONV_POLICY_STRICT, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	/* the offset is only written for bad input */
 	KUNIT_EXPECT_EQ(test, off, 7);
