@@ -1562,7 +1562,9 @@ EXPORT_SYMBOL_GPL(utfconv_reset);
  * and counters as one call: an incomplete tail (at most 3 bytes: part of a
  * UTF-8 sequence, or an odd byte and/or a lead surrogate) is kept in @st
  * until more input or %UTFCONV_END resolves it. Never writes past
- * @dst_bytes, and never part of a character. Under REPLACE each maximal
+ * @dst_bytes, and *@dst_used never ends inside a character; the bytes
+ * of @dst past *@dst_used are scratch (the block paths store whole words
+ * and vectors ahead of the output) and hold nothing to read. Under REPLACE each maximal
  * subpart (Unicode 3.9) or unpaired surrogate becomes one U+FFFD, and an
  * incomplete tail at the end one U+FFFD.
  *
@@ -1792,9 +1794,11 @@ EXPORT_SYMBOL_GPL(utfconv_validate);
  *
  * Context: Any context.
  * Return:
- * * >= 0 - bytes written to @dst
+ * * >= 0 - bytes of output in @dst; the bytes past them are scratch, as
+ *   for utfconv_convert()
  * * -E2BIG - the output does not fit in @dst_bytes (never truncated
- *   silently; @dst holds whole characters only)
+ *   silently); what @dst then holds is unspecified: utfconv_convert()
+ *   says how much of the input fits
  * * -EILSEQ - ill-formed input (strict, wtf8), at *@error_offset
  * * -EINVAL - input ends inside a character (strict, wtf8), at
  *   *@error_offset; or bad @direction, @policy or @flags

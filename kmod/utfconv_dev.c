@@ -113,7 +113,10 @@ MODULE_PARM_DESC(buffer_bytes,
  * cgroup, which is what limits bytes; where no cgroup limit applies this
  * cap is the bound (lower it, or ``buffer_bytes``, to pin less). open()
  * fails with -EMFILE when it is reached, as it does at inotify's
- * max_user_instances. Root may change it at run time.
+ * max_user_instances. "User" is the kernel uid: a user who may take
+ * other uids (subordinate uids mapped into a user namespace) has a limit
+ * for each, so there the memory cgroup is the only bound. Root may
+ * change it at run time.
  */
 static unsigned int utfconv_max_user_streams = 4096;
 module_param_named(max_user_streams, utfconv_max_user_streams, uint, 0644);

@@ -136,9 +136,10 @@ static bool utfconv_fsname_args_ok(int inlen, int maxout, u32 policy)
  *
  * Context: Any context. Does not sleep.
  * Return:
- * * >= 0 - code units written to @pwcs
- * * -ENAMETOOLONG - the name needs more than @maxout units; the first
- *   whole characters that fit are in @pwcs, nothing past @maxout units
+ * * >= 0 - code units written to @pwcs; those past them, up to @maxout,
+ *   are scratch (fs/nls leaves them alone)
+ * * -ENAMETOOLONG - the name needs more than @maxout units; nothing is
+ *   written past @maxout units, and what @pwcs holds is unspecified
  * * -EILSEQ - @s is ill-formed (Unicode Table 3-7) at *@error_offset
  * * -EINVAL - @s ends inside a character at *@error_offset, or @inlen or
  *   @maxout is negative, or @policy is neither of the two
@@ -177,7 +178,8 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s_off);
  *
  * Context: Any context. Does not sleep.
  * Return:
- * * >= 0 - code units written to @pwcs
+ * * >= 0 - code units written to @pwcs; those past them, up to @maxout,
+ *   are scratch (fs/nls leaves them alone)
  * * -ENAMETOOLONG - the name needs more than @maxout units
  * * -EINVAL - @s is ill-formed (Unicode Table 3-7; strict policy: also the
  *   three-byte form of a surrogate) or ends inside a character, or @inlen
@@ -220,9 +222,10 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s);
  *
  * Context: Any context. Does not sleep.
  * Return:
- * * >= 0 - bytes written to @s
- * * -E2BIG - the UTF-8 form needs more than @maxout bytes; the first whole
- *   characters that fit are in @s, nothing past @maxout bytes
+ * * >= 0 - bytes written to @s; those past them, up to @maxout, are
+ *   scratch (fs/nls leaves them alone)
+ * * -E2BIG - the UTF-8 form needs more than @maxout bytes; nothing is
+ *   written past @maxout bytes, and what @s holds is unspecified
  * * -EILSEQ - strict policy: an unpaired surrogate (Unicode D91) at
  *   *@error_offset
  * * -EINVAL - strict policy: a lead surrogate as the last unit, at
@@ -266,7 +269,8 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s_off);
  *
  * Context: Any context. Does not sleep.
  * Return:
- * * >= 0 - bytes written to @s
+ * * >= 0 - bytes written to @s; those past them, up to @maxout, are
+ *   scratch (fs/nls leaves them alone)
  * * -E2BIG - the UTF-8 form needs more than @maxout bytes; the first whole
  *   characters that fit are in @s
  * * -EILSEQ - strict policy: an unpaired surrogate (Unicode D91), also a
