@@ -155,6 +155,7 @@ static void usage(FILE *f)
 "  -c                     drop ill-formed input, as iconv -c: a character\n"
 "                         cut off by the end of the input still fails\n"
 "                         (--policy=skip drops that too)\n"
+"  -s, --silent           accepted, as iconv's, and does nothing\n"
 "      --policy=POLICY    on invalid input: strict (stop, the default),\n"
 "                         replace (U+FFFD), skip (drop), wtf8 (lone\n"
 "                         surrogates round-trip, otherwise strict)\n"
@@ -985,6 +986,7 @@ static const struct option long_options[] = {
 	{ "to-code",	required_argument,	NULL, 't' },
 	{ "output",	required_argument,	NULL, 'o' },
 	{ "list",	no_argument,		NULL, 'l' },
+	{ "silent",	no_argument,		NULL, 's' },
 	{ "policy",	required_argument,	NULL, OPT_POLICY },
 	{ "strip-bom",	no_argument,		NULL, OPT_STRIP_BOM },
 	{ "bom",	no_argument,		NULL, OPT_BOM },
@@ -1049,53 +1051,78 @@ static int config_of(enum utfconv_enc from, enum utfconv_enc to,
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * A closed standard descriptor would be the next open()'s, the device's:
+ * it would then be read as input or written as output and messages, and
+ * a stream fed its own output can fill up and wait forever. /dev/null,
+ * read-only, takes their place: stdin reads as empty, and a write to
+ * stdout fails (EBADF) and is reported, as coreutils do.
+ */
+static void keep_std_fds(void)
 {
-	const char *from = NULL, *to = NULL, *out_name = NULL;
-	enum utfconv_enc from_enc, to_enc;
-	bool ignore = false, check = false, stats = false, dash_c = false;
-	int policy = -1, opt, ret;
-	unsigned int flags = 0;
-	struct utfconv_config cfg;
-	struct conv c = { .dev = -1, .out = -1 };
-	struct outfile of = { .fd = -1 };
-	const char *dev_path;
+	int fd;
 
-	while ((opt = getopt_long(argc, argv, "f:t:o:lc", long_options,
+	do {
+		fd = open("/dev/null", O_RDONLY);
+	} while (fd >= 0 && fd <= STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
+/* What the command line asks for. */
+struct cli_opts {
+	const char *from, *to, *out_name;
+	bool check, stats, dash_c;
+	int policy;		/* -1: not given */
+	unsigned int flags;	/* UTFCONV_FLAG_* */
+};
+
+/*
+ * Parse the options into @o; returns -1 to go on, else the exit status
+ * (after --help, --version, -l or a usage error).
+ */
+static int parse_options(int argc, char **argv, struct cli_opts *o)
+{
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "f:t:o:lcs", long_options,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'f':
-			from = optarg;
+			o->from = optarg;
 			break;
 		case 't':
-			to = optarg;
+			o->to = optarg;
 			break;
 		case 'o':
-			out_name = optarg;
+			o->out_name = optarg;
 			break;
 		case 'l':
 			list_encodings();
 			return EXIT_OK;
 		case 'c':
-			dash_c = true;
+			o->dash_c = true;
+			break;
+		case 's':
+			/* iconv's --silent: glibc's gives no warnings either */
 			break;
 		case OPT_POLICY:
-			policy = parse_policy(optarg);
-			if (policy < 0)
+			o->policy = parse_policy(optarg);
+			if (o->policy < 0)
 				return usage_error("unknown policy `%s' (strict, replace, skip or wtf8)",
 						   optarg);
 			break;
 		case OPT_STRIP_BOM:
-			flags |= UTFCONV_FLAG_STRIP_BOM;
+			o->flags |= UTFCONV_FLAG_STRIP_BOM;
 			break;
 		case OPT_BOM:
-			flags |= UTFCONV_FLAG_EMIT_BOM;
+			o->flags |= UTFCONV_FLAG_EMIT_BOM;
 			break;
 		case OPT_CHECK:
-			check = true;
+			o->check = true;
 			break;
 		case OPT_STATS:
-			stats = true;
+			o->stats = true;
 			break;
 		case OPT_HELP:
 			usage(stdout);
@@ -1109,43 +1136,67 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	return -1;
+}
 
-	if (!from || !to)
+/*
+ * The device's configuration for @o in @cfg, and @c's iconv habits;
+ * returns -1 to go on, else the exit status of a usage error or an
+ * unsupported conversion.
+ */
+static int configure(struct cli_opts *o, struct conv *c,
+		     struct utfconv_config *cfg)
+{
+	enum utfconv_enc from_enc, to_enc;
+	bool ignore = false;
+
+	if (!o->from || !o->to)
 		return usage_error("both -f FROM and -t TO are required");
-	if (parse_encoding(from, &from_enc, &ignore))
+	if (parse_encoding(o->from, &from_enc, &ignore))
 		return unsupported("conversion from `%s' is not supported (try -l)",
-				   from);
-	if (parse_encoding(to, &to_enc, &ignore))
+				   o->from);
+	if (parse_encoding(o->to, &to_enc, &ignore))
 		return unsupported("conversion to `%s' is not supported (try -l)",
-				   to);
+				   o->to);
 	if (to_enc == ENC_UTF16) {
 		/* glibc's UTF-16: the BOM here, unless --bom has the device write it */
 		to_enc = ENC_UTF16_OUT;
-		c.bom_pending = !(flags & UTFCONV_FLAG_EMIT_BOM);
+		c->bom_pending = !(o->flags & UTFCONV_FLAG_EMIT_BOM);
 	}
-	if (config_of(from_enc, to_enc, flags, &cfg))
+	if (config_of(from_enc, to_enc, o->flags, cfg))
 		return unsupported("conversion from `%s' to `%s' is not supported: one side must be UTF-8, the other UTF-16",
-				   from, to);
-	if ((dash_c || ignore) && policy >= 0 &&
-	    policy != UTFCONV_POLICY_SKIP)
+				   o->from, o->to);
+	if ((o->dash_c || ignore) && o->policy >= 0 &&
+	    o->policy != UTFCONV_POLICY_SKIP)
 		return usage_error("-c (or //IGNORE) conflicts with --policy=%s",
-				   policy_names[policy]);
-	if (dash_c || ignore)
-		policy = UTFCONV_POLICY_SKIP;
-	c.iconv_skip = dash_c || ignore;
-	c.ignore_fails = ignore && !dash_c;
-	if (policy < 0)
-		policy = UTFCONV_POLICY_STRICT;
-	if (check && out_name)
+				   policy_names[o->policy]);
+	if (o->dash_c || ignore)
+		o->policy = UTFCONV_POLICY_SKIP;
+	c->iconv_skip = o->dash_c || ignore;
+	c->ignore_fails = ignore && !o->dash_c;
+	if (o->policy < 0)
+		o->policy = UTFCONV_POLICY_STRICT;
+	if (o->check && o->out_name)
 		return usage_error("--check writes no output; -o makes no sense with it");
+	cfg->policy = (unsigned int)o->policy;
+	return -1;
+}
 
-	dev_path = getenv("UTFCONV_DEVICE");
+/*
+ * Open the device (UTFCONV_DEVICE or /dev/utfconv) into @c->dev and set
+ * @cfg; returns -1 to go on, else the exit status.
+ */
+static int open_device(const struct cli_opts *o, struct conv *c,
+		       struct utfconv_config *cfg)
+{
+	const char *dev_path = getenv("UTFCONV_DEVICE");
+	int e;
+
 	if (!dev_path || !*dev_path)
 		dev_path = UTFCONV_DEFAULT_DEVICE;
-	c.dev = open(dev_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (c.dev < 0) {
-		int e = errno;
-
+	c->dev = open(dev_path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (c->dev < 0) {
+		e = errno;
 		msg("cannot open %s: %s", dev_path, strerror(e));
 		/* A path of the user's own may just be wrong: no module hint. */
 		if ((e == ENOENT || e == ENXIO || e == ENODEV) &&
@@ -1153,39 +1204,55 @@ int main(int argc, char **argv)
 			fprintf(stderr,
 				"The utfconv device module is not loaded. Load it with\n"
 				"  sudo insmod kmod/utfconv.ko && sudo insmod kmod/utfconv_dev.ko\n"
-				"                                 (from a build tree)\n"
+				"                   (from a tree built for the running kernel)\n"
 				"or\n"
 				"  sudo modprobe utfconv_dev      (when installed)\n"
 				"or, without touching the running kernel, in a VM:\n"
 				"  scripts/vm.sh run -- utfconv ARGS...\n");
 		return EXIT_NODEV;
 	}
-
-	cfg.policy = (unsigned int)policy;
-	if (ioctl(c.dev, UTFCONV_IOC_SET_CONFIG, &cfg)) {
-		int e = errno;
-
-		if (e == EINVAL) {
-			msg("/dev/utfconv rejects this conversion (%s to %s, policy %s, flags %#x): %s",
-			    from, to, policy_names[policy], flags, strerror(e));
-			return EXIT_USAGE;
-		}
-		msg("configuring %s: %s", dev_path, strerror(e));
-		return EXIT_NODEV;
+	if (!ioctl(c->dev, UTFCONV_IOC_SET_CONFIG, cfg))
+		return -1;
+	e = errno;
+	if (e == EINVAL) {
+		msg("/dev/utfconv rejects this conversion (%s to %s, policy %s, flags %#x): %s",
+		    o->from, o->to, policy_names[o->policy], o->flags,
+		    strerror(e));
+		return EXIT_USAGE;
 	}
+	msg("configuring %s: %s", dev_path, strerror(e));
+	return EXIT_NODEV;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_opts o = { .policy = -1 };
+	struct utfconv_config cfg;
+	struct conv c = { .dev = -1, .out = -1 };
+	struct outfile of = { .fd = -1 };
+	int ret;
+
+	keep_std_fds();
+	ret = parse_options(argc, argv, &o);
+	if (ret < 0)
+		ret = configure(&o, &c, &cfg);
+	if (ret < 0)
+		ret = open_device(&o, &c, &cfg);
+	if (ret >= 0)
+		return ret;
 
 	c.outbuf = malloc(OUT_CHUNK);
 	if (!c.outbuf) {
 		msg("out of memory");
 		return EXIT_IO;
 	}
-	if (!check) {
-		if (out_name && strcmp(out_name, "-")) {
-			if (out_open(&of, out_name, argv + optind,
+	if (!o.check) {
+		if (o.out_name && strcmp(o.out_name, "-")) {
+			if (out_open(&of, o.out_name, argv + optind,
 				     argc - optind))
 				return EXIT_IO;
 			c.out = of.fd;
-			c.out_name = out_name;
+			c.out_name = o.out_name;
 		} else {
 			c.out = STDOUT_FILENO;
 			c.out_name = "standard output";
@@ -1194,7 +1261,7 @@ int main(int argc, char **argv)
 
 	progress_setup(&c, argv + optind, argc - optind);
 	ret = convert(&c, argv + optind, argc - optind);
-	if (stats)
+	if (o.stats)
 		print_stats(c.dev);
 	if (of.fd >= 0)
 		ret = out_finish(&of, ret, c.out_bytes);

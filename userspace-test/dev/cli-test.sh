@@ -180,6 +180,28 @@ input 'abcd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE//IGNORE
 check "//IGNORE, nothing to drop: exit 0" 0
 input 'ab\377cd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE//IGNORE -c
 check "//IGNORE with -c: as -c, exit 0" 0
+input 'ab\377cd'; want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE -c -s
+check "-s (iconv's --silent) is accepted and does nothing" 0
+
+# Closed standard descriptors: /dev/null takes their place, never the
+# device (which took fd 1 and was fed its own output, till it hung).
+big=abcdefghijklmnop
+i=0
+while [ $i -lt 14 ]; do big=$big$big; i=$((i + 1)); done
+printf '%s' "$big" > "$T/big"
+: > "$T/want"
+: > "$T/out"
+"$CLI" -f UTF-8 -t UTF-16LE "$T/big" >&- 2> "$T/err"
+rc=$?
+check "closed stdout, 256 KiB: a write error, exit 4, no hang" 4 'standard output'
+"$CLI" -f UTF-8 -t UTF-16LE - <&- > "$T/out" 2> "$T/err"
+rc=$?
+check "closed stdin: empty input, exit 0" 0
+printf 'ab\377' > "$T/f"
+want 'a\000b\000'
+"$CLI" -f UTF-8 -t UTF-16LE "$T/f" > "$T/out" 2>&-
+rc=$?
+check "closed stderr: the message is lost, not converted; exit 1" 1
 input 'a\377b\343\201'; want 'a\000b\000'; run -f UTF-8 -t UTF-16LE --policy=skip
 check "--policy=skip drops an incomplete last character too, exit 0" 0
 input 'a\377b\343\201'; want 'a\000\375\377b\000\375\377'; run -f UTF-8 -t UTF-16LE --policy=replace
