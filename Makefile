@@ -158,4 +158,4 @@ clean:
 	@if [ -f tools/fsimg/Makefile ]; then $(MAKE) -C tools/fsimg clean; fi
 
 help:
-	@sed -n '3,/^$$/{/^#  /p}' Makefile
+	@sed -n '3,/^$$/{/^#  /s/^#  //p}' Makefile
