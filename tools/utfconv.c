@@ -839,6 +839,101 @@ static int input_refill(struct input *in)
 }
 
 /*
+ * The exit status of a failed call of @what on the device (errno set):
+ * bad input is reported with its position, anything else as itself.
+ */
+static int device_error(struct conv *c, const char *what)
+{
+	if (errno == EILSEQ || errno == EINVAL)
+		return report_error(c, errno);
+	msg("%s /dev/utfconv: %s", what, strerror(errno));
+	return EXIT_IO;
+}
+
+/* One write() of the input at hand: -1 to go on, else the exit status. */
+static int feed_step(struct conv *c, struct input *in)
+{
+	ssize_t n = write(c->dev, in->data + in->off, in->len - in->off);
+
+	if (n >= 0) {
+		in->off += (size_t)n;
+		c->in_fed += (uint64_t)n;
+		progress_update(c);
+		return -1;
+	}
+	if (errno == EAGAIN || errno == EINTR)
+		return -1;
+	if (errno == EFAULT && in->map) {
+		msg("%s: the file shrank while it was read", in->names[in->idx]);
+		return EXIT_IO;
+	}
+	return device_error(c, "writing");
+}
+
+/*
+ * Feed all of @in to the device, taking output whenever there is some,
+ * so that a full output buffer never stops the input: -1 once all is
+ * fed, else the exit status.
+ */
+static int feed(struct conv *c, struct input *in)
+{
+	int ret;
+
+	while (!in->done || in->off < in->len) {
+		struct pollfd p = { .fd = c->dev, .events = POLLIN | POLLOUT };
+
+		if (input_refill(in))
+			return EXIT_IO;
+		if (in->off == in->len)
+			break;
+		if (poll(&p, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			msg("poll: %s", strerror(errno));
+			return EXIT_IO;
+		}
+		if ((p.revents & (POLLIN | POLLERR)) && drain_ready(c))
+			return device_error(c, "reading");
+		if (p.revents & (POLLOUT | POLLERR)) {
+			ret = feed_step(c, in);
+			if (ret >= 0)
+				return ret;
+		}
+	}
+	return -1;
+}
+
+/* End of input: flush, then drain until the end of the stream. */
+static int finish(struct conv *c)
+{
+	uint64_t tail_at = 0;
+	bool tail = false;
+
+	if (skip_tail(c, &tail, &tail_at))
+		return EXIT_IO;
+	while (ioctl(c->dev, UTFCONV_IOC_FLUSH) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN)
+			return device_error(c, "flushing");
+		/* The last output does not fit yet: make room. */
+		if (drain_ready(c))
+			return device_error(c, "reading");
+	}
+	while (!c->eof_seen) {
+		struct pollfd p = { .fd = c->dev, .events = POLLIN };
+
+		if (poll(&p, 1, -1) < 0 && errno != EINTR) {
+			msg("poll: %s", strerror(errno));
+			return EXIT_IO;
+		}
+		if (drain_ready(c))
+			return device_error(c, "reading");
+	}
+	return skip_status(c, tail, tail_at);
+}
+
+/*
  * Feed every input file into the device as one stream, copying the
  * output as it becomes ready. Returns an exit status.
  */
@@ -853,117 +948,16 @@ static int convert(struct conv *c, char **files, int nfiles)
 		.fd = -1,
 		.buf = malloc(IN_CHUNK),
 	};
-	bool tail;
-	uint64_t tail_at = 0;
-	int ret = EXIT_OK;
+	int ret;
 
 	if (!in.buf) {
 		msg("out of memory");
 		return EXIT_IO;
 	}
-
-	while (!in.done || in.off < in.len) {
-		struct pollfd p = { .fd = c->dev, .events = POLLIN };
-		int r;
-
-		if (input_refill(&in)) {
-			ret = EXIT_IO;
-			goto out;
-		}
-		if (in.off == in.len)
-			break;
-
-		p.events |= POLLOUT;
-		r = poll(&p, 1, -1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			msg("poll: %s", strerror(errno));
-			ret = EXIT_IO;
-			goto out;
-		}
-		if (p.revents & (POLLIN | POLLERR)) {
-			if (drain_ready(c)) {
-				if (errno == EILSEQ || errno == EINVAL) {
-					ret = report_error(c, errno);
-					goto out;
-				}
-				msg("reading /dev/utfconv: %s", strerror(errno));
-				ret = EXIT_IO;
-				goto out;
-			}
-		}
-		if (p.revents & (POLLOUT | POLLERR)) {
-			ssize_t n = write(c->dev, in.data + in.off,
-					  in.len - in.off);
-
-			if (n < 0) {
-				if (errno == EAGAIN || errno == EINTR)
-					continue;
-				if (errno == EILSEQ || errno == EINVAL) {
-					ret = report_error(c, errno);
-					goto out;
-				}
-				if (errno == EFAULT && in.map)
-					msg("%s: the file shrank while it was read",
-					    in.names[in.idx]);
-				else
-					msg("writing /dev/utfconv: %s",
-					    strerror(errno));
-				ret = EXIT_IO;
-				goto out;
-			}
-			in.off += (size_t)n;
-			c->in_fed += (uint64_t)n;
-			progress_update(c);
-		}
-	}
+	ret = feed(c, &in);
 	progress_end(c);
-
-	/* End of input: flush, then drain until end of stream. */
-	if (skip_tail(c, &tail, &tail_at)) {
-		ret = EXIT_IO;
-		goto out;
-	}
-	while (ioctl(c->dev, UTFCONV_IOC_FLUSH) < 0) {
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN) {
-			/* The last output does not fit yet: make room. */
-			if (drain_ready(c))
-				goto drain_failed;
-			continue;
-		}
-		if (errno == EILSEQ || errno == EINVAL) {
-			ret = report_error(c, errno);
-			goto out;
-		}
-		msg("flushing /dev/utfconv: %s", strerror(errno));
-		ret = EXIT_IO;
-		goto out;
-	}
-	while (!c->eof_seen) {
-		struct pollfd p = { .fd = c->dev, .events = POLLIN };
-
-		if (poll(&p, 1, -1) < 0 && errno != EINTR) {
-			msg("poll: %s", strerror(errno));
-			ret = EXIT_IO;
-			goto out;
-		}
-		if (drain_ready(c))
-			goto drain_failed;
-	}
-	ret = skip_status(c, tail, tail_at);
-	goto out;
-drain_failed:
-	if (errno == EILSEQ || errno == EINVAL) {
-		ret = report_error(c, errno);
-	} else {
-		msg("reading /dev/utfconv: %s", strerror(errno));
-		ret = EXIT_IO;
-	}
-out:
-	progress_end(c);
+	if (ret < 0)
+		ret = finish(c);
 	input_unmap(&in);
 	if (in.fd > STDIN_FILENO)
 		close(in.fd);
