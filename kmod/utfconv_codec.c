@@ -1564,9 +1564,9 @@ EXPORT_SYMBOL_GPL(utfconv_reset);
  * until more input or %UTFCONV_END resolves it. Never writes past
  * @dst_bytes, and *@dst_used never ends inside a character; the bytes
  * of @dst past *@dst_used are scratch (the block paths store whole words
- * and vectors ahead of the output) and hold nothing to read. Under REPLACE each maximal
- * subpart (Unicode 3.9) or unpaired surrogate becomes one U+FFFD, and an
- * incomplete tail at the end one U+FFFD.
+ * and vectors ahead of the output) and hold nothing to read. Under
+ * REPLACE each maximal subpart (Unicode 3.9) or unpaired surrogate
+ * becomes one U+FFFD, and an incomplete tail at the end one U+FFFD.
  *
  * Context: Any context. Does not sleep or allocate; uses the FPU (SIMD
  * paths) only where may_use_simd() allows.

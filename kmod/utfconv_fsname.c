@@ -48,7 +48,10 @@
  * * input that ends inside a character (UTF-8 cut short; under the strict
  *   policy, a lead surrogate as the last unit): -EINVAL, with its offset.
  *
- * The output never holds part of a character. The _off forms convert
+ * The output a call returns never holds part of a character; the rest of
+ * the buffer, up to its capacity, is scratch, and on -ENAMETOOLONG or
+ * -E2BIG the whole buffer is (fs/nls truncates instead and leaves the
+ * bytes past its output alone). The _off forms convert
  * U+0000 like any other character; the drop-in
  * utfconv_fsname_utf16s_to_utf8s() stops at the first U+0000 unit, as
  * fs/nls does, since vfat and exFAT hand it whole name buffers,
@@ -271,8 +274,8 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s_off);
  * Return:
  * * >= 0 - bytes written to @s; those past them, up to @maxout, are
  *   scratch (fs/nls leaves them alone)
- * * -E2BIG - the UTF-8 form needs more than @maxout bytes; the first whole
- *   characters that fit are in @s
+ * * -E2BIG - the UTF-8 form needs more than @maxout bytes; nothing is
+ *   written past @maxout bytes, and what @s holds is unspecified
  * * -EILSEQ - strict policy: an unpaired surrogate (Unicode D91), also a
  *   lead surrogate as the last unit (the name is whole)
  * * -EINVAL - @inlen or @maxout is negative
