@@ -7,7 +7,7 @@ One pipeline for every table (Documentation/testing.rst):
   gen_vectors.py --kunit OUT.h [FILE.tsv...]   the table of the KUnit
       suites and the host tests (kunit/utfconv_vectors_gen.h, included by
       kunit/utfconv_vectors.h); by default from
-      $SHARED/vectors/field-cases.tsv (SHARED: ../shared beside the tree),
+      kunit/field-cases.tsv (the field cases of ../shared/vectors),
       userspace-test/dev/extra-cases.tsv and kunit/utfconv_cases.tsv
   gen_vectors.py --device OUT.h [FILE.tsv...]  the table of the
       /dev/utfconv vector suite (userspace-test/dev/vectors_test.c); by
@@ -512,10 +512,9 @@ def load(paths, device=False):
 
 
 def sources(device):
-    """The default inputs: $SHARED (or ../shared) and the project's files."""
+    """The default inputs: the case files of the tree."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    shared = os.environ.get('SHARED') or os.path.join(root, '..', 'shared')
-    files = [os.path.join(shared, 'vectors', 'field-cases.tsv'),
+    files = [os.path.join(root, 'kunit', 'field-cases.tsv'),
              os.path.join(root, 'userspace-test', 'dev', 'extra-cases.tsv')]
     if not device:
         files.append(os.path.join(root, 'kunit', 'utfconv_cases.tsv'))

@@ -25,7 +25,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # The vector table of the suites is generated, never checked in: make it
-# before kunit/ is copied into the tree (SHARED: ../shared by default).
+# before kunit/ is copied into the tree, from the case files of the tree.
 python3 "$SRC/scripts/gen_vectors.py" --kunit "$SRC/kunit/utfconv_vectors_gen.h"
 
 KUNITCONFIG=${KUNIT_KUNITCONFIG:-$SRC/kunit/.kunitconfig}

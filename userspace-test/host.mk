@@ -94,12 +94,27 @@ HOST_PATH_RUNS := $(foreach s,3 4 5,$(foreach p,runs random iconv,host-check-s$(
 HOST_UCHAR_RUNS := host-check-uchar-runs host-check-uchar-random
 HOST_CHECK_RUNS := host-check-s0 host-check-s2 $(HOST_PATH_RUNS) \
 	$(HOST_UCHAR_RUNS) host-check-guard host-check-tables host-check-bmi2 \
-	host-be
+	host-be host-check-field-cases
 
 host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
 		$(HOST_BUILD)/guard_test $(HOST_BUILD)/host_test-uchar \
 		$(HOST_BUILD)/host_test-s390x
 	@$(MAKE) --no-print-directory -k -O -j$(HOST_JOBS) $(HOST_CHECK_RUNS)
+
+# The tree's copy of the field cases (kunit/field-cases.tsv, what every
+# vector table is built from) against ../shared's, when that is there: a
+# case added there and not here would go untested.
+FIELD_CASES := $(SHARED)/vectors/field-cases.tsv
+host-check-field-cases:
+	@if [ ! -f $(FIELD_CASES) ]; then \
+		echo "host-check: field cases: no $(FIELD_CASES), the tree's copy alone"; \
+	elif grep -v '^#' $(TOPDIR)/kunit/field-cases.tsv | \
+			diff -u - $(FIELD_CASES); then \
+		echo "host-check: field cases: kunit/field-cases.tsv has the rows of $(FIELD_CASES)"; \
+	else \
+		echo "host-check: FAIL: kunit/field-cases.tsv differs from $(FIELD_CASES) (diff above)"; \
+		exit 1; \
+	fi
 
 host-check-tables:
 	$(PYTHON) $(TOPDIR)/scripts/gen_simd_tables.py --check \

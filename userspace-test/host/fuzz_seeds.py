@@ -4,7 +4,7 @@
 
     fuzz_seeds.py FIELD_CASES_TSV OUTDIR
 
-One seed per row of ../shared/vectors/field-cases.tsv (direction and
+One seed per row of kunit/field-cases.tsv (direction and
 policy of the row, its input split in the middle, unlimited output), and
 hand-picked edge cases: BOM handling under each flag, the UTF-16
 direction that reads the byte order from a BOM, truncated and ill-formed
