@@ -608,9 +608,9 @@ static inline void utfconv_forced(unsigned int *level, size_t *min)
 /*
  * Whether a call with @in_bytes of input and @out_bytes of room takes the
  * SIMD paths: 0 no, else the UTFCONV_LEVEL_* of the instruction sets to
- * use. By default both must be large: a small output window
- * (utfconv_length() and utfconv_validate() convert into 128 bytes at a
- * time) would pay for an FPU section every few dozen characters.
+ * use. By default both must be large: a small output window (a caller
+ * that counts the output of a stream through a 128-byte buffer) would
+ * pay for an FPU section every few dozen characters.
  */
 static unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes)
 {
@@ -1652,46 +1652,8 @@ bool utfconv_ended(const struct utfconv_state *st)
 }
 EXPORT_SYMBOL_GPL(utfconv_ended);
 
-/**
- * utfconv_max_length() - cheap upper bound of the output length
- * @direction: UTFCONV_DIR_*
- * @flags: UTFCONV_FLAG_*; %UTFCONV_FLAG_EMIT_BOM adds the BOM's length
- * @src_bytes: input length in bytes
- *
- * UTF-8 to UTF-16 writes at most 2 bytes per input byte (one code unit per
- * ASCII byte or per replaced byte); UTF-16 to UTF-8 at most 3 bytes per
- * 2 input bytes (a lone surrogate or U+FFFD), an odd last byte counted as
- * 2. The bound holds for every policy.
- *
- * Context: Any context.
- * Return: the bound in bytes, SIZE_MAX if it does not fit in size_t, or 0
- * for an unknown @direction or unknown bits in @flags.
- */
-size_t utfconv_max_length(u32 direction, u32 flags, size_t src_bytes)
-{
-	bool from_utf8 = direction == UTFCONV_DIR_UTF8_TO_UTF16LE ||
-			 direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
-	size_t units, bytes;
-
-	if (!utfconv_valid_config(direction, UTFCONV_POLICY_STRICT, flags))
-		return 0;
-	if (from_utf8) {
-		if (check_mul_overflow(src_bytes, (size_t)2, &bytes))
-			return SIZE_MAX;
-	} else {
-		units = src_bytes / 2 + (src_bytes & 1);
-		if (check_mul_overflow(units, (size_t)3, &bytes))
-			return SIZE_MAX;
-	}
-	if ((flags & UTFCONV_FLAG_EMIT_BOM) &&
-	    check_add_overflow(bytes, (size_t)(from_utf8 ? 2 : 3), &bytes))
-		return SIZE_MAX;
-	return bytes;
-}
-EXPORT_SYMBOL_GPL(utfconv_max_length);
-
 /*
- * The error offset of a one-shot call, written only for bad input: a
+ * The error offset of utfconv_buf(), written only for bad input: a
  * halting error, never the -EINVAL of a bad argument or of a buffer that
  * wraps the address space, which has no offset in the input.
  */
@@ -1701,80 +1663,6 @@ static void utfconv_put_offset(const struct utfconv_state *st, int ret,
 	if (error_offset && (ret == -EILSEQ || (ret == -EINVAL && st->halt)))
 		*error_offset = st->error_offset;
 }
-
-/**
- * utfconv_length() - exact output length of a complete input
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
- * @src: input bytes
- * @src_bytes: length of @src in bytes; @src is the whole stream
- * @error_offset: out, may be NULL: byte offset in @src of the error when
- *	-EILSEQ or -EINVAL is returned for bad input; not written otherwise
- *
- * Converts into a small on-stack buffer and counts; with policy
- * %UTFCONV_POLICY_STRICT this validates the input.
- *
- * Context: Any context. Uses about 200 bytes of stack.
- * Return:
- * * >= 0 - the number of bytes utfconv_buf() would write
- * * -EILSEQ - ill-formed input (strict, wtf8), at *@error_offset
- * * -EINVAL - input ends inside a character (strict, wtf8), at
- *   *@error_offset; or bad @direction, @policy or @flags
- */
-ssize_t utfconv_length(u32 direction, u32 policy, u32 flags,
-		       const void *src, size_t src_bytes, u64 *error_offset)
-{
-	struct utfconv_state st;
-	u8 buf[128];
-	size_t total = 0, in, out;
-	int ret;
-
-	ret = utfconv_init(&st, direction, policy, flags);
-	if (ret)
-		return ret;
-	do {
-		ret = utfconv_convert(&st, src, src_bytes, &in, buf,
-				      sizeof(buf), &out, UTFCONV_END);
-		src = (const u8 *)src + in;
-		src_bytes -= in;
-		total += out;
-	} while (ret == -E2BIG && (in || out));
-	utfconv_put_offset(&st, ret, error_offset);
-	if (ret)
-		return ret;
-	return total;
-}
-EXPORT_SYMBOL_GPL(utfconv_length);
-
-/**
- * utfconv_validate() - check that a complete input is well-formed
- * @direction: UTFCONV_DIR_*: names the input encoding
- * @policy: %UTFCONV_POLICY_STRICT, or %UTFCONV_POLICY_WTF8 to accept
- *	unpaired surrogates (replace and skip accept any input)
- * @src: input bytes; the whole stream
- * @src_bytes: length of @src in bytes
- * @error_offset: out, may be NULL: byte offset in @src of the first error
- *
- * Validates per Unicode Table 3-7 (UTF-8) and D91 (UTF-16), writing
- * nothing.
- *
- * Context: Any context. Uses about 200 bytes of stack.
- * Return:
- * * 0 - @src is well-formed and complete
- * * -EILSEQ - ill-formed input at *@error_offset
- * * -EINVAL - input ends inside a character, at *@error_offset; or bad
- *   @direction or @policy
- */
-int utfconv_validate(u32 direction, u32 policy, const void *src,
-		     size_t src_bytes, u64 *error_offset)
-{
-	ssize_t ret = utfconv_length(direction, policy, 0, src, src_bytes,
-				     error_offset);
-
-	return ret < 0 ? ret : 0;
-}
-EXPORT_SYMBOL_GPL(utfconv_validate);
 
 /**
  * utfconv_buf() - convert one complete buffer
@@ -1788,9 +1676,11 @@ EXPORT_SYMBOL_GPL(utfconv_validate);
  * @error_offset: out, may be NULL: byte offset in @src of the error when
  *	-EILSEQ or -EINVAL is returned for bad input; not written otherwise
  *
- * One-shot form of utfconv_convert(), e.g. for a file name: UTF-16LE on
- * disk to UTF-8 for the VFS. Filesystem names want %UTFCONV_POLICY_STRICT
- * or %UTFCONV_POLICY_WTF8: replace and skip map different names to one.
+ * One-shot form of utfconv_convert(), inside the library: what the file
+ * name functions of utfconv_fsname.c build on, and what the KUnit suites
+ * check the stream against (exported to them alone). Filesystem names
+ * want %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8: replace and skip
+ * map different names to one.
  *
  * Context: Any context.
  * Return:
@@ -1836,7 +1726,7 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 	utfconv_put_offset(&st, ret, error_offset);
 	return ret ? ret : out;
 }
-EXPORT_SYMBOL_GPL(utfconv_buf);
+EXPORT_SYMBOL_IF_KUNIT(utfconv_buf);
 
 /*
  * For the fs/nls drop-ins (kernel-doc in utfconv_codec.h): as utfconv_buf()

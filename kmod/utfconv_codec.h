@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv codec: what the library's other parts (the file name functions
- * of utfconv_fsname.c) use besides the exported API.
+ * of utfconv_fsname.c) use besides the exported API; utfconv_buf() is
+ * exported to the KUnit suites too (EXPORT_SYMBOL_IF_KUNIT).
  */
 #ifndef _UTFCONV_CODEC_H
 #define _UTFCONV_CODEC_H
 
 #include <linux/types.h>
+
+/* kernel-doc at the definition in utfconv_codec.c */
+ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
+		    size_t src_bytes, void *dst, size_t dst_bytes,
+		    u64 *error_offset);
 
 /**
  * utfconv_buf_to_nul() - convert a buffer up to its first NUL

@@ -22,6 +22,7 @@
 #include <linux/utfconv.h>
 
 #include "utfconv_codec.h"
+#include "utfconv_fsname.h"
 
 /**
  * DOC: file name functions
@@ -68,7 +69,7 @@
 /* The drop-in forms' policy: what fsname_policy= says. */
 static u32 utfconv_fsname_policy = UTFCONV_POLICY_WTF8;
 
-/* For KUnit and the module parameter (kernel-doc in <linux/utfconv.h>). */
+/* For KUnit and the module parameter (kernel-doc in utfconv_fsname.h). */
 VISIBLE_IF_KUNIT int utfconv_fsname_set_policy(u32 policy)
 {
 	if (policy != UTFCONV_POLICY_STRICT && policy != UTFCONV_POLICY_WTF8)
@@ -293,40 +294,6 @@ int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
 	return ret == -EINVAL ? -EILSEQ : ret;
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s);
-
-/**
- * utfconv_fsname_utf16_len() - the UTF-16 length of a VFS name
- * @s: the name in UTF-8 (WTF-8 policy: unpaired surrogates in their
- *	three-byte form)
- * @inlen: length of @s in bytes
- * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8
- * @error_offset: out, may be NULL: byte offset in @s of the bad input on
- *	-EILSEQ and -EINVAL; not written otherwise
- *
- * What a filesystem checks against its limit (255 units for NTFS, exFAT
- * and FAT long names) before it converts or creates anything: the number
- * of code units utfconv_fsname_utf8s_to_utf16s_off() would write, a
- * supplementary character counting two (a surrogate pair).
- *
- * Context: Any context. Does not sleep.
- * Return:
- * * >= 0 - code units of the name's UTF-16 form
- * * -EILSEQ - @s is ill-formed (Unicode Table 3-7) at *@error_offset
- * * -EINVAL - @s ends inside a character at *@error_offset, or @inlen is
- *   negative, or @policy is neither of the two
- */
-int utfconv_fsname_utf16_len(const u8 *s, int inlen, u32 policy,
-			     u64 *error_offset)
-{
-	ssize_t ret;
-
-	if (!utfconv_fsname_args_ok(inlen, 0, policy))
-		return -EINVAL;
-	ret = utfconv_length(UTFCONV_DIR_UTF8_TO_UTF16LE, policy, 0, s, inlen,
-			     error_offset);
-	return ret < 0 ? ret : ret / sizeof(wchar_t);
-}
-EXPORT_SYMBOL_GPL(utfconv_fsname_utf16_len);
 
 /* Bytes of the UTF-8 sequence that @lead starts (Table 3-7), 0 if none. */
 static int utfconv_fsname_seq_bytes(u8 lead)

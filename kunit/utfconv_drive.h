@@ -187,4 +187,44 @@ static bool utfconv_char_boundary(bool utf16, bool be, const u8 *out,
 		 unit >= 0xDC00 && unit <= 0xDFFF);
 }
 
+/**
+ * utfconv_drive_length() - output length of a complete input, counted
+ * @direction: UTFCONV_DIR_*
+ * @policy: UTFCONV_POLICY_*
+ * @flags: UTFCONV_FLAG_*
+ * @in: input bytes, the whole stream
+ * @in_bytes: length of @in
+ * @error_offset: out, may be NULL: the stream's error offset when it
+ *	halted on bad input; not written otherwise
+ *
+ * A caller that sizes its buffer first: one stream through a 128-byte
+ * window, so that the codec runs with a small output room on every call
+ * (the SIMD paths stay out of such calls), its counts added up.
+ *
+ * Return: the output bytes, or the errno that stopped the stream.
+ */
+static ssize_t utfconv_drive_length(u32 direction, u32 policy, u32 flags,
+				    const void *in, size_t in_bytes,
+				    u64 *error_offset)
+{
+	struct utfconv_state st;
+	size_t total = 0, used, wrote;
+	u8 win[128];
+	int ret;
+
+	ret = utfconv_init(&st, direction, policy, flags);
+	if (ret)
+		return ret;
+	do {
+		ret = utfconv_convert(&st, in, in_bytes, &used, win,
+				      sizeof(win), &wrote, UTFCONV_END);
+		in = (const u8 *)in + used;
+		in_bytes -= used;
+		total += wrote;
+	} while (ret == -E2BIG && (used || wrote));
+	if (error_offset && utfconv_error(&st))
+		*error_offset = st.error_offset;
+	return ret ? ret : total;
+}
+
 #endif /* _UTFCONV_DRIVE_H */

@@ -21,6 +21,7 @@
 #include <linux/unaligned.h>
 #include <linux/utfconv.h>
 
+#include "../kmod/utfconv_fsname.h"
 #include "utfconv_paths.h"
 
 /* ---- helpers of the tests ------------------------------------------------ */
@@ -305,15 +306,11 @@ static void utfconv_fsname_bad_arguments_test(struct kunit *test)
 	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 2, le, out, 8,
 						 UTFCONV_POLICY_SKIP, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	ret = utfconv_fsname_utf16_len(ab, 2, UTFCONV_POLICY_REPLACE, &off);
-	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf8s_to_utf16s(ab, -1, le, disk, 4);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf8s_to_utf16s(ab, 2, le, disk, -1);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, -1, le, out, 8);
-	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	ret = utfconv_fsname_utf16_len(ab, -1, UTFCONV_POLICY_STRICT, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	/*
 	 * Names that wrap around the address space, refused before a byte
@@ -325,13 +322,11 @@ static void utfconv_fsname_bad_arguments_test(struct kunit *test)
 	ret = utfconv_fsname_utf8s_to_utf16s_off(wrap8, 2, le, disk, 4,
 						 UTFCONV_POLICY_STRICT, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	ret = utfconv_fsname_utf16_len(wrap8, 2, UTFCONV_POLICY_STRICT, &off);
-	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	/* the offset is only written for bad input */
 	KUNIT_EXPECT_EQ(test, off, 7);
 }
 
-/* The UTF-16 length: a supplementary character counts two units. */
+/* The units written: a supplementary character counts two (a pair). */
 struct utfconv_fsname_len_case {
 	const char *desc;
 	const char *name;
@@ -356,7 +351,7 @@ static const struct utfconv_fsname_len_case utfconv_fsname_len_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(utfconv_fsname_len, utfconv_fsname_len_cases, desc);
 
-static void utfconv_fsname_utf16_len_test(struct kunit *test)
+static void utfconv_fsname_units_test(struct kunit *test)
 {
 	const struct utfconv_fsname_len_case *t = test->param_value;
 	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
@@ -365,17 +360,11 @@ static void utfconv_fsname_utf16_len_test(struct kunit *test)
 	u64 off = ~0ULL;
 	int ret;
 
-	ret = utfconv_fsname_utf16_len((const u8 *)t->name, len, t->policy,
-				       &off);
-	KUNIT_EXPECT_EQ(test, ret, t->ret);
-	KUNIT_EXPECT_EQ(test, off, t->offset);
-	if (ret < 0)
-		return;
-	/* the units the conversion writes */
 	ret = utfconv_fsname_utf8s_to_utf16s_off((const u8 *)t->name, len, le,
 						 disk, len + 1, t->policy,
-						 NULL);
+						 &off);
 	KUNIT_EXPECT_EQ(test, ret, t->ret);
+	KUNIT_EXPECT_EQ(test, off, t->offset);
 }
 
 #if IS_ENABLED(CONFIG_NLS)
@@ -865,7 +854,7 @@ static struct kunit_case utfconv_fsname_cases[] = {
 			 utfconv_fsname_bad_gen_params),
 	KUNIT_CASE(utfconv_fsname_strict_test),
 	KUNIT_CASE(utfconv_fsname_bad_arguments_test),
-	KUNIT_CASE_PARAM(utfconv_fsname_utf16_len_test,
+	KUNIT_CASE_PARAM(utfconv_fsname_units_test,
 			 utfconv_fsname_len_gen_params),
 	KUNIT_CASE(utfconv_fsname_nul_stop_test),
 	KUNIT_CASE(utfconv_fsname_nul_stop_utf8_test),

@@ -3,15 +3,18 @@
  * utfconv: in-kernel UTF-8 <-> UTF-16 codec
  *
  * The codec allocates nothing, takes no locks and never sleeps: it may be
- * called from any context. On x86-64 it uses SSE2 for large buffers only
- * where may_use_simd() allows, in short kernel_fpu_begin() sections. The
- * caller owns the stream state (&struct utfconv_state) and the buffers.
+ * called from any context. On x86-64 it uses vector instructions for large
+ * buffers only where may_use_simd() allows, in short kernel_fpu_begin()
+ * sections. The caller owns the stream state (&struct utfconv_state) and
+ * the buffers.
  */
 #ifndef _LINUX_UTFCONV_H
 #define _LINUX_UTFCONV_H
 
 #include <linux/bits.h>
+#include <linux/limits.h>
 #include <linux/nls.h>
+#include <linux/overflow.h>
 #include <linux/types.h>
 #include <uapi/linux/utfconv.h>
 
@@ -89,14 +92,46 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 		    size_t dst_bytes, size_t *dst_used, unsigned int cflags);
 unsigned int utfconv_pending_bytes(const struct utfconv_state *st);
 bool utfconv_ended(const struct utfconv_state *st);
-ssize_t utfconv_length(u32 direction, u32 policy, u32 flags,
-		       const void *src, size_t src_bytes, u64 *error_offset);
-int utfconv_validate(u32 direction, u32 policy, const void *src,
-		     size_t src_bytes, u64 *error_offset);
-size_t utfconv_max_length(u32 direction, u32 flags, size_t src_bytes);
-ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
-		    size_t src_bytes, void *dst, size_t dst_bytes,
-		    u64 *error_offset);
+
+/**
+ * utfconv_max_length() - cheap upper bound of a stream's output length
+ * @direction: UTFCONV_DIR_*
+ * @flags: UTFCONV_FLAG_*; %UTFCONV_FLAG_EMIT_BOM adds the BOM's length
+ * @src_bytes: input length in bytes
+ *
+ * What a caller sizes an output buffer by, so that one utfconv_convert()
+ * call with %UTFCONV_END never stops for room: UTF-8 to UTF-16 writes at
+ * most 2 bytes per input byte (one code unit per ASCII byte or per
+ * replaced byte), UTF-16 to UTF-8 at most 3 bytes per 2 input bytes (a
+ * lone surrogate or U+FFFD), an odd last byte counted as 2. The bound
+ * holds for every policy.
+ *
+ * Context: Any context.
+ * Return: the bound in bytes, SIZE_MAX if it does not fit in size_t, or 0
+ * for an unknown @direction or unknown bits in @flags.
+ */
+static inline size_t utfconv_max_length(u32 direction, u32 flags,
+					size_t src_bytes)
+{
+	bool from_utf8 = direction == UTFCONV_DIR_UTF8_TO_UTF16LE ||
+			 direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
+	size_t bytes;
+
+	if (direction < UTFCONV_DIR_UTF8_TO_UTF16LE ||
+	    direction > UTFCONV_DIR_MAX || (flags & ~UTFCONV_FLAGS_ALL))
+		return 0;
+	if (from_utf8) {
+		if (check_mul_overflow(src_bytes, (size_t)2, &bytes))
+			return SIZE_MAX;
+	} else if (check_mul_overflow(src_bytes / 2 + (src_bytes & 1),
+				      (size_t)3, &bytes)) {
+		return SIZE_MAX;
+	}
+	if ((flags & UTFCONV_FLAG_EMIT_BOM) &&
+	    check_add_overflow(bytes, (size_t)(from_utf8 ? 2 : 3), &bytes))
+		return SIZE_MAX;
+	return bytes;
+}
 
 /**
  * utfconv_error() - the error that stopped a stream
@@ -129,22 +164,6 @@ int utfconv_fsname_utf16s_to_utf8s_off(const wchar_t *pwcs, int inlen,
 				       u64 *error_offset);
 int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
 				   enum utf16_endian endian, u8 *s, int maxout);
-int utfconv_fsname_utf16_len(const u8 *s, int inlen, u32 policy,
-			     u64 *error_offset);
 int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/**
- * utfconv_fsname_set_policy() - set what ``fsname_policy`` says
- * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8
- *
- * For KUnit only (the module parameter's setter calls it too): the
- * policy of the drop-in forms, for every caller from now on.
- *
- * Context: Any context.
- * Return: 0, or -EINVAL for any other @policy (nothing changes).
- */
-int utfconv_fsname_set_policy(u32 policy);
-#endif
 
 #endif /* _LINUX_UTFCONV_H */

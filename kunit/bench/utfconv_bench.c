@@ -28,6 +28,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/utfconv.h>
+
+#include "../kmod/utfconv_codec.h"
 #include "../kmod/utfconv_simd.h"
 #include "utfconv_bench.h"
 
