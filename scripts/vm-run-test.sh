@@ -31,6 +31,12 @@ printf '\377ab' >"$D/in/bad0"
 printf 'ab\343\201' >"$D/in/trunc"
 printf '\357\273\277A' >"$D/in/bom8"
 printf 'a\000\000\334b\000\075\330' >"$D/in/lead16"
+printf 'a\355\240\200b' >"$D/in/surr8"
+# (no F4 90 80 80 and up: glibc's UTF-8 to UTF-8 copies those forms
+# past U+10FFFF, utfconv(1) says so)
+printf '\377a\300\257b\355\240\200c\342\202d\303' >"$D/in/many-bad"
+printf 'x\303' >"$D/in/span1"
+printf '\251y' >"$D/in/span2"
 
 section "vm-run: the cases in the VM (scripts/vm.sh run)"
 set +e
@@ -38,6 +44,9 @@ VM_SHARE=$SRC "$UTFCONV_ROOT/scripts/vm.sh" run -- \
 	sh userspace-test/dev/iconv-cases.sh utfconv "$D/vm" </dev/null
 vrc=$?
 sh userspace-test/dev/iconv-cases.sh iconv "$D/iconv" || die "iconv-cases.sh failed"
+# utfconv -l lists its names as iconv -l does: iconv's lines of them.
+grep -x -E 'UTF-?(8|16|16LE|16BE)//' "$D/iconv/list.out" >"$D/iconv/list.utf" || true
+mv "$D/iconv/list.utf" "$D/iconv/list.out"
 
 # position FILE: the position of iconv's "illegal input sequence" line
 position() { sed -n 's/.*illegal input sequence at position \([0-9]*\)$/\1/p' "$1"; }
