@@ -91,8 +91,10 @@ style: deps
 docs: deps
 	scripts/docs.sh
 
-# dkms add/build/install against Debian's 6.1 and 6.12 headers and make
-# install/uninstall, all in build/install-test/; modinfo of the result.
+# The packages of `make deb` installed in a scratch Debian 12 root (DKMS
+# builds the modules for Debian's 6.1 and 6.12 kernels), those modules
+# booted in QEMU with the packaged CLI, the packages purged; make
+# install/uninstall into a staging root (scripts/install-test.sh).
 install-test: deps
 	scripts/install-test.sh
 

@@ -219,15 +219,20 @@ share_payload() {
 }
 
 # add_9p_modules RELEASE DIR: Debian's 9p modules of RELEASE (9p and
-# 9pnet_virtio with their dependencies from modules.dep, decompressed)
+# 9pnet_virtio, and virtio_pci where it is a module, with their
+# dependencies from modules.dep, decompressed)
 # into DIR, their load order in DIR/order.
 add_9p_modules() {
 	local md=/lib/modules/$1 m dep f b
 	mkdir -p "$2"
 	: >"$2/order"
-	for m in kernel/net/9p/9pnet_virtio kernel/fs/9p/9p; do
-		dep=$(grep -E "^$m\.ko(\.xz)?:" "$md/modules.dep") ||
+	# virtio_pci: a module in 6.1, built in from 6.12 on.
+	for m in kernel/drivers/virtio/virtio_pci kernel/net/9p/9pnet_virtio kernel/fs/9p/9p; do
+		if ! dep=$(grep -E "^$m\.ko(\.xz)?:" "$md/modules.dep"); then
+			[ "$m" != kernel/drivers/virtio/virtio_pci ] ||
+				grep -qx CONFIG_VIRTIO_PCI=m "/boot/config-$1" || continue
 			die "no $m in $md/modules.dep (linux-image-$1)"
+		fi
 		# modules.dep lists a module's dependencies last-needed first.
 		for f in $(printf '%s\n' ${dep#*:} | tac) "${dep%%:*}"; do
 			b=$(basename "$f" .xz)
