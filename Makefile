@@ -3,13 +3,18 @@
 # utfconv: wrapper Makefile (the kbuild side is in Kbuild, kmod/Kbuild and
 # kunit/Kbuild, with Kconfig for in-tree builds).
 #
-#   make            build kmod/utfconv.ko (library), kmod/utfconv_dev.ko
-#                   (device) and the CLI tools/utfconv
+#   make            build only (installs nothing): kmod/utfconv.ko (library)
+#                   and kmod/utfconv_dev.ko (device) against the running
+#                   kernel's headers, else Debian 12's 6.1 headers, and
+#                   the CLI tools/utfconv
+#   make deps       install the Debian packages of every other target
+#                   (scripts/deps.sh, as root or with sudo)
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
 #   make shell      a shell in QEMU with utfconv loaded, this directory shared
 #   make check      every test: host-check, kunit, style, docs, install-test,
 #                   vm-test, vm-debug and fs-experiments (their check slices)
 #   make kunit | host-check | fuzz | style | docs | vm-test | install-test
+#   make deb        the Debian packages utfconv-dkms and utfconv in build/deb/
 #   make install | uninstall | clean
 #   make fuzz-long  the libFuzzer target for 10 minutes
 #   make fresh-check  make demo and make check in a new debootstrap chroot
@@ -18,34 +23,53 @@
 #   make fs-experiments  file names of vfat, exFAT, NTFS and Joliet images,
 #                   stock and utfconv drivers
 #
-# Every target but clean, help and uninstall first installs missing Debian packages
-# (scripts/deps.sh, needs root or sudo). Caches: ~/.cache/utfconv.
+# make, install, uninstall, clean and help install no packages; every other
+# target first runs `make deps`, which installs the missing Debian
+# packages (needs root or sudo). Caches: ~/.cache/utfconv.
 
-# Kernel to build against. This machine's own kernel may have no headers:
-# then `make` falls back to the headers of Debian 12's stock 6.1 kernel
-# (package linux-headers-amd64), which the module is tested with.
+# Kernel to build against. This machine's own kernel may have no headers
+# (a container, a CI host): then `make` says so and builds against the
+# headers of Debian 12's stock 6.1 kernel (linux-headers-amd64, which
+# `make deps` installs), which the module is tested with.
 KDIR ?= /lib/modules/$(shell uname -r)/build
 SHARED ?= $(abspath ../shared)
 
-# Resolved when a recipe runs, after deps installed the headers.
-KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.sh headers 6.1))
+# Resolved when a recipe runs: empty when there are no headers at all.
+KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.sh headers 6.1 2>/dev/null))
 
 .PHONY: all modules deps kunit host-check fuzz style vm-test demo check \
 	install clean help bench vm-debug fuzz-long fresh-check shell \
-	fs-experiments
+	fs-experiments deb cli
 
-all: modules
-	@if [ -f tools/Makefile ]; then $(MAKE) -C tools; fi
+all: modules cli
+
+cli:
+	$(MAKE) -C tools
 
 deps:
 	@scripts/deps.sh
 
-modules: deps
-	@if [ ! -f "$(KDIR)/Makefile" ]; then \
+modules:
+	@if [ -z "$(KDIR_BUILD)" ]; then \
+		echo "make: no kernel headers: none for the running kernel at" \
+		     "$(KDIR), nor Debian 12's 6.1 headers." >&2; \
+		echo "make: install linux-headers-$$(uname -r) (or" \
+		     "linux-headers-amd64), set KDIR=, or run 'make deps'." >&2; \
+		exit 1; \
+	fi
+	@if [ "$(KDIR_BUILD)" != "$(KDIR)" ]; then \
 		echo "make: no kernel headers at $(KDIR);" \
-		     "building against Debian 12's 6.1 headers $(KDIR_BUILD)"; \
+		     "building against Debian 12's 6.1 headers $(KDIR_BUILD)" \
+		     "(for the VM tests, not for this machine's kernel)"; \
 	fi
 	$(MAKE) -C $(KDIR_BUILD) M=$(CURDIR) modules
+
+# The Debian packages utfconv-dkms and utfconv (debian/), built by
+# dpkg-buildpackage in a copy of the tracked files under build/deb/, so
+# that the tree stays clean; the .debs and lintian's report land in
+# build/deb/ (scripts/deb.sh).
+deb: deps
+	scripts/deb.sh
 
 kunit: deps
 	scripts/uml-halt-test.sh
@@ -67,8 +91,10 @@ style: deps
 docs: deps
 	scripts/docs.sh
 
-# dkms add/build/install against Debian's 6.1 and 6.12 headers and make
-# install/uninstall, all in build/install-test/; modinfo of the result.
+# The packages of `make deb` installed in a scratch Debian 12 root (DKMS
+# builds the modules for Debian's 6.1 and 6.12 kernels), those modules
+# booted in QEMU with the packaged CLI, the packages purged; make
+# install/uninstall into a staging root (scripts/install-test.sh).
 install-test: deps
 	scripts/install-test.sh
 

@@ -31,13 +31,22 @@ printf '\377ab' >"$D/in/bad0"
 printf 'ab\343\201' >"$D/in/trunc"
 printf '\357\273\277A' >"$D/in/bom8"
 printf 'a\000\000\334b\000\075\330' >"$D/in/lead16"
+printf 'a\355\240\200b' >"$D/in/surr8"
+# (no F4 90 80 80 and up: glibc's UTF-8 to UTF-8 copies those forms
+# past U+10FFFF, utfconv(1) says so)
+printf '\377a\300\257b\355\240\200c\342\202d\303' >"$D/in/many-bad"
+printf 'x\303' >"$D/in/span1"
+printf '\251y' >"$D/in/span2"
 
 section "vm-run: the cases in the VM (scripts/vm.sh run)"
 set +e
 VM_SHARE=$SRC "$UTFCONV_ROOT/scripts/vm.sh" run -- \
-	sh userspace-test/dev/iconv-cases.sh utfconv "$D/vm"
+	sh userspace-test/dev/iconv-cases.sh utfconv "$D/vm" </dev/null
 vrc=$?
 sh userspace-test/dev/iconv-cases.sh iconv "$D/iconv" || die "iconv-cases.sh failed"
+# utfconv -l lists its names as iconv -l does: iconv's lines of them.
+grep -x -E 'UTF-?(8|16|16LE|16BE)//' "$D/iconv/list.out" >"$D/iconv/list.utf" || true
+mv "$D/iconv/list.utf" "$D/iconv/list.out"
 
 # position FILE: the position of iconv's "illegal input sequence" line
 position() { sed -n 's/.*illegal input sequence at position \([0-9]*\)$/\1/p' "$1"; }
@@ -49,13 +58,29 @@ tap_ok "$vrc" "scripts/vm.sh run: exit status 0 (got $vrc)"
 # whole guest log followed it), and its exit status comes through.
 VM_SHARE=$SRC "$UTFCONV_ROOT/scripts/vm.sh" run -- \
 	sh -c 'echo err1 >&2; echo >&2; printf partial >&2; exit 7' \
-	>"$D/stderr.out" 2>"$D/stderr.err"
+	>"$D/stderr.out" 2>"$D/stderr.err" </dev/null
 src=$?
 tap_ok "$([ "$src" = 7 ]; echo $?)" "scripts/vm.sh run: exit status 7 of sh -c (got $src)"
 got=$(sed '1,/^vm: booting /d' "$D/stderr.err" | od -An -c | tr -s ' ')
 want=$(printf 'err1\n\npartial\n' | od -An -c | tr -s ' ')
 [ "$got" = "$want" ]
 tap_ok $? "scripts/vm.sh run: standard error 'err1', '', 'partial' alone (got:$(head -c 200 <<<"$got"))"
+# Standard input is not passed to the guest: a pipe or a file on it
+# fails (125) before anything boots, where the command would have read
+# nothing and passed.
+for how in pipe file; do
+	if [ $how = pipe ]; then
+		echo text | VM_SHARE=$SRC "$UTFCONV_ROOT/scripts/vm.sh" run -- true \
+			>"$D/stdin.out" 2>"$D/stdin.err"
+	else
+		VM_SHARE=$SRC "$UTFCONV_ROOT/scripts/vm.sh" run -- true <"$D/in/multi" \
+			>"$D/stdin.out" 2>"$D/stdin.err"
+	fi
+	irc=$?
+	[ $irc = 125 ] && grep -q 'standard input is not passed' "$D/stdin.err" &&
+		! grep -q 'vm: booting' "$D/stdin.err"
+	tap_ok $? "scripts/vm.sh run with a $how on standard input: exit 125 before booting (got $irc: $(head -c 200 "$D/stdin.err"))"
+done
 for rcf in "$D"/iconv/*.rc; do
 	name=$(basename "$rcf" .rc)
 	v=$D/vm/$name i=$D/iconv/$name

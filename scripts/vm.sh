@@ -8,16 +8,17 @@
 #   scripts/vm.sh run -- CMD [ARG...]
 #   scripts/vm.sh shell
 #
-# run and shell boot Debian's 6.12 kernel with utfconv.ko and
-# utfconv_dev.ko loaded and the current directory (VM_SHARE overrides it)
+# run and shell boot Debian's 6.12 kernel (VM_KERNEL=6.1: the 6.1 one)
+# with utfconv.ko and utfconv_dev.ko loaded and the current directory (VM_SHARE overrides it)
 # shared read-write into the guest by virtio-9p (Debian's own 9p modules, loaded from the
 # initramfs), mounted at the same path and made the working directory,
 # the CLI utfconv on PATH. run runs CMD there (busybox sh userland),
 # prints its standard output (exact bytes, when it has ended) on
 # standard output and its standard error (as lines) on standard error,
 # and exits with CMD's exit status; 125 when the VM did not run CMD to
-# its end (kernel trouble, timeout), vm.sh's own messages on standard
-# error. shell gives an interactive busybox sh on the serial console
+# its end (kernel trouble, timeout) or when vm.sh's standard input is a
+# pipe or a file (CMD gets none: give it a file in the shared directory),
+# vm.sh's own messages on standard error. shell gives an interactive busybox sh on the serial console
 # (leave it with `exit` or `poweroff -f`, or stop QEMU with Ctrl-A X).
 #
 # "fs" runs the file name experiments of scripts/fs-experiments.sh, which
@@ -81,6 +82,10 @@
 # suites in one boot; suite or kunit: one of them, so that
 # scripts/vm-debug.sh can boot both at once, each with its own log
 # build/vm/debug-<version>-test-<part>.log),
+# VM_MODULES (a directory with utfconv.ko and utfconv_dev.ko built for
+# the one kernel booted, loaded instead of building them: scripts/
+# install-test.sh's DKMS-built modules), VM_KERNEL (6.12: the kernel of
+# run and shell),
 # UTFCONV_VM_PAYLOAD (use this directory instead of
 # building userspace-test/build/vm), DEBUG_KERNEL_BUILD (an O= build
 # directory of a debug kernel to use instead of scripts/debug-kernel.sh's).
@@ -108,16 +113,17 @@ if [ "$MODE" = run ]; then
 	[ "${1:-}" = -- ] && shift
 	[ $# -gt 0 ] || die "usage: $0 run -- CMD [ARG...]"
 	RUN_CMD=("$@")
-	set -- 6.12
+	set -- "${VM_KERNEL:-6.12}"
 	# Standard output is CMD's alone: vm.sh's own goes to stderr.
 	exec 3>&1 1>&2
-	# The guest's CMD reads no standard input: say so, rather than let
-	# `... | vm.sh run -- utfconv ...` convert nothing without a word.
+	# The guest's CMD reads no standard input: fail, rather than let
+	# `... | vm.sh run -- utfconv ...` convert nothing and exit 0.
 	if [ -p /dev/stdin ] || [ -f /dev/stdin ]; then
-		log "vm.sh: run: standard input is not passed to CMD; give it a file in the shared directory"
+		printf '%s\n' "vm.sh: run: standard input is not passed to CMD: give it a file in the shared directory (sh -c 'CMD < FILE'), and vm.sh no standard input (</dev/null)" >&2
+		exit 125
 	fi
 fi
-[ "$MODE" = shell ] && set -- 6.12
+[ "$MODE" = shell ] && set -- "${VM_KERNEL:-6.12}"
 KERNELS=${*:-6.1 6.12}
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 VM_MEM=${VM_MEM:-1024}
@@ -213,15 +219,20 @@ share_payload() {
 }
 
 # add_9p_modules RELEASE DIR: Debian's 9p modules of RELEASE (9p and
-# 9pnet_virtio with their dependencies from modules.dep, decompressed)
+# 9pnet_virtio, and virtio_pci where it is a module, with their
+# dependencies from modules.dep, decompressed)
 # into DIR, their load order in DIR/order.
 add_9p_modules() {
 	local md=/lib/modules/$1 m dep f b
 	mkdir -p "$2"
 	: >"$2/order"
-	for m in kernel/net/9p/9pnet_virtio kernel/fs/9p/9p; do
-		dep=$(grep -E "^$m\.ko(\.xz)?:" "$md/modules.dep") ||
+	# virtio_pci: a module in 6.1, built in from 6.12 on.
+	for m in kernel/drivers/virtio/virtio_pci kernel/net/9p/9pnet_virtio kernel/fs/9p/9p; do
+		if ! dep=$(grep -E "^$m\.ko(\.xz)?:" "$md/modules.dep"); then
+			[ "$m" != kernel/drivers/virtio/virtio_pci ] ||
+				grep -qx CONFIG_VIRTIO_PCI=m "/boot/config-$1" || continue
 			die "no $m in $md/modules.dep (linux-image-$1)"
+		fi
 		# modules.dep lists a module's dependencies last-needed first.
 		for f in $(printf '%s\n' ${dep#*:} | tac) "${dep%%:*}"; do
 			b=$(basename "$f" .xz)
@@ -553,8 +564,14 @@ for k in $KERNELS; do
 
 	section "vm: $MODE on Linux $rel"
 	bdir=$SRC/build/$rel
+	ko=$bdir/kmod/utfconv.ko devko=$bdir/kmod/utfconv_dev.ko
+	if [ -n "${VM_MODULES:-}" ]; then
+		ko=$VM_MODULES/utfconv.ko devko=$VM_MODULES/utfconv_dev.ko
+		log "vm: loading $ko and $devko (VM_MODULES)"
+		[ -f "$ko" ] && [ -f "$devko" ] || die "no $ko and $devko"
+	fi
 	mkdir -p "$bdir"
-	copy_module_tree "$bdir"
+	[ -n "${VM_MODULES:-}" ] || copy_module_tree "$bdir"
 	kopt=()
 	if [ -n "$kunit_mod" ]; then
 		mkdir -p "$bdir/kunit"
@@ -565,10 +582,11 @@ for k in $KERNELS; do
 		kopt=(CONFIG_UTFCONV_KUNIT_TEST=m)
 		ktest=$bdir/kunit/utfconv_kunit.ko
 	fi
-	log "vm: building utfconv.ko, utfconv_dev.ko${ktest:+, utfconv_kunit.ko} against $kdir"
-	"${kmake[@]}" M="$bdir" "${kopt[@]}" modules
-	ko=$bdir/kmod/utfconv.ko
-	for f in "$ko" "$bdir/kmod/utfconv_dev.ko" $ktest; do
+	if [ -z "${VM_MODULES:-}" ]; then
+		log "vm: building utfconv.ko, utfconv_dev.ko${ktest:+, utfconv_kunit.ko} against $kdir"
+		"${kmake[@]}" M="$bdir" "${kopt[@]}" modules
+	fi
+	for f in "$ko" "$devko" $ktest; do
 		[ -f "$f" ] || die "no $f"
 	done
 
@@ -584,12 +602,12 @@ for k in $KERNELS; do
 	cp "$BUSYBOX" "$root/bin/busybox"
 	cp -a "$PAYLOAD/." "$root/utfconv/"
 	[ "$GUEST_CMD" != /utfconv/share.sh ] || add_9p_modules "$rel" "$root/utfconv/9p"
-	cp "$ko" "$bdir/kmod/utfconv_dev.ko" "$root/utfconv/"
+	cp "$ko" "$devko" "$root/utfconv/"
 	[ -z "$ktest" ] || cp "$ktest" "$root/utfconv/utfconv_kunit.ko"
 	# The module's allocation and user-copy call sites, for the fault sweep.
 	if [ "$k" = debug ] && [ -d "$root/utfconv/hardening" ]; then
 		python3 "$SRC/userspace-test/hardening/fault-sites.py" --list "$ko" \
-			"$bdir/kmod/utfconv_dev.ko" >"$root/utfconv/hardening/fault-sites.txt"
+			"$devko" >"$root/utfconv/hardening/fault-sites.txt"
 	fi
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/tmp:/bin/sh\n' >"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"

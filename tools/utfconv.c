@@ -150,8 +150,8 @@ static void usage(FILE *f)
 "                         consumed; big-endian without one)\n"
 "  -t, --to-code=TO       output encoding: UTF-8, UTF-16LE, UTF-16BE or\n"
 "                         UTF-16 (a BOM, then the machine's byte order,\n"
-"                         as glibc iconv; one side must be UTF-8, the\n"
-"                         other UTF-16)\n"
+"                         as glibc iconv; one side must be UTF-8, and\n"
+"                         -f UTF-8 -t UTF-8 validates and copies)\n"
 "  -c                     drop ill-formed input, as iconv -c: a character\n"
 "                         cut off by the end of the input still fails\n"
 "                         (--policy=skip drops that too)\n"
@@ -165,7 +165,8 @@ static void usage(FILE *f)
 "      --stats            print the stream counters to stderr at the end\n"
 "  -o, --output=OUT       write to OUT instead of standard output; OUT\n"
 "                         may also be an input (see below)\n"
-"  -l, --list             list the known encoding names\n"
+"  -l, --list             list the known encoding names (NAME//, one a\n"
+"                         line, as glibc iconv -l)\n"
 "      --help             show this help\n"
 "      --version          show the version\n"
 "\n"
@@ -173,8 +174,10 @@ static void usage(FILE *f)
 "(UTF8, UTF16LE, ...) are accepted; a \"//IGNORE\" suffix means -c, but\n"
 "without -c it exits 1 when it dropped anything, as glibc iconv.\n"
 "Without FILE, or with FILE \"-\", standard input is read. Several FILEs\n"
-"are converted as one concatenated stream (a character may span two\n"
-"files), and error positions count bytes from the start of that stream.\n"
+"are converted one after the other, each on its own, as glibc iconv does\n"
+"(-t UTF-16 writes a BOM before each; a character cut off at the end of\n"
+"a file is incomplete; error positions count from the start of the\n"
+"file), until one fails.\n"
 "On invalid input, all output converted before the error is written.\n"
 "-o OUT writes a temporary file beside OUT and renames it over OUT at\n"
 "the end; after invalid input OUT gets the output converted before the\n"
@@ -233,12 +236,21 @@ static int parse_policy(const char *arg)
 	return -1;
 }
 
+/*
+ * The names, as glibc's iconv -l prints them when its output is not a
+ * terminal (one NAME// a line, in its order), so that scripts that parse
+ * that list parse this one. The usage text says what each means.
+ */
 static void list_encodings(void)
 {
-	puts("UTF-8 UTF8");
-	puts("UTF-16LE UTF16LE");
-	puts("UTF-16BE UTF16BE");
-	puts("UTF-16 UTF16 (input: byte order from the BOM, big-endian without one; output: a BOM, then the machine's byte order)");
+	static const char *const names[] = {
+		"UTF-8", "UTF-16", "UTF-16BE", "UTF-16LE",
+		"UTF8", "UTF16", "UTF16BE", "UTF16LE",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		printf("%s//\n", names[i]);
 }
 
 /* Write all of buf to fd, retrying on EINTR and short writes. */
@@ -467,6 +479,11 @@ struct conv {
 	char *outbuf;
 	uint64_t out_bytes;	/* bytes written to out */
 	bool bom_pending;	/* -t UTF-16: a BOM goes before the first byte */
+	bool bom_each;		/* -t UTF-16: bom_pending again for each file */
+	bool pivot;		/* -f UTF-8 -t UTF-8: the stream writes UTF-16 */
+	unsigned int pivot_policy;	/* of the way back to UTF-8 */
+	size_t pivot_held;	/* bytes of pivot_in held for the next read */
+	struct utfconv_status totals;	/* of the files before this one */
 	bool iconv_skip;	/* -c or //IGNORE: iconv's exit status rules */
 	bool ignore_fails;	/* //IGNORE without -c: exit 1 if it dropped any */
 	bool eof_seen;		/* read() returned 0 after the flush */
@@ -543,10 +560,8 @@ static void progress_end(struct conv *c)
  * Write n converted bytes to the output. -t UTF-16 puts its BOM before
  * the first of them, as glibc does: no output, no BOM. Exits on error.
  */
-static void out_write(struct conv *c, const char *buf, size_t n)
+static void out_raw(struct conv *c, const char *buf, size_t n)
 {
-	if (c->out < 0)
-		return;
 	if ((c->bom_pending &&
 	     write_all(c->out, utf16_bom, sizeof(utf16_bom))) ||
 	    write_all(c->out, buf, n)) {
@@ -557,6 +572,90 @@ static void out_write(struct conv *c, const char *buf, size_t n)
 	}
 	c->out_bytes += (c->bom_pending ? sizeof(utf16_bom) : 0) + n;
 	c->bom_pending = false;
+}
+
+/*
+ * -f UTF-8 -t UTF-8 (validate and copy, as iconv does): the device only
+ * converts between UTF-8 and UTF-16, so the stream converts the input to
+ * UTF-16 in the machine's byte order under the policy asked for (strict
+ * stops at the first error, -c drops, replace and wtf8 as for any pair;
+ * the error positions are the stream's, in input bytes), and each piece
+ * of its output goes back to UTF-8 with UTFCONV_IOC_CONVERT. That UTF-16
+ * is well-formed (with lone surrogates only under wtf8, which the way
+ * back keeps), so the way back cannot fail; it needs whole characters,
+ * so a unit cut by the end of a read(), or a lead surrogate whose trail
+ * has not come yet, waits in pivot_in for the next piece.
+ */
+#define PIVOT_HOLD	3
+static char pivot_in[OUT_CHUNK + PIVOT_HOLD];
+/* UTF-16 to UTF-8: at most three bytes for two. */
+static char pivot_out[(OUT_CHUNK + PIVOT_HOLD) / 2 * 3];
+
+/* Convert @len bytes of whole UTF-16 characters at @src and write them. */
+static void pivot_convert(struct conv *c, const char *src, size_t len)
+{
+	while (len) {
+		struct utfconv_convert cv = {
+			.source = ENC_UTF16_OUT == ENC_UTF16LE ?
+				  UTFCONV_ENC_UTF16LE : UTFCONV_ENC_UTF16BE,
+			.target = UTFCONV_ENC_UTF8,
+			.policy = c->pivot_policy,
+			.src = (uintptr_t)src,
+			.src_bytes = len,
+			.dst = (uintptr_t)pivot_out,
+			.dst_bytes = sizeof(pivot_out),
+		};
+		int r = ioctl(c->dev, UTFCONV_IOC_CONVERT, &cv);
+
+		if (r && errno != EINTR) {
+			msg("converting back to UTF-8: %s", strerror(errno));
+			exit(EXIT_IO);
+		}
+		out_raw(c, pivot_out, (size_t)cv.dst_used);
+		src += cv.src_used;
+		len -= (size_t)cv.src_used;
+		if (!r)
+			break;
+	}
+}
+
+/* Take @n bytes of the stream's UTF-16; convert all but an unfinished end. */
+static void pivot_write(struct conv *c, const char *buf, size_t n)
+{
+	size_t len = c->pivot_held + n, keep = len & 1;
+	uint16_t u;
+
+	memcpy(pivot_in + c->pivot_held, buf, n);
+	if (len - keep >= 2) {
+		memcpy(&u, pivot_in + len - keep - 2, sizeof(u));
+		if (u >= 0xd800 && u <= 0xdbff)
+			keep += 2;
+	}
+	pivot_convert(c, pivot_in, len - keep);
+	memmove(pivot_in, pivot_in + len - keep, keep);
+	c->pivot_held = keep;
+}
+
+/*
+ * The end of a stream: what was held goes too (a lone lead surrogate
+ * under wtf8; nothing else can be left).
+ */
+static void pivot_flush(struct conv *c)
+{
+	if (c->pivot && c->out >= 0)
+		pivot_convert(c, pivot_in, c->pivot_held);
+	c->pivot_held = 0;
+}
+
+/* Write @n bytes the device converted. Exits on error. */
+static void out_write(struct conv *c, const char *buf, size_t n)
+{
+	if (c->out < 0)
+		return;
+	if (c->pivot)
+		pivot_write(c, buf, n);
+	else
+		out_raw(c, buf, n);
 }
 
 /*
@@ -584,34 +683,58 @@ static int drain_ready(struct conv *c)
 	}
 }
 
-static void print_stats(int dev)
+/*
+ * Add the counters of the stream of a file to c->totals; the first error
+ * is the first file's that had one. Returns 0, or -1 after a message.
+ */
+static int stats_add(struct conv *c)
 {
-	struct utfconv_status st;
+	struct utfconv_status st, *t = &c->totals;
+
+	memset(&st, 0, sizeof(st));
+	if (ioctl(c->dev, UTFCONV_IOC_GET_STATUS, &st)) {
+		msg("cannot read the stream status: %s", strerror(errno));
+		return -1;
+	}
+	t->bytes_in += st.bytes_in;
+	t->bytes_out += st.bytes_out;
+	t->code_points += st.code_points;
+	t->replacements += st.replacements;
+	if (t->error_kind == UTFCONV_ERR_NONE) {
+		t->error_kind = st.error_kind;
+		t->error_offset = st.error_offset;
+	}
+	t->pending_bytes = st.pending_bytes;
+	t->ready_bytes = st.ready_bytes;
+	return 0;
+}
+
+/* --stats: the counters of all files together. */
+static void print_stats(struct conv *c)
+{
+	const struct utfconv_status *st = &c->totals;
 	static const char *const kinds[] = {
 		[UTFCONV_ERR_NONE]		= "none",
 		[UTFCONV_ERR_ILLFORMED]		= "ill-formed",
 		[UTFCONV_ERR_INCOMPLETE]	= "incomplete",
 	};
 
-	memset(&st, 0, sizeof(st));
-	if (ioctl(dev, UTFCONV_IOC_GET_STATUS, &st)) {
-		msg("cannot read the stream status: %s", strerror(errno));
+	if (stats_add(c))
 		return;
-	}
-	fprintf(stderr, "bytes in:      %" PRIu64 "\n", (uint64_t)st.bytes_in);
-	fprintf(stderr, "bytes out:     %" PRIu64 "\n", (uint64_t)st.bytes_out);
+	fprintf(stderr, "bytes in:      %" PRIu64 "\n", (uint64_t)st->bytes_in);
+	fprintf(stderr, "bytes out:     %" PRIu64 "\n", (uint64_t)st->bytes_out);
 	fprintf(stderr, "code points:   %" PRIu64 "\n",
-		(uint64_t)st.code_points);
+		(uint64_t)st->code_points);
 	fprintf(stderr, "replacements:  %" PRIu64 "\n",
-		(uint64_t)st.replacements);
+		(uint64_t)st->replacements);
 	fprintf(stderr, "first error:   %s",
-		st.error_kind < 3 ? kinds[st.error_kind] : "unknown");
-	if (st.error_kind != UTFCONV_ERR_NONE)
+		st->error_kind < 3 ? kinds[st->error_kind] : "unknown");
+	if (st->error_kind != UTFCONV_ERR_NONE)
 		fprintf(stderr, " at position %" PRIu64,
-			(uint64_t)st.error_offset);
+			(uint64_t)st->error_offset);
 	fputc('\n', stderr);
-	fprintf(stderr, "pending bytes: %u\n", st.pending_bytes);
-	fprintf(stderr, "ready bytes:   %u\n", st.ready_bytes);
+	fprintf(stderr, "pending bytes: %u\n", st->pending_bytes);
+	fprintf(stderr, "ready bytes:   %u\n", st->ready_bytes);
 }
 
 /*
@@ -934,34 +1057,72 @@ static int finish(struct conv *c)
 }
 
 /*
- * Feed every input file into the device as one stream, copying the
- * output as it becomes ready. Returns an exit status.
+ * Feed the input file @name into the device's stream, copying the
+ * output as it becomes ready, and end the stream. Returns an exit status.
+ */
+static int convert_one(struct conv *c, const char *name, char *buf)
+{
+	struct input in = {
+		.names = &name,
+		.count = 1,
+		.fd = -1,
+		.buf = buf,
+	};
+	int ret;
+
+	ret = feed(c, &in);
+	if (ret < 0)
+		ret = finish(c);
+	pivot_flush(c);
+	input_unmap(&in);
+	if (in.fd > STDIN_FILENO)
+		close(in.fd);
+	return ret;
+}
+
+/*
+ * Between two files: a new stream with the same configuration, so that
+ * each file is converted on its own, as glibc's iconv does (-t UTF-16
+ * writes a BOM for each, an error position counts from the start of its
+ * file, a character cut off at the end of a file is incomplete).
+ */
+static int next_stream(struct conv *c)
+{
+	if (stats_add(c))
+		return EXIT_IO;
+	if (ioctl(c->dev, UTFCONV_IOC_RESET)) {
+		msg("resetting /dev/utfconv: %s", strerror(errno));
+		return EXIT_IO;
+	}
+	c->eof_seen = false;
+	c->bom_pending = c->bom_each;
+	return EXIT_OK;
+}
+
+/*
+ * Convert every input file in turn, each as a stream of its own, until
+ * one fails (as glibc's iconv stops). Returns an exit status.
  */
 static int convert(struct conv *c, char **files, int nfiles)
 {
 	static const char *const stdin_only[] = { "-" };
 	const char *const *names = nfiles ? (const char *const *)files :
 					    stdin_only;
-	struct input in = {
-		.names = names,
-		.count = nfiles ? nfiles : 1,
-		.fd = -1,
-		.buf = malloc(IN_CHUNK),
-	};
-	int ret;
+	char *buf = malloc(IN_CHUNK);
+	int i, ret = EXIT_OK;
 
-	if (!in.buf) {
+	if (!buf) {
 		msg("out of memory");
 		return EXIT_IO;
 	}
-	ret = feed(c, &in);
+	for (i = 0; i < (nfiles ? nfiles : 1) && ret == EXIT_OK; i++) {
+		if (i)
+			ret = next_stream(c);
+		if (ret == EXIT_OK)
+			ret = convert_one(c, names[i], buf);
+	}
 	progress_end(c);
-	if (ret < 0)
-		ret = finish(c);
-	input_unmap(&in);
-	if (in.fd > STDIN_FILENO)
-		close(in.fd);
-	free(in.buf);
+	free(buf);
 	return ret;
 }
 
@@ -1122,7 +1283,8 @@ static int parse_options(int argc, char **argv, struct cli_opts *o)
 			usage(stdout);
 			return EXIT_OK;
 		case OPT_VERSION:
-			printf("utfconv %s (ioctl ABI 2)\n", UTFCONV_CLI_VERSION);
+			/* utfconv(4): the device has features, no version */
+			printf("utfconv %s\n", UTFCONV_CLI_VERSION);
 			return EXIT_OK;
 		default:
 			fprintf(stderr, "Try `%s --help' for more information.\n",
@@ -1155,10 +1317,16 @@ static int configure(struct cli_opts *o, struct conv *c,
 	if (to_enc == ENC_UTF16) {
 		/* glibc's UTF-16: the BOM here, unless --bom has the device write it */
 		to_enc = ENC_UTF16_OUT;
-		c->bom_pending = !(o->flags & UTFCONV_FLAG_EMIT_BOM);
+		c->bom_each = !(o->flags & UTFCONV_FLAG_EMIT_BOM);
+		c->bom_pending = c->bom_each;
+	}
+	if (from_enc == ENC_UTF8 && to_enc == ENC_UTF8) {
+		/* validate and copy: through UTF-16 and back (pivot_write) */
+		to_enc = ENC_UTF16_OUT;
+		c->pivot = true;
 	}
 	if (config_of(from_enc, to_enc, o->flags, cfg))
-		return unsupported("conversion from `%s' to `%s' is not supported: one side must be UTF-8, the other UTF-16",
+		return unsupported("conversion from `%s' to `%s' is not supported: one side must be UTF-8",
 				   o->from, o->to);
 	if ((o->dash_c || ignore) && o->policy >= 0 &&
 	    o->policy != UTFCONV_POLICY_SKIP)
@@ -1170,6 +1338,8 @@ static int configure(struct cli_opts *o, struct conv *c,
 	c->ignore_fails = ignore && !o->dash_c;
 	if (o->policy < 0)
 		o->policy = UTFCONV_POLICY_STRICT;
+	c->pivot_policy = o->policy == UTFCONV_POLICY_WTF8 ?
+			  UTFCONV_POLICY_WTF8 : UTFCONV_POLICY_STRICT;
 	if (o->check && o->out_name)
 		return usage_error("--check writes no output; -o makes no sense with it");
 	cfg->policy = (unsigned int)o->policy;
@@ -1256,7 +1426,7 @@ int main(int argc, char **argv)
 	progress_setup(&c, argv + optind, argc - optind);
 	ret = convert(&c, argv + optind, argc - optind);
 	if (o.stats)
-		print_stats(c.dev);
+		print_stats(&c);
 	if (of.fd >= 0)
 		ret = out_finish(&of, ret, c.out_bytes);
 	free(c.outbuf);

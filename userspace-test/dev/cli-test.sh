@@ -77,8 +77,8 @@ run
 run -f UTF-16LE -t UTF-16BE
 [ $rc = 1 ] && says "^utfconv: conversion from .UTF-16LE. to .UTF-16BE. is not supported"
 ok $? "UTF-16LE -> UTF-16BE unsupported, exit 1"
-run -f UTF-8 -t UTF-8
-[ $rc = 1 ] && says 'not supported'; ok $? "UTF-8 -> UTF-8 unsupported, exit 1"
+run -f UTF-16 -t UTF-16BE
+[ $rc = 1 ] && says 'not supported'; ok $? "UTF-16 -> UTF-16BE unsupported, exit 1"
 run -f LATIN1 -t UTF-8
 [ $rc = 1 ] && says "^utfconv: conversion from .LATIN1. is not supported" && ! says 'Try'
 ok $? "unknown input encoding: exit 1, no usage hint"
@@ -101,9 +101,13 @@ run --help
 ok $? "--help documents options and exit status"
 run --version
 [ $rc = 0 ] && grep -q '^utfconv ' "$T/out"; ok $? "--version"
+# glibc's iconv -l when its output is not a terminal: NAME//, one a line
 run -l
-[ $rc = 0 ] && grep -q 'UTF-16LE' "$T/out" && grep -q 'UTF-16BE' "$T/out" && grep -q 'UTF-8' "$T/out"
-ok $? "-l lists the encodings"
+want 'UTF-8//\nUTF-16//\nUTF-16BE//\nUTF-16LE//\nUTF8//\nUTF16//\nUTF16BE//\nUTF16LE//\n'
+check "-l lists the names as iconv -l: NAME// a line, nothing else" 0
+run --version
+want 'utfconv 1.0\n'
+check "--version: the version alone (the device has no ABI number)" 0
 run --list
 [ $rc = 0 ] && grep -q 'UTF-16' "$T/out"; ok $? "--list"
 UTFCONV_DEVICE=/nonexistent/utfconv "$CLI" -f UTF-8 -t UTF-16LE < /dev/null > "$T/out" 2> "$T/err"
@@ -223,6 +227,38 @@ check "--strip-bom drops a leading BOM" 0
 input '\357\273\277A'; want '\377\376A\000'; run -f UTF-8 -t UTF-16LE
 check "without --strip-bom a BOM is data" 0
 
+# -f UTF-8 -t UTF-8: validated and copied (through UTF-16 and back)
+input "$U8"; want "$U8"; run -f UTF-8 -t UTF-8
+check "UTF-8 -> UTF-8: a copy" 0
+input 'ab\300\257cd'; want 'ab'; run -f UTF-8 -t UTF-8
+check "UTF-8 -> UTF-8: ill-formed, exit 1, the text before it" 1 '^utfconv: illegal input sequence at position 2$'
+input 'ab\343\201'; want 'ab'; run -f UTF-8 -t UTF-8
+check "UTF-8 -> UTF-8: incomplete at the end, exit 1" 1 '^utfconv: incomplete character at end of input at position 2$'
+input '\377a\300\257b\355\240\200c\364\220\200\200d'; want 'abcd'; run -f UTF-8 -t UTF-8 -c
+check "UTF-8 -> UTF-8 -c: every ill-formed sequence dropped, exit 0" 0
+input 'a\377b'; want 'a\357\277\275b'; run -f UTF-8 -t UTF-8 --policy=replace
+check "UTF-8 -> UTF-8 --policy=replace: U+FFFD" 0
+input 'a\355\240\200b\355\277\277'; want 'a\355\240\200b\355\277\277'; run -f UTF-8 -t UTF-8 --policy=wtf8
+check "UTF-8 -> UTF-8 --policy=wtf8: lone surrogates kept, the last one too" 0
+input 'ab'; want '\357\273\277ab'; run -f UTF-8 -t UTF-8 --bom
+check "UTF-8 -> UTF-8 --bom" 0
+input '\357\273\277ab'; want 'ab'; run -f UTF-8 -t UTF-8 --strip-bom
+check "UTF-8 -> UTF-8 --strip-bom" 0
+input 'ab\377'; want ''; run -f UTF-8 -t UTF-8 --check
+check "UTF-8 -> UTF-8 --check: exit 1, no output" 1 'position 2$'
+# Surrogate pairs across the 64 KiB reads of the UTF-16 in between:
+# "a" first puts the pairs at offset 2 mod 4, so a read that ends at a
+# multiple of 4 bytes (64 KiB) cuts one.
+printf 'a' > "$T/in"
+printf '\360\237\230\273\360\220\200\200' > "$T/x"
+while [ "$(wc -c < "$T/x")" -lt 200000 ]; do
+	cat "$T/x" "$T/x" > "$T/x2" && mv "$T/x2" "$T/x"
+done
+cat "$T/x" >> "$T/in"
+cp "$T/in" "$T/want"
+run -f UTF-8 -t UTF-8
+check "UTF-8 -> UTF-8: $(wc -c < "$T/want") bytes of four-byte characters, copied" 0
+
 # --check, --stats, -o
 input "$U8"; want ''; run -f UTF-8 -t UTF-16LE --check
 check "--check: valid, no output" 0
@@ -335,16 +371,24 @@ if mkfifo "$T/fifo" 2>/dev/null; then
 	rm -f "$T/fifo"
 fi
 
-# several files: one stream, a character may span two files
+# several files: each on its own, as glibc's iconv, until one fails
 printf 'a\343' > "$T/f1"; printf '\201\202b' > "$T/f2"; printf 'c' > "$T/f3"
-want 'a\000\102\060b\000c\000'; run -f UTF-8 -t UTF-16LE "$T/f1" "$T/f2" "$T/f3"
-check "several files are one concatenated stream" 0
+want 'a\000'; run -f UTF-8 -t UTF-16LE "$T/f1" "$T/f2" "$T/f3"
+check "a character cut off at the end of a file is incomplete; stop there" 1 \
+	'^utfconv: incomplete character at end of input at position 1$'
 printf 'abc' > "$T/f1"; printf 'd\377e' > "$T/f2"
-want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE "$T/f1" "$T/f2"
-check "error positions count from the start of the stream" 1 'position 4$'
-printf 'ab\343' > "$T/f1"; printf 'x' > "$T/f2"
-want 'a\000b\000'; run -f UTF-8 -t UTF-16LE "$T/f1" "$T/f2"
-check "a character cut at a file boundary is ill-formed" 1 'illegal input sequence at position 2$'
+want 'a\000b\000c\000d\000'; run -f UTF-8 -t UTF-16LE "$T/f1" "$T/f2" "$T/f1"
+check "error positions count from the start of the file at fault" 1 'position 1$'
+printf 'ab' > "$T/f1"; : > "$T/f0"; printf 'c' > "$T/f2"
+want '\377\376a\000b\000\377\376c\000'; run -f UTF-8 -t UTF-16 "$T/f1" "$T/f0" "$T/f2"
+check "-t UTF-16: a BOM for each file with output" 0
+want '\377\376a\000b\000\377\376a\000b\000'; run -f UTF-8 -t UTF-16 "$T/f1" "$T/f1"
+check "-t UTF-16, the same file twice: two BOMs" 0
+printf 'a\303\251' > "$T/f1"; printf '\377' > "$T/f2"
+want 'a\000\351\000a\000\351\000'; run -f UTF-8 -t UTF-16LE -c --stats "$T/f1" "$T/f2" "$T/f1"
+check "-c, several files: --stats counts them all" 0 '^bytes in: *7$'
+says '^replacements: *1$' && says '^first error: *ill-formed at position 0$'
+ok $? "--stats: the first error, its position in its file"
 want ''; run -f UTF-8 -t UTF-16LE "$T/does-not-exist"
 [ $rc = 4 ] && says 'does-not-exist'; ok $? "missing input file: exit 4"
 want ''; run -f UTF-8 -t UTF-16LE
@@ -527,16 +571,16 @@ for f in m8 m4; do
 	ok $? "mapped $f: UTF-16LE -> UTF-8 gives the file back"
 	rm -f "$T/$f.read" "$T/$f.back"
 done
-# Several files, mapped and not (a short one, stdin), as one stream.
-printf '\342\202' > "$T/cut"
-printf '\254' > "$T/in"
-"$CLI" -f UTF-8 -t UTF-16LE "$T/m8" "$T/cut" - "$T/m8" < "$T/in" > "$T/out" 2> "$T/err"
+# Several files, mapped and not (a short one, stdin), one after the other.
+printf '\342\202\254' > "$T/short"
+printf 'x' > "$T/in"
+"$CLI" -f UTF-8 -t UTF-16LE "$T/m8" "$T/short" - "$T/m8" < "$T/in" > "$T/out" 2> "$T/err"
 rc=$?
 rm -f "$T/in"
 cat "$T/m8.map" > "$T/want"
-printf '\254\040' >> "$T/want"
+printf '\254\040x\000' >> "$T/want"
 cat "$T/m8.map" >> "$T/want"
-check "mapped and read files as one stream, a character split across them" 0
+check "mapped and read files, and stdin, one after the other" 0
 rm -f "$T/m8" "$T/m4" "$T/m8.map" "$T/m4.map" "$T/cut"
 
 # A mapped file truncated while it is read, within its last page: the

@@ -77,6 +77,7 @@ case_ c-lead16 - - -c -f UTF-16LE -t UTF-8 $I/lead16
 case_ ignore-bad - - -f UTF-8 -t UTF-16LE//IGNORE $I/bad
 case_ ignore-clean - - -f UTF-8 -t UTF-16LE//IGNORE $I/multi
 case_ ignore-c - - -c -f UTF-8 -t UTF-16LE//IGNORE $I/bad
+case_ ignore-two - - -f UTF-8 -t UTF-16LE//IGNORE $I/bad $I/multi
 case_ unknown-from - - -f LATIN-NONE -t UTF-8 $I/multi
 case_ unknown-to - - -f UTF-8 -t NONE-16 $I/multi
 case_ stdin $I/multi - -f UTF-8 -t UTF-16LE
@@ -88,4 +89,30 @@ inplace_ o-inplace-big $I/big -f UTF-8 -t UTF-16BE
 inplace_ o-inplace-back $I/multi.le -f UTF-16LE -t UTF-8
 case_ o-bad - old -f UTF-8 -t UTF-16LE -o @o $I/bad
 case_ o-bad0 - old -f UTF-8 -t UTF-16LE -o @o $I/bad0
+# -f UTF-8 -t UTF-8: validate and copy (-c: clean)
+case_ u8-u8 - - -f UTF-8 -t UTF-8 $I/multi
+case_ u8-u8-readme - - -f UTF-8 -t UTF-8 README.md
+case_ u8-u8-big - - -f UTF-8 -t UTF-8 $I/big
+case_ u8-u8-bom - - -f UTF-8 -t UTF-8 $I/bom8
+case_ u8-u8-empty - - -f UTF-8 -t UTF-8 $I/empty
+case_ u8-u8-spelling - - -f utf8 -t UTF8 $I/multi
+case_ u8-u8-bad - - -f UTF-8 -t UTF-8 $I/bad
+case_ u8-u8-bad0 - - -f UTF-8 -t UTF-8 $I/bad0
+case_ u8-u8-trunc - - -f UTF-8 -t UTF-8 $I/trunc
+case_ u8-u8-surrogate - - -f UTF-8 -t UTF-8 $I/surr8
+case_ u8-u8-c-bad - - -c -f UTF-8 -t UTF-8 $I/bad
+case_ u8-u8-c-many - - -c -f UTF-8 -t UTF-8 $I/many-bad
+case_ u8-u8-c-trunc - - -c -f UTF-8 -t UTF-8 $I/trunc
+case_ u8-u8-stdin $I/multi - -f UTF-8 -t UTF-8
+case_ u8-u8-o - old -f UTF-8 -t UTF-8 -o @o $I/multi
+case_ u8-u8-o-bad - old -f UTF-8 -t UTF-8 -o @o $I/bad
+# several files: each converted on its own, until one fails
+case_ utf16-two - - -f UTF-8 -t UTF-16 $I/multi README.md
+case_ utf16-three-empty - - -f UTF-8 -t UTF-16 $I/multi $I/empty $I/multi
+case_ two-bad - - -f UTF-8 -t UTF-16LE $I/multi $I/bad $I/multi
+case_ two-span - - -f UTF-8 -t UTF-16LE $I/span1 $I/span2
+case_ c-two - - -c -f UTF-8 -t UTF-16LE $I/bad $I/multi $I/trunc $I/multi
+case_ u8-u8-two - - -f UTF-8 -t UTF-8 $I/multi $I/bad $I/multi
+# -l: NAME// a line (vm-run-test.sh compares it with iconv -l's UTF lines)
+case_ list - - -l
 exit 0
