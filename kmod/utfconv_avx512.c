@@ -32,9 +32,22 @@
  * before the first byte that is not part of a well-formed one- to
  * three-byte sequence. Each byte is then decoded in a 16-bit lane as if
  * a character started there, from itself and the two bytes after it
- * (three zero-extending loads per 32 lanes), and vpcompressw keeps the
- * lanes where characters start, in order. Four-byte sequences go to a
- * step of their own in 32-bit lanes (utfconv_avx512_utf8_four()).
+ * (three zero-extending loads per 32 lanes, two where no three-byte
+ * lead is among them), and vpcompressw keeps the lanes where characters
+ * start, in order. A step of 21 three-byte sequences (CJK) is gathered
+ * into its lanes by two vpermb instead, and one of 16 four-byte ones
+ * (emoji) decoded in 32-bit lanes in place; other steps with four-byte
+ * sequences decode in 32-bit lanes, a quarter at a time
+ * (utfconv_z_utf8_four()). The ASCII run a call starts with goes through
+ * the AVX2 path's loop (utfconv_avx2_utf8_lead()), which 512-bit
+ * vectors do not beat there.
+ *
+ * UTF-16 to UTF-8, 32 units a step: ASCII narrowed with vpmovwb; units
+ * below 0x800 as one or two bytes in their 16-bit lanes, packed with
+ * vpcompressb; otherwise each unit's one to three bytes, or a surrogate
+ * pair's four, in 32-bit lanes, 16 units at a time, packed the same way.
+ * The step ends before a lone surrogate (the careful path's turn) or a
+ * lead surrogate in its last unit.
  */
 
 #include <linux/bitops.h>
@@ -229,7 +242,7 @@ struct utfconv_z_utf8 {
 /* Constants the loops keep in registers. */
 struct utfconv_z_k8 {
 	utfconv_u8x64 leads, c0, e0, a0, x90, any, bad, xe0, xed, xf0, xf4,
-		      four;
+		      four, run3_tail, run3_lead;
 	utfconv_u16x32 x3f, x7ff;
 };
 
@@ -313,16 +326,18 @@ unsigned int utfconv_z_utf8_end(const struct utfconv_z_utf8 *c, bool *stop)
 static __always_inline UTFCONV_AVX512
 unsigned int utfconv_z_utf8_half(const struct utfconv_z_k8 *k, const u8 *s,
 				 u8 *d, const struct utfconv_z_utf8 *c,
-				 u64 keep, unsigned int h, bool be)
+				 u64 keep, unsigned int h, bool three, bool be)
 {
 	utfconv_u16x32 b0 = utfconv_z_zext8(s + h);
 	utfconv_u16x32 c1 = utfconv_z_zext8(s + h + 1) & k->x3f;
-	utfconv_u16x32 c2 = utfconv_z_zext8(s + h + 2) & k->x3f;
-	utfconv_u16x32 t = b0 << 6 | c1, u;
+	utfconv_u16x32 t = b0 << 6 | c1, u, c2;
 	u32 m = keep >> h;
 
 	u = utfconv_z_blend16(b0, t & k->x7ff, c->lead >> h);
-	u = utfconv_z_blend16(u, t << 6 | c2, c->three >> h);
+	if (three) {
+		c2 = utfconv_z_zext8(s + h + 2) & k->x3f;
+		u = utfconv_z_blend16(u, t << 6 | c2, c->three >> h);
+	}
 	if (be)
 		u = u << 8 | u >> 8;
 	u = utfconv_z_compress16(u, m);
@@ -400,16 +415,89 @@ unsigned int utfconv_z_utf8_quarter(const u8 *s, u8 *d,
  * *@dp advanced.
  */
 static noinline UTFCONV_AVX512 unsigned int
-utfconv_z_utf8_four(const u8 **sp, u8 **dp, const struct utfconv_z_utf8 *c,
-		    u64 keep, unsigned int end, bool be)
+utfconv_z_utf8_four(const u8 **sp, u8 **dp, utfconv_u8x64 v,
+		    const struct utfconv_z_utf8 *c, u64 keep, unsigned int end,
+		    bool be)
 {
 	unsigned int q, n = 0;
 
+	/* 16 four-byte sequences, each in its 32-bit lane (emoji) */
+	if (c->four == 0x1111111111111111ULL && c->cont == ~c->four &&
+	    !c->odd) {
+		utfconv_u32x16 x = (utfconv_u32x16)v, t;
+
+		t = ((x & 0x07) << 18 | (x & 0x3F00) << 4 |
+		     (x >> 10 & 0xFC0) | (x >> 24 & 0x3F)) - 0x10000;
+		x = (0xD800 | t >> 10) | (0xDC00 | (t & 0x3FF)) << 16;
+		if (be)
+			x = (x << 8 & 0xFF00FF00) | (x >> 8 & 0x00FF00FF);
+		__builtin_memcpy(*dp, &x, sizeof(x));
+		*sp += 64;
+		*dp += 64;
+		return 16;
+	}
 	for (q = 0; q < 4; q++)
 		n += utfconv_z_utf8_quarter(*sp, *dp + 2 * n, c, keep, q, be);
 	*sp += end;
 	*dp += 2 * n;
 	return __builtin_popcountll(keep);
+}
+
+/* Lead bytes at 0, 3, ..., 60: a run of 21 three-byte sequences. */
+#define UTFCONV_Z_RUN3	0x1249249249249249ULL
+
+/*
+ * vpermb's picks for such a run: in 16-bit lane i the third and second
+ * bytes of sequence i (utfconv_z_run3_tail), its first byte
+ * (utfconv_z_run3_lead); lanes 21 to 31 are scratch.
+ */
+static const u8 utfconv_z_run3_tail[64] __aligned(64) = {
+	2, 1, 5, 4, 8, 7, 11, 10, 14, 13, 17, 16,
+	20, 19, 23, 22, 26, 25, 29, 28, 32, 31, 35, 34,
+	38, 37, 41, 40, 44, 43, 47, 46, 50, 49, 53, 52,
+	56, 55, 59, 58, 62, 61,
+};
+
+static const u8 utfconv_z_run3_lead[64] __aligned(64) = {
+	0, 0, 3, 0, 6, 0, 9, 0, 12, 0, 15, 0,
+	18, 0, 21, 0, 24, 0, 27, 0, 30, 0, 33, 0,
+	36, 0, 39, 0, 42, 0, 45, 0, 48, 0, 51, 0,
+	54, 0, 57, 0, 60, 0,
+};
+
+/*
+ * Whether the 63 bytes of a step that found @c are 21 well-formed
+ * three-byte sequences (CJK, Indic, Thai) and byte 63 starts the next
+ * character.
+ */
+static __always_inline UTFCONV_AVX512
+bool utfconv_z_is_run3(const struct utfconv_z_utf8 *c)
+{
+	const u64 m63 = ~0ULL >> 1;
+
+	return (c->lead & m63) == UTFCONV_Z_RUN3 &&
+	       (c->three & m63) == UTFCONV_Z_RUN3 && !(c->four & m63) &&
+	       c->cont == (~UTFCONV_Z_RUN3 & m63) && !(c->odd & m63);
+}
+
+/*
+ * Such a run @v decoded at @d (64 bytes written, 42 of them the units):
+ * each sequence's bytes gathered into its 16-bit lane by two vpermb, no
+ * compress. Returns the code points converted.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf8_run3(const struct utfconv_z_k8 *k, utfconv_u8x64 v,
+				 u8 *d, bool be)
+{
+	utfconv_u16x32 w, l, u;
+
+	w = (utfconv_u16x32)utfconv_z_permb(v, k->run3_tail, ~0ULL);
+	l = (utfconv_u16x32)utfconv_z_permb(v, k->run3_lead, ~0ULL);
+	u = l << 12 | (w >> 2 & 0xFC0) | (w & k->x3f);
+	if (be)
+		u = u << 8 | u >> 8;
+	__builtin_memcpy(d, &u, sizeof(u));
+	return 21;
 }
 
 /*
@@ -427,12 +515,25 @@ unsigned int utfconv_z_utf8_step(const struct utfconv_z_k8 *k, const u8 **sp,
 	u64 keep;
 
 	utfconv_z_classify(k, v, &c);
+	if (utfconv_z_is_run3(&c)) {
+		*sp += 63;
+		*dp += 42;
+		return utfconv_z_utf8_run3(k, v, *dp - 42, be);
+	}
 	end = utfconv_z_utf8_end(&c, stop);
 	keep = ~c.cont & ((1ULL << end) - 1);
 	if (unlikely(c.four & keep))
-		return utfconv_z_utf8_four(sp, dp, &c, keep, end, be);
-	n = utfconv_z_utf8_half(k, *sp, *dp, &c, keep, 0, be);
-	n += utfconv_z_utf8_half(k, *sp, *dp + 2 * n, &c, keep, 32, be);
+		return utfconv_z_utf8_four(sp, dp, v, &c, keep, end, be);
+	if (c.three & keep) {
+		n = utfconv_z_utf8_half(k, *sp, *dp, &c, keep, 0, true, be);
+		n += utfconv_z_utf8_half(k, *sp, *dp + 2 * n, &c, keep, 32,
+					 true, be);
+	} else {
+		/* one- and two-byte sequences only (Cyrillic, Arabic, ...) */
+		n = utfconv_z_utf8_half(k, *sp, *dp, &c, keep, 0, false, be);
+		n += utfconv_z_utf8_half(k, *sp, *dp + 2 * n, &c, keep, 32,
+					 false, be);
+	}
 	*sp += end;
 	*dp += 2 * n;
 	return n;
@@ -469,37 +570,13 @@ const u8 *utfconv_z_utf8_lim(const u8 *s, const u8 *se, const u8 *d,
 	return s + min_t(size_t, in, out / 2);
 }
 
-/*
- * The ASCII run at *@sp, 64 bytes a step, while the room lasts: returns
- * the bytes taken, *@sp and *@dp advanced.
- */
-static __always_inline UTFCONV_AVX512
-u64 utfconv_z_utf8_ascii_run(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			     bool be)
-{
-	const u8 *s = *sp, *s0 = s, *lim;
-	u8 *d = *dp;
-
-	while (utfconv_utf8_room(s, se, d, de)) {
-		lim = utfconv_z_utf8_lim(s, se, d, de);
-		while (s <= lim && !utfconv_z_msb(utfconv_z_load(s))) {
-			utfconv_z_utf8_ascii(s, d, be);
-			s += 64;
-			d += 128;
-		}
-		if (s <= lim)
-			break;
-	}
-	*sp = s;
-	*dp = d;
-	return s - s0;
-}
-
 static __always_inline UTFCONV_AVX512
 u64 utfconv_avx512_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
 {
 	const struct utfconv_z_k8 k = {
 		.leads = utfconv_z_load(utfconv_z_leads),
+		.run3_tail = utfconv_z_load(utfconv_z_run3_tail),
+		.run3_lead = utfconv_z_load(utfconv_z_run3_lead),
 		.c0 = utfconv_z_set8(0xC0),
 		.e0 = utfconv_z_set8(0xE0),
 		.a0 = utfconv_z_set8(0xA0),
@@ -805,13 +882,6 @@ static noinline UTFCONV_AVX512 u64 utfconv_avx512(const u8 **sp,
 		      utfconv_avx512_utf16(sp, se, dp, de, false);
 }
 
-static noinline UTFCONV_AVX512 u64
-utfconv_avx512_lead(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
-{
-	return be ? utfconv_z_utf8_ascii_run(sp, se, dp, de, true) :
-		    utfconv_z_utf8_ascii_run(sp, se, dp, de, false);
-}
-
 /**
  * utfconv_avx512_from_utf8() - convert well-formed UTF-8 to UTF-16, AVX-512
  * @sp: in/out: next input byte
@@ -827,8 +897,9 @@ utfconv_avx512_lead(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
  * Converts whole characters (no surrogates: those are for the careful
  * path) while the input and output left cover a block's worst case, one
  * FPU section's worth: %UTFCONV_SIMD_CHUNK bytes, the ASCII run the call
- * starts with at 1 / 2^%UTFCONV_SIMD_ASCII_SHIFT of a byte each, as the
- * AVX2 path does.
+ * starts with at 1 / 2^%UTFCONV_SIMD_ASCII_SHIFT of a byte each, which
+ * the AVX2 path's loop widens (as fast as 512-bit vectors here, and with
+ * the same budget).
  *
  * Context: Between kernel_fpu_begin() and kernel_fpu_end(), on a CPU
  * with the instructions named at the top of this file.
@@ -842,7 +913,7 @@ u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 
 	ce = utfconv_simd_cut(s0, se, (size_t)UTFCONV_SIMD_CHUNK <<
 				      UTFCONV_SIMD_ASCII_SHIFT);
-	ncp = utfconv_avx512_lead(sp, ce, dp, de, be);
+	ncp = utfconv_avx2_utf8_lead(sp, ce, dp, de, be);
 	ce = utfconv_simd_cut(*sp, se, utfconv_simd_rest(*sp - s0));
 	*cep = ce;
 	if (!utfconv_utf8_room(*sp, ce, *dp, de))

@@ -567,7 +567,7 @@ static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx512_key);
  * paths on every file (Documentation/benchmarks.rst). Elsewhere they run
  * only where utfconv_force_path() pins them.
  */
-#define UTFCONV_AVX512_FROM_UTF8	false
+#define UTFCONV_AVX512_FROM_UTF8	true
 #define UTFCONV_AVX512_FROM_UTF16	false
 
 /*
