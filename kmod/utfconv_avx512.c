@@ -44,8 +44,11 @@
  *
  * UTF-16 to UTF-8, 32 units a step: ASCII narrowed with vpmovwb; units
  * below 0x800 as one or two bytes in their 16-bit lanes, packed with
- * vpcompressb; otherwise each unit's one to three bytes, or a surrogate
- * pair's four, in 32-bit lanes, 16 units at a time, packed the same way.
+ * vpcompressb; without surrogates, each unit's first two bytes in its
+ * 16-bit lane and its third in another vector, laid out three bytes a
+ * unit by two vpermt2b and packed; 16 surrogate pairs (emoji) encoded in
+ * place in 32-bit lanes; otherwise each unit's one to three bytes, or a
+ * surrogate pair's four, in 32-bit lanes, 16 units at a time, packed.
  * The step ends before a lone surrogate (the careful path's turn) or a
  * lead surrogate in its last unit.
  */
@@ -271,15 +274,18 @@ void utfconv_z_classify(const struct utfconv_z_k8 *k, utfconv_u8x64 v,
 	t = utfconv_z_permb(k->leads, v, c->lead);
 	if (!utfconv_z_test8(t, k->any))
 		return;
-	/* bit p: the byte after p is below A0, below 90 */
+	/* bit p: the byte after p is below A0 */
 	lt_a0 = utfconv_z_lt(v, k->a0) >> 1;
-	lt_90 = utfconv_z_lt(v, k->x90) >> 1;
 	c->odd = utfconv_z_test8(t, k->bad) |
 		 (utfconv_z_test8(t, k->xe0) & lt_a0) |
-		 (utfconv_z_test8(t, k->xed) & ~lt_a0) |
-		 (utfconv_z_test8(t, k->xf0) & lt_90) |
-		 (utfconv_z_test8(t, k->xf4) & ~lt_90);
+		 (utfconv_z_test8(t, k->xed) & ~lt_a0);
 	c->four = utfconv_z_test8(t, k->four);
+	if (!c->four)
+		return;
+	/* bit p: the byte after p is below 90 */
+	lt_90 = utfconv_z_lt(v, k->x90) >> 1;
+	c->odd |= (utfconv_z_test8(t, k->xf0) & lt_90) |
+		  (utfconv_z_test8(t, k->xf4) & ~lt_90);
 	c->expect |= c->four << 3;
 }
 
@@ -366,13 +372,13 @@ utfconv_u32x16 utfconv_z_blend32(utfconv_u32x16 a, utfconv_u32x16 b, u32 m)
 	return r;
 }
 
-/* The first @n 16-bit lanes of @v at @d, nothing after them. */
+/* The first @n bytes of @v at @d, nothing after them. */
 static __always_inline UTFCONV_AVX512
-void utfconv_z_store16(u8 *d, utfconv_u16x32 v, unsigned int n)
+void utfconv_z_store8(u8 *d, utfconv_u8x64 v, unsigned int n)
 {
-	u32 m = n ? ~0U >> (32 - n) : 0;
+	u64 m = n ? ~0ULL >> (64 - n) : 0;
 
-	asm volatile("vmovdqu16 %1, %0%{%2%}" : "=m" (*(u8 (*)[64])d)
+	asm volatile("vmovdqu8 %1, %0%{%2%}" : "=m" (*(u8 (*)[64])d)
 		     : "v" (v), "Yk" (m));
 }
 
@@ -392,6 +398,7 @@ unsigned int utfconv_z_utf8_quarter(const u8 *s, u8 *d,
 	const u8 *p = s + 16 * q;
 	utfconv_u32x16 b0 = utfconv_z_zext8x4(p);
 	utfconv_u32x16 t = b0 << 6 | (utfconv_z_zext8x4(p + 1) & 0x3F), u, x;
+	utfconv_u16x32 r;
 	u32 m = keep >> 16 * q & 0xFFFF, four = c->four >> 16 * q & m;
 	u32 words = __builtin_ia32_pdep_si(m, 0x55555555) |
 		    __builtin_ia32_pdep_si(four, 0xAAAAAAAA);
@@ -404,8 +411,8 @@ unsigned int utfconv_z_utf8_quarter(const u8 *s, u8 *d,
 	u = utfconv_z_blend32(u, x, four);
 	if (be)
 		u = (u << 8 & 0xFF00FF00) | (u >> 8 & 0x00FF00FF);
-	utfconv_z_store16(d, utfconv_z_compress16((utfconv_u16x32)u, words),
-			  __builtin_popcount(words));
+	r = utfconv_z_compress16((utfconv_u16x32)u, words);
+	utfconv_z_store8(d, (utfconv_u8x64)r, 2 * __builtin_popcount(words));
 	return __builtin_popcount(words);
 }
 
@@ -638,16 +645,6 @@ utfconv_u8x64 utfconv_z_compress8(utfconv_u8x64 v, u64 m)
 	return r;
 }
 
-/* The first @n bytes of @v at @d, nothing after them. */
-static __always_inline UTFCONV_AVX512
-void utfconv_z_store8(u8 *d, utfconv_u8x64 v, unsigned int n)
-{
-	u64 m = n ? ~0ULL >> (64 - n) : 0;
-
-	asm volatile("vmovdqu8 %1, %0%{%2%}" : "=m" (*(u8 (*)[64])d)
-		     : "v" (v), "Yk" (m));
-}
-
 /* The 32 ASCII units @a narrowed to bytes at @d (vpmovwb, 32 bytes). */
 static __always_inline UTFCONV_AVX512
 void utfconv_z_narrow(u8 *d, utfconv_u16x32 a)
@@ -774,7 +771,90 @@ unsigned int utfconv_z_pairs(struct utfconv_z_utf16 *c, u32 hs, u32 ls,
 /* Constants the loops keep in registers. */
 struct utfconv_z_k16 {
 	utfconv_u16x32 xff80, xf800, xfc00, xd800, xdc00;
+	utfconv_u8x64 lay_lo, lay_hi;
 };
+
+/*
+ * vpermt2b's picks that lay out 32 units' forms one after the other, from
+ * their first two bytes (16-bit lanes of the first table) and their third
+ * (low bytes of the second's, at 64 on): output bytes 0-63, then 64-95.
+ */
+static const u8 utfconv_z_lay_lo[64] __aligned(64) = {
+	0, 1, 64, 2, 3, 66, 4, 5, 68, 6, 7, 70,
+	8, 9, 72, 10, 11, 74, 12, 13, 76, 14, 15, 78,
+	16, 17, 80, 18, 19, 82, 20, 21, 84, 22, 23, 86,
+	24, 25, 88, 26, 27, 90, 28, 29, 92, 30, 31, 94,
+	32, 33, 96, 34, 35, 98, 36, 37, 100, 38, 39, 102,
+	40, 41, 104, 42,
+};
+
+static const u8 utfconv_z_lay_hi[64] __aligned(64) = {
+	43, 106, 44, 45, 108, 46, 47, 110, 48, 49, 112, 50,
+	51, 114, 52, 53, 116, 54, 55, 118, 56, 57, 120, 58,
+	59, 122, 60, 61, 124, 62, 63, 126, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0,
+};
+
+/* @t1's bytes and @t2's (from 64 on) picked by @idx (vpermt2b). */
+static __always_inline UTFCONV_AVX512
+utfconv_u8x64 utfconv_z_permt2b(utfconv_u8x64 t1, utfconv_u8x64 idx,
+				utfconv_u8x64 t2)
+{
+	asm("vpermt2b %2, %1, %0" : "+v" (t1) : "v" (idx), "v" (t2));
+	return t1;
+}
+
+/*
+ * The 32 units @a, none of them a surrogate, at @d as UTF-8 (96 bytes
+ * written at most, none past the forms): each unit's first two bytes in
+ * its 16-bit lane and its third in another vector, laid out three bytes
+ * a unit by two vpermt2b, the bytes of the forms packed (@two: units of
+ * two bytes and more, @three: of three). Returns the bytes written.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf16_bmp(const struct utfconv_z_k16 *k, u8 *d,
+				 utfconv_u16x32 a, u32 two, u32 three)
+{
+	utfconv_u16x32 w, z = { 0 };
+	utfconv_u8x64 r;
+	u64 keep;
+	unsigned int n;
+
+	w = utfconv_z_blend16(a, 0x80C0 | a >> 6 | (a & 0x3F) << 8, two);
+	w = utfconv_z_blend16(w, 0x80E0 | a >> 12 | (a << 2 & 0x3F00), three);
+	z = utfconv_z_blend16(z, 0x80 | (a & 0x3F), three);
+	r = utfconv_z_permt2b((utfconv_u8x64)w, k->lay_lo, (utfconv_u8x64)z);
+	keep = 0x9249249249249249ULL |
+	       __builtin_ia32_pdep_di(two, 0x2492492492492492ULL) |
+	       __builtin_ia32_pdep_di(three, 0x4924924924924924ULL);
+	r = utfconv_z_compress8(r, keep);
+	__builtin_memcpy(d, &r, sizeof(r));
+	n = __builtin_popcountll(keep);
+	r = utfconv_z_permt2b((utfconv_u8x64)w, k->lay_hi, (utfconv_u8x64)z);
+	keep = 0x24924924 | __builtin_ia32_pdep_di(two >> 21, 0x49249249) |
+	       __builtin_ia32_pdep_di(three >> 21, 0x92492492);
+	r = utfconv_z_compress8(r, keep);
+	utfconv_z_store8(d + n, r, __builtin_popcountll(keep));
+	return n + __builtin_popcountll(keep);
+}
+
+/*
+ * The 32 units @a, 16 surrogate pairs each in its 32-bit lane (emoji), at
+ * @d as their four-byte forms (64 bytes), without a compress.
+ */
+static __always_inline UTFCONV_AVX512
+void utfconv_z_utf16_pairs(u8 *d, utfconv_u16x32 a)
+{
+	utfconv_u32x16 x = (utfconv_u32x16)a, y;
+
+	/* lead surrogate in the low half, trail in the high half */
+	y = ((x & 0x3FF) << 10 | (x >> 16 & 0x3FF)) + 0x10000;
+	x = 0x808080F0 | y >> 18 | (y >> 4 & 0x3F00) | (y << 10 & 0x3F0000) |
+	    (y << 24 & 0x3F000000);
+	__builtin_memcpy(d, &x, sizeof(x));
+}
 
 /*
  * One step at *@sp: the 32 units @a, not all ASCII, at *@dp as UTF-8, up
@@ -803,8 +883,18 @@ unsigned int utfconv_z_utf16_step(const struct utfconv_z_k16 *k, const u8 **sp,
 	ls = utfconv_z_eq16(f, k->xdc00);
 	c.high = 0;
 	c.low = 0;
-	if (hs | ls)
-		end = utfconv_z_pairs(&c, hs, ls, stop);
+	if (!(hs | ls)) {
+		*dp += utfconv_z_utf16_bmp(k, *dp, a, two, c.three);
+		*sp += 64;
+		return 32;
+	}
+	if (hs == 0x55555555 && ls == 0xAAAAAAAA) {
+		utfconv_z_utf16_pairs(*dp, a);
+		*sp += 64;
+		*dp += 64;
+		return 16;
+	}
+	end = utfconv_z_pairs(&c, hs, ls, stop);
 	n = utfconv_z_utf16_half(*sp, *dp, &c, 0, (1ULL << end) - 1, false,
 				 le);
 	n += utfconv_z_utf16_half(*sp, *dp + n, &c, 16, (1ULL << end) - 1,
@@ -839,6 +929,8 @@ u64 utfconv_avx512_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le)
 		.xfc00 = utfconv_z_set16(0xFC00),
 		.xd800 = utfconv_z_set16(0xD800),
 		.xdc00 = utfconv_z_set16(0xDC00),
+		.lay_lo = utfconv_z_load(utfconv_z_lay_lo),
+		.lay_hi = utfconv_z_load(utfconv_z_lay_hi),
 	};
 	const u8 *s = *sp, *lim;
 	u8 *d = *dp;

@@ -568,7 +568,7 @@ static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx512_key);
  * only where utfconv_force_path() pins them.
  */
 #define UTFCONV_AVX512_FROM_UTF8	true
-#define UTFCONV_AVX512_FROM_UTF16	false
+#define UTFCONV_AVX512_FROM_UTF16	true
 
 /*
  * CPUs that lower their clock while they run 512-bit vectors, on which
