@@ -462,7 +462,11 @@ static int utfconv_utf8_item(struct utfconv_state *st,
  * Where the CPU has SSSE3, both directions pack their encoded lanes with
  * pshufb; where it has AVX2 (and the kernel saves the YMM registers),
  * UTF-16 to UTF-8 takes 16 or 32 units at a time and UTF-8 to UTF-16 runs
- * of 32 ASCII bytes. Which of them a call may use is decided once, when
+ * of 32 ASCII bytes. Where it has AVX-512 (F, BW, VL, VBMI and VBMI2,
+ * the kernel saving the ZMM registers) and runs 512-bit vectors at full
+ * clock, the AVX-512 paths (utfconv_avx512.c) take 64 bytes a step, in
+ * the directions where they measure faster than the AVX2 ones
+ * (Documentation/benchmarks.rst). Which of them a call may use is decided once, when
  * the module loads, from the CPU's features and the module parameter
  * ``simd`` (bool, read-only at run time; 1, the default: SIMD for calls
  * with at least %UTFCONV_SIMD_MIN bytes of input and of output room; 0:
@@ -473,7 +477,7 @@ static int utfconv_utf8_item(struct utfconv_state *st,
 static bool utfconv_simd_param = true;
 module_param_named(simd, utfconv_simd_param, bool, 0444);
 MODULE_PARM_DESC(simd,
-		 "Use the SIMD paths (x86-64: SSE2, SSSE3, AVX2) for large buffers (default: 1)");
+		 "Use the SIMD paths (x86-64: SSE2, SSSE3, AVX2, AVX-512) for large buffers (default: 1)");
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* utfconv_force_path()'s choice */
@@ -555,16 +559,77 @@ static inline void utfconv_bmi2_init(void)
 static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_simd_key);
 static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_ssse3_key);
 static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx2_key);
+static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx512_key);
+
+/*
+ * The directions in which the AVX-512 paths are the default where the CPU
+ * has them: those where `make bench` measures them faster than the AVX2
+ * paths on every file (Documentation/benchmarks.rst). Elsewhere they run
+ * only where utfconv_force_path() pins them.
+ */
+#define UTFCONV_AVX512_FROM_UTF8	true
+#define UTFCONV_AVX512_FROM_UTF16	true
+
+/*
+ * CPUs that lower their clock while they run 512-bit vectors, on which
+ * the kernel prefers 256-bit ones: X86_FEATURE_PREFER_YMM from 6.13, the
+ * list that sets it (Intel's Skylake server parts, Ice Lake and Tiger
+ * Lake; later ones and AMD's do not slow down) on the kernels before it.
+ * Under UML there are only the host's feature flags.
+ */
+static bool __init utfconv_zmm_slow(void)
+{
+#if defined(X86_FEATURE_PREFER_YMM)
+	return boot_cpu_has(X86_FEATURE_PREFER_YMM);
+#elif defined(CONFIG_UML)
+	return false;
+#else
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
+	    boot_cpu_data.x86 != 6)
+		return false;
+	switch (boot_cpu_data.x86_model) {
+	case 0x55:	/* Skylake-X, Cascade Lake, Cooper Lake */
+	case 0x6A: case 0x6C: case 0x7D: case 0x7E: case 0x9D:	/* Ice Lake */
+	case 0x8C: case 0x8D:	/* Tiger Lake */
+		return true;
+	}
+	return false;
+#endif
+}
+
+/*
+ * Whether the AVX-512 paths may run: every instruction they use
+ * (utfconv_avx512.c), the ZMM registers saved by the kernel and a CPU
+ * that keeps its clock with 512-bit vectors.
+ */
+static bool __init utfconv_avx512_cpu(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_AVX512F) ||
+	    !boot_cpu_has(X86_FEATURE_AVX512BW) ||
+	    !boot_cpu_has(X86_FEATURE_AVX512VL) ||
+	    !boot_cpu_has(X86_FEATURE_AVX512VBMI) ||
+	    !boot_cpu_has(X86_FEATURE_AVX512_VBMI2) ||
+	    !boot_cpu_has(X86_FEATURE_BMI1) || !boot_cpu_has(X86_FEATURE_BMI2) ||
+	    !boot_cpu_has(X86_FEATURE_POPCNT))
+		return false;
+#ifndef CONFIG_UML
+	if (!cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
+			       XFEATURE_MASK_AVX512, NULL))
+		return false;
+#endif
+	return !utfconv_zmm_slow();
+}
 
 /*
  * The static keys, from the parameter and the CPU: AVX2 also needs the
- * kernel to save the YMM registers.
+ * kernel to save the YMM registers, AVX-512 the ZMM ones.
  *
  * Under UML the flags are the host's, and the kernel code runs in host
- * processes: the host saves their whole vector state, YMM included, on
- * every switch and signal, and UML's own thread switches are function
- * calls, across which no vector register is kept; its kernel_fpu_begin()
- * is empty for that reason, and there is no cpu_has_xfeatures().
+ * processes: the host saves their whole vector state, YMM and ZMM
+ * included, on every switch and signal, and UML's own thread switches are
+ * function calls, across which no vector register is kept; its
+ * kernel_fpu_begin() is empty for that reason, and there is no
+ * cpu_has_xfeatures().
  */
 static void __init utfconv_simd_init(void)
 {
@@ -580,6 +645,8 @@ static void __init utfconv_simd_init(void)
 		static_branch_enable(&utfconv_ssse3_key);
 		if (avx2)
 			static_branch_enable(&utfconv_avx2_key);
+		if (avx2 && utfconv_avx512_cpu())
+			static_branch_enable(&utfconv_avx512_key);
 	}
 }
 
@@ -598,10 +665,23 @@ static inline void utfconv_forced(unsigned int *level, size_t *min)
 		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_SSE2);
 	else if (path == UTFCONV_PATH_SSSE3)
 		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_SSSE3);
+	else if (path == UTFCONV_PATH_AVX2)
+		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_AVX2);
+}
+
+/* Whether utfconv_force_path() pinned the AVX-512 paths both ways. */
+static inline bool utfconv_forced_avx512(void)
+{
+	return READ_ONCE(utfconv_forced_path) == UTFCONV_PATH_AVX512;
 }
 #else
 static inline void utfconv_forced(unsigned int *level, size_t *min)
 {
+}
+
+static inline bool utfconv_forced_avx512(void)
+{
+	return false;
 }
 #endif
 
@@ -619,7 +699,9 @@ static unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes)
 
 	if (!static_branch_likely(&utfconv_simd_key))
 		return 0;
-	if (static_branch_likely(&utfconv_avx2_key))
+	if (static_branch_likely(&utfconv_avx512_key))
+		level = UTFCONV_LEVEL_AVX512;
+	else if (static_branch_likely(&utfconv_avx2_key))
 		level = UTFCONV_LEVEL_AVX2;
 	else if (static_branch_likely(&utfconv_ssse3_key))
 		level = UTFCONV_LEVEL_SSSE3;
@@ -627,6 +709,34 @@ static unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes)
 	if (!level || in_bytes < min || out_bytes < min || !may_use_simd())
 		return 0;
 	return level;
+}
+
+/*
+ * One FPU section's worth of the SIMD path from UTF-8 (@utf8; @flag:
+ * UTF-16BE output) or from UTF-16 (@flag: little-endian input): the
+ * AVX-512 one where @level allows it and it is the default for the
+ * direction (or pinned), else the others. *@cep: the end its budget
+ * allowed.
+ */
+static __always_inline u64 utfconv_simd_section(const u8 **sp, const u8 *se,
+						const u8 **cep, u8 **dp,
+						u8 *de, bool utf8, bool flag,
+						unsigned int level)
+{
+	if (level >= UTFCONV_LEVEL_AVX512) {
+		if (utf8 && (UTFCONV_AVX512_FROM_UTF8 ||
+			     utfconv_forced_avx512()))
+			return utfconv_avx512_from_utf8(sp, se, cep, dp, de,
+							flag);
+		if (!utf8 && (UTFCONV_AVX512_FROM_UTF16 ||
+			      utfconv_forced_avx512()))
+			return utfconv_avx512_from_utf16(sp, se, cep, dp, de,
+							 flag);
+		level = UTFCONV_LEVEL_AVX2;
+	}
+	if (utf8)
+		return utfconv_sse2_from_utf8(sp, se, cep, dp, de, flag, level);
+	return utfconv_sse2_from_utf16(sp, se, cep, dp, de, flag, level);
 }
 
 /*
@@ -646,12 +756,8 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 		const u8 *ce;
 
 		kernel_fpu_begin();
-		if (utf8)
-			ncp += utfconv_sse2_from_utf8(sp, se, &ce, dp, de, flag,
-						      level);
-		else
-			ncp += utfconv_sse2_from_utf16(sp, se, &ce, dp, de,
-						       flag, level);
+		ncp += utfconv_simd_section(sp, se, &ce, dp, de, utf8, flag,
+					    level);
 		kernel_fpu_end();
 		/* stopped short of its budget: the careful path's turn */
 		if (room(*sp, ce, *dp, de))
@@ -683,7 +789,7 @@ VISIBLE_IF_KUNIT int utfconv_force_path(enum utfconv_path path)
 {
 	bool bmi2;
 
-	if (path > UTFCONV_PATH_GENERIC)
+	if (path > UTFCONV_PATH_AVX512)
 		return -EINVAL;
 	WRITE_ONCE(utfconv_forced_path, path);
 	bmi2 = utfconv_bmi2_cpu && path != UTFCONV_PATH_GENERIC;

@@ -21,6 +21,9 @@
  * @UTFCONV_PATH_SSSE3: the same without AVX2
  * @UTFCONV_PATH_GENERIC: the scalar paths only, without the BMI2 steps:
  *	what other CPUs and architectures run
+ * @UTFCONV_PATH_AVX2: the SIMD paths whatever the size, without AVX-512
+ * @UTFCONV_PATH_AVX512: the AVX-512 paths whatever the size, in both
+ *	directions (where the CPU has them; else as %UTFCONV_PATH_SIMD)
  */
 enum utfconv_path {
 	UTFCONV_PATH_SCALAR,
@@ -29,21 +32,26 @@ enum utfconv_path {
 	UTFCONV_PATH_SSE2,
 	UTFCONV_PATH_SSSE3,
 	UTFCONV_PATH_GENERIC,
+	UTFCONV_PATH_AVX2,
+	UTFCONV_PATH_AVX512,
 };
 
 /* What utfconv_simd_usable() allows: the instruction sets to use */
 #define UTFCONV_LEVEL_SSE2	1
 #define UTFCONV_LEVEL_SSSE3	2
 #define UTFCONV_LEVEL_AVX2	3
+#define UTFCONV_LEVEL_AVX512	4
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * utfconv_force_path() - pin the codec paths that every later call takes
  * @path: %UTFCONV_PATH_AUTO (what users get), %UTFCONV_PATH_SCALAR,
  *	%UTFCONV_PATH_GENERIC (the scalar paths without the BMI2 steps), or
- *	%UTFCONV_PATH_SIMD, %UTFCONV_PATH_SSE2, %UTFCONV_PATH_SSSE3: the SIMD
- *	paths whatever the size of the buffers, with at most the instruction
- *	sets named (SIMD: all the CPU has; SSSE3: no AVX2)
+ *	%UTFCONV_PATH_SIMD, %UTFCONV_PATH_SSE2, %UTFCONV_PATH_SSSE3,
+ *	%UTFCONV_PATH_AVX2, %UTFCONV_PATH_AVX512: the SIMD paths whatever the
+ *	size of the buffers, with at most the instruction sets named (SIMD:
+ *	what %UTFCONV_PATH_AUTO takes for large buffers; SSSE3: no AVX2;
+ *	AVX2: no AVX-512; AVX512: the AVX-512 paths in both directions)
  *
  * For KUnit only: the tests call it between suites, so that one boot runs
  * every suite on every path. It narrows what the module decided when it
@@ -55,8 +63,9 @@ enum utfconv_path {
  * steps). Changes the paths of all the codec's callers; a call running
  * meanwhile finishes on either, with the same result.
  * Return: the UTFCONV_LEVEL_* of the instruction sets a large call from
- * this context now uses, 0 for the scalar paths only (also where the
- * architecture has no SIMD paths); -EINVAL for an unknown @path.
+ * this context now uses (%UTFCONV_LEVEL_AVX512 where it takes the AVX-512
+ * paths in one direction at least), 0 for the scalar paths only (also
+ * where the architecture has no SIMD paths); -EINVAL for an unknown @path.
  */
 int utfconv_force_path(enum utfconv_path path);
 #endif
@@ -110,6 +119,12 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			   u8 **dp, u8 *de, bool be, unsigned int level);
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
 			    u8 **dp, u8 *de, bool le, unsigned int level);
+u64 utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			   bool be);
+u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
+			     u8 **dp, u8 *de, bool be);
+u64 utfconv_avx512_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
+			      u8 **dp, u8 *de, bool le);
 #else
 #define UTFCONV_HAVE_SIMD	0
 #endif

@@ -1816,7 +1816,11 @@ utfconv_avx2_utf8_lead_runs(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 	return ncp;
 }
 
-static noinline UTFCONV_AVX2 u64
+/*
+ * Not static: the AVX-512 path from UTF-8 (utfconv_avx512.c) starts with
+ * it too, whose 512-bit widening of ASCII measures no faster.
+ */
+noinline UTFCONV_AVX2 u64
 utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
 {
 	return be ? utfconv_avx2_utf8_lead_runs(sp, se, dp, de, true) :

@@ -100,6 +100,7 @@ static struct kunit_case utfconv_vectors_cases[] = {
 
 UTFCONV_DEFINE_PATH_SUITE(utfconv_vectors, scalar, utfconv_vectors_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_vectors, simd, utfconv_vectors_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_vectors, avx512, utfconv_vectors_cases, NULL);
 
 /* ---- utfconv_chunking --------------------------------------------------- */
 
@@ -116,6 +117,7 @@ static struct kunit_case utfconv_chunking_cases[] = {
 
 UTFCONV_DEFINE_PATH_SUITE(utfconv_chunking, scalar, utfconv_chunking_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_chunking, simd, utfconv_chunking_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_chunking, avx512, utfconv_chunking_cases, NULL);
 
 /* ---- utfconv_capacity --------------------------------------------------- */
 
@@ -132,6 +134,7 @@ static struct kunit_case utfconv_capacity_cases[] = {
 
 UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, scalar, utfconv_capacity_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, simd, utfconv_capacity_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, avx512, utfconv_capacity_cases, NULL);
 
 /* ---- utfconv_paths ------------------------------------------------------ */
 
@@ -144,6 +147,8 @@ UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, simd, utfconv_capacity_cases, NULL);
  * four-byte ones, utfconv_check_long_seq_runs()).
  */
 enum utfconv_path utfconv_test_path = UTFCONV_PATH_AUTO;
+/* the SIMD level its pin gave */
+static int utfconv_test_level;
 
 /* Pin @path for the suite; the SIMD level it gives goes to the log. */
 static int utfconv_test_pin(struct kunit_suite *suite, enum utfconv_path path)
@@ -153,6 +158,7 @@ static int utfconv_test_pin(struct kunit_suite *suite, enum utfconv_path path)
 	if (level < 0)
 		return level;
 	utfconv_test_path = path;
+	utfconv_test_level = level;
 	pr_info("%s: codec path %d, SIMD level %d%s\n", suite->name, path,
 		level, UTFCONV_HAVE_SIMD ? "" : " (no SIMD paths here)");
 	return 0;
@@ -183,6 +189,29 @@ int utfconv_test_pin_generic(struct kunit_suite *suite)
 	return utfconv_test_pin(suite, UTFCONV_PATH_GENERIC);
 }
 
+int utfconv_test_pin_avx2(struct kunit_suite *suite)
+{
+	return utfconv_test_pin(suite, UTFCONV_PATH_AVX2);
+}
+
+int utfconv_test_pin_avx512(struct kunit_suite *suite)
+{
+	return utfconv_test_pin(suite, UTFCONV_PATH_AVX512);
+}
+
+/*
+ * Every test's init (UTFCONV_DEFINE_PATH_SUITE()): a suite of the AVX-512
+ * paths on a CPU without them skips its tests, saying so, rather than
+ * repeat another path's; then the suite's own @init, if any.
+ */
+int utfconv_test_init(struct kunit *test, int (*init)(struct kunit *test))
+{
+	if (utfconv_test_path == UTFCONV_PATH_AVX512 &&
+	    utfconv_test_level < UTFCONV_LEVEL_AVX512)
+		kunit_skip(test, "skipped: no AVX-512 on this CPU");
+	return init ? init(test) : 0;
+}
+
 void utfconv_test_unpin(struct kunit_suite *suite)
 {
 	utfconv_test_path = UTFCONV_PATH_AUTO;
@@ -198,11 +227,13 @@ static void utfconv_paths_level_test(struct kunit *test)
 {
 	static const int most[] = {
 		[UTFCONV_PATH_SCALAR] = 0,
-		[UTFCONV_PATH_AUTO] = UTFCONV_LEVEL_AVX2,
-		[UTFCONV_PATH_SIMD] = UTFCONV_LEVEL_AVX2,
+		[UTFCONV_PATH_AUTO] = UTFCONV_LEVEL_AVX512,
+		[UTFCONV_PATH_SIMD] = UTFCONV_LEVEL_AVX512,
 		[UTFCONV_PATH_SSE2] = UTFCONV_LEVEL_SSE2,
 		[UTFCONV_PATH_SSSE3] = UTFCONV_LEVEL_SSSE3,
 		[UTFCONV_PATH_GENERIC] = 0,
+		[UTFCONV_PATH_AVX2] = UTFCONV_LEVEL_AVX2,
+		[UTFCONV_PATH_AVX512] = UTFCONV_LEVEL_AVX512,
 	};
 	enum utfconv_path path = utfconv_test_path;
 	int level = utfconv_force_path(path);
@@ -211,7 +242,9 @@ static void utfconv_paths_level_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, level, most[path]);
 	if (UTFCONV_HAVE_SIMD && most[path])
 		KUNIT_EXPECT_GE(test, level, UTFCONV_LEVEL_SSE2);
-	KUNIT_EXPECT_EQ(test, utfconv_force_path(UTFCONV_PATH_GENERIC + 1),
+	if (path == UTFCONV_PATH_AVX512)
+		KUNIT_EXPECT_EQ(test, level, UTFCONV_LEVEL_AVX512);
+	KUNIT_EXPECT_EQ(test, utfconv_force_path(UTFCONV_PATH_AVX512 + 1),
 			-EINVAL);
 	kunit_info(test, "codec path %d: SIMD level %d\n", path, level);
 }
@@ -299,6 +332,8 @@ UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, scalar, utfconv_paths_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, simd, utfconv_paths_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, sse2, utfconv_paths_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, ssse3, utfconv_paths_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, avx2, utfconv_paths_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, avx512, utfconv_paths_cases, NULL);
 
 /*
  * The scalar paths without the BMI2 steps, where "scalar" above takes
@@ -685,6 +720,7 @@ static struct kunit_case utfconv_api_cases[] = {
 
 UTFCONV_DEFINE_PATH_SUITE(utfconv_api, scalar, utfconv_api_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_api, simd, utfconv_api_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_api, avx512, utfconv_api_cases, NULL);
 
 /* ---- utfconv_nls -------------------------------------------------------- */
 
@@ -884,18 +920,25 @@ static struct kunit_case utfconv_nls_cases[] = {
 
 UTFCONV_DEFINE_PATH_SUITE(utfconv_nls, scalar, utfconv_nls_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_nls, simd, utfconv_nls_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_nls, avx512, utfconv_nls_cases, NULL);
 
-kunit_test_suites(&utfconv_nls_scalar_suite, &utfconv_nls_simd_suite);
+kunit_test_suites(&utfconv_nls_scalar_suite, &utfconv_nls_simd_suite,
+		  &utfconv_nls_avx512_suite);
 
 #endif /* IS_ENABLED(CONFIG_NLS) */
 
 kunit_test_suites(&utfconv_vectors_scalar_suite, &utfconv_vectors_simd_suite,
+		  &utfconv_vectors_avx512_suite,
 		  &utfconv_chunking_scalar_suite, &utfconv_chunking_simd_suite,
+		  &utfconv_chunking_avx512_suite,
 		  &utfconv_capacity_scalar_suite, &utfconv_capacity_simd_suite,
+		  &utfconv_capacity_avx512_suite,
 		  &utfconv_paths_scalar_suite, &utfconv_paths_simd_suite,
 		  &utfconv_paths_sse2_suite, &utfconv_paths_ssse3_suite,
-		  &utfconv_paths_generic_suite,
+		  &utfconv_paths_generic_suite, &utfconv_paths_avx2_suite,
+		  &utfconv_paths_avx512_suite,
 		  &utfconv_api_scalar_suite, &utfconv_api_simd_suite,
+		  &utfconv_api_avx512_suite,
 		  &utfconv_sweep_scalar_suite);
 
 /*

@@ -872,6 +872,8 @@ static struct kunit_case utfconv_fsname_cases[] = {
 
 UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, scalar, utfconv_fsname_cases, NULL);
 UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, simd, utfconv_fsname_cases, NULL);
+UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, avx512, utfconv_fsname_cases, NULL);
 
-kunit_test_suites(&utfconv_fsname_scalar_suite, &utfconv_fsname_simd_suite);
+kunit_test_suites(&utfconv_fsname_scalar_suite, &utfconv_fsname_simd_suite,
+		  &utfconv_fsname_avx512_suite);
 

@@ -21,21 +21,30 @@ int utfconv_test_pin_simd(struct kunit_suite *suite);
 int utfconv_test_pin_sse2(struct kunit_suite *suite);
 int utfconv_test_pin_ssse3(struct kunit_suite *suite);
 int utfconv_test_pin_generic(struct kunit_suite *suite);
+int utfconv_test_pin_avx2(struct kunit_suite *suite);
+int utfconv_test_pin_avx512(struct kunit_suite *suite);
 void utfconv_test_unpin(struct kunit_suite *suite);
+int utfconv_test_init(struct kunit *test, int (*init)(struct kunit *test));
 
 /*
  * UTFCONV_DEFINE_PATH_SUITE(base, tag, cases, init): the suite
  * "<base>_<tag>" of @cases (per-test @init, may be NULL) on the path
  * utfconv_test_pin_<tag>() pins: scalar, simd (the SIMD paths whatever
- * the size, every instruction set the CPU has), sse2 (SSE2 only),
- * ssse3 (no AVX2) or generic (scalar, without the BMI2 steps).
+ * the size, what the default takes for large buffers), sse2 (SSE2 only),
+ * ssse3 (no AVX2), generic (scalar, without the BMI2 steps), avx2 (no
+ * AVX-512) or avx512 (the AVX-512 paths both ways; on a CPU without them
+ * every test of the suite is skipped, "skipped: no AVX-512 on this CPU").
  */
 #define UTFCONV_DEFINE_PATH_SUITE(base, tag, cases, test_init) \
+	static int base##_##tag##_init(struct kunit *test) \
+	{ \
+		return utfconv_test_init(test, test_init); \
+	} \
 	static struct kunit_suite base##_##tag##_suite = { \
 		.name = #base "_" #tag, \
 		.suite_init = utfconv_test_pin_##tag, \
 		.suite_exit = utfconv_test_unpin, \
-		.init = test_init, \
+		.init = base##_##tag##_init, \
 		.test_cases = cases, \
 	}
 

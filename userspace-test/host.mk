@@ -79,20 +79,22 @@ $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 # and AVX2 where the CPU has them; on a machine without SIMD paths this
 # run repeats the scalar one), then the parts with long inputs again with
 # SSE2 only (3), without AVX2 (4) and on the scalar paths without the
-# BMI2 steps (5; the run with 0 takes them where the CPU has BMI2). The SIMD runs leave out the
+# BMI2 steps (5; the run with 0 takes them where the CPU has BMI2) and
+# without AVX-512 (6: the AVX2 paths, unchanged by it); the AVX-512 paths
+# both ways (7) run every part but the sweeps. The SIMD runs leave out the
 # exhaustive sweeps: their inputs (one character or pair, at most 8 bytes)
 # are below the SIMD paths' minimum of 72 bytes, so every run would
 # execute the same code. Then the parts with long inputs on the SIMD paths
 # built with -funsigned-char, and the guard-page test, which runs every
-# case on every codec path (0..4) itself.
+# case on every codec path (0..7) itself.
 #
 # Each of these runs is a target of its own (HOST_CHECK_RUNS), so that
 # host-check runs them side by side, HOST_JOBS at a time (the machine's
 # CPUs; -O keeps each run's output together, -k runs all of them).
 HOST_JOBS ?= $(shell nproc)
-HOST_PATH_RUNS := $(foreach s,3 4 5,$(foreach p,runs random iconv,host-check-s$(s)-$(p)))
+HOST_PATH_RUNS := $(foreach s,3 4 5 6,$(foreach p,runs random iconv,host-check-s$(s)-$(p)))
 HOST_UCHAR_RUNS := host-check-uchar-runs host-check-uchar-random
-HOST_CHECK_RUNS := host-check-s0 host-check-s2 $(HOST_PATH_RUNS) \
+HOST_CHECK_RUNS := host-check-s0 host-check-s2 host-check-s7 $(HOST_PATH_RUNS) \
 	$(HOST_UCHAR_RUNS) host-check-guard host-check-tables host-check-bmi2 \
 	host-be host-check-field-cases
 
@@ -128,6 +130,13 @@ host-check-s2:
 	$(HOST_BUILD)/host_test -q -s 2 -X sweep $(SHARED) \
 		"UTFCONV_SIMD=2 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
 
+# The AVX-512 paths pinned both ways (-s 7), every part but the sweeps,
+# with the Python differential; on a CPU without AVX-512 host_test says
+# "skipped: no AVX-512 on this CPU" and runs nothing.
+host-check-s7:
+	$(HOST_BUILD)/host_test -q -s 7 -X sweep $(SHARED) \
+		"UTFCONV_SIMD=7 $(PYTHON) $(HOST_SRC)/pydiff.py $(HOST_BUILD)/host_cli $(SHARED) $(PYDIFF_CASES)"
+
 # host-check-bmi2: whether the module's init takes the BMI2 steps, on
 # this CPU's BMI2 flag with the vendors and families of others (compat
 # asm/processor.h): AMD's Excavator (21), Zen 1 and 2 (23), Hygon (24),
@@ -142,8 +151,9 @@ host-check-bmi2:
 	done
 
 # host-check-sS-PART: part PART with path S (3: SSE2 only, 4: no AVX2,
-# 5: scalar without BMI2)
-HOST_PATH_NAME = $(if $(filter 3-%,$*),SIMD paths SSE2 only,$(if $(filter 4-%,$*),SIMD paths without AVX2,scalar paths without BMI2))
+# 5: scalar without BMI2, 6: no AVX-512, the AVX2 paths where the CPU has
+# them)
+HOST_PATH_NAME = $(if $(filter 3-%,$*),SIMD paths SSE2 only,$(if $(filter 4-%,$*),SIMD paths without AVX2,$(if $(filter 6-%,$*),SIMD paths without AVX-512,scalar paths without BMI2)))
 $(HOST_PATH_RUNS): host-check-s%:
 	@echo "host-check: part $(lastword $(subst -, ,$*)), $(HOST_PATH_NAME) (-s $(firstword $(subst -, ,$*)))"
 	@$(HOST_BUILD)/host_test -q -s $(firstword $(subst -, ,$*)) \
@@ -205,7 +215,7 @@ define fuzz_run
 	@mkdir -p $(HOST_BUILD)/fuzz-corpus
 	cd $(HOST_BUILD) && { ./fuzz_utfconv -max_total_time=$(2) \
 		-print_final_stats=1 fuzz-corpus $(FUZZ_SEEDS) >$(1).log 2>&1; rc=$$?; \
-		grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|==[0-9]+==|SUMMARY|Done )' $(1).log; \
+		grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|==[0-9]+==|SUMMARY|Done |fuzz_utfconv: )' $(1).log; \
 		echo "$(1): $$(sed -n 's/^stat::number_of_executed_units: *//p' $(1).log) execs in $(2) s, exit $$rc (log $(HOST_BUILD)/$(1).log)"; \
 		exit $$rc; }
 endef

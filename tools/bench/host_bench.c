@@ -57,24 +57,29 @@ int utfconv_force_path(unsigned int path);
 #define BENCH_PATH_SCALAR	5
 #define BENCH_PATH_AUTO		1	/* UTFCONV_PATH_AUTO, the default */
 #define BENCH_PATH_SSSE3	4	/* UTFCONV_PATH_SSSE3: no AVX2 */
+#define BENCH_PATH_AVX2		6	/* UTFCONV_PATH_AVX2: no AVX-512 */
+#define BENCH_PATH_AVX512	7	/* UTFCONV_PATH_AVX512: both ways */
+#define BENCH_LEVEL_AVX512	4	/* UTFCONV_LEVEL_AVX512 */
 
 enum {
-	IMPL_SCALAR, IMPL_SSSE3, IMPL_SIMD, IMPL_ICONV, IMPL_ICU,
-	IMPL_FALLBACK, IMPL_WESTMERE, IMPL_HASWELL, IMPL_ICELAKE, NIMPL
+	IMPL_SCALAR, IMPL_SSSE3, IMPL_SIMD, IMPL_AVX2, IMPL_AVX512, IMPL_ICONV,
+	IMPL_ICU, IMPL_FALLBACK, IMPL_WESTMERE, IMPL_HASWELL, IMPL_ICELAKE, NIMPL
 };
 #define IMPL_SDU0	IMPL_FALLBACK	/* the first simdutf kernel */
 static const char *const impl_name[NIMPL] = {
-	"scalar", "SSSE3", "SIMD", "iconv", "ICU",
+	"scalar", "SSSE3", "SIMD", "AVX2", "AVX512", "iconv", "ICU",
 	"fallback", "westmere", "haswell", "icelake"
 };
 static const char *const impl_csv[NIMPL] = {
 	"scalar", "simd", "iconv", "icu", "ssse3",
-	"sdu_fallback", "sdu_westmere", "sdu_haswell", "sdu_icelake"
+	"sdu_fallback", "sdu_westmere", "sdu_haswell", "sdu_icelake",
+	"avx2", "avx512"
 };
 /* CSV column order: the first four as before issue 15, then the rest. */
 static const int csv_order[NIMPL] = {
 	IMPL_SCALAR, IMPL_SIMD, IMPL_ICONV, IMPL_ICU, IMPL_SSSE3,
-	IMPL_FALLBACK, IMPL_WESTMERE, IMPL_HASWELL, IMPL_ICELAKE
+	IMPL_FALLBACK, IMPL_WESTMERE, IMPL_HASWELL, IMPL_ICELAKE,
+	IMPL_AVX2, IMPL_AVX512
 };
 enum { D_8TO16, D_16TO8, NDIR };
 static const char *const dir_name[NDIR] = { "UTF-8 -> UTF-16LE",
@@ -94,7 +99,13 @@ static const struct { int ours, peer; const char *label; } pairs[] = {
 	{ IMPL_SIMD, IMPL_ICELAKE, "SIMD/icl" },
 	{ IMPL_SIMD, IMPL_ICONV, "SIMD/iconv" },
 	{ IMPL_SIMD, IMPL_ICU, "SIMD/ICU" },
+	/* issue 28: the AVX-512 paths pinned both ways, the AVX2 ones */
+	{ IMPL_AVX512, IMPL_ICELAKE, "Z/icl" },
+	{ IMPL_AVX2, IMPL_ICELAKE, "AVX2/icl" },
+	{ IMPL_AVX512, IMPL_AVX2, "Z/AVX2" },
 };
+#define PAIR_SIMD_ICL	3
+#define PAIR_Z_ICL	6
 #define NPAIRS	(sizeof(pairs) / sizeof(pairs[0]))
 
 static long run_codec(unsigned int path, int dir, const void *src, size_t n,
@@ -165,6 +176,10 @@ static long run(int impl, int dir, const void *src, size_t n, void *dst,
 		return run_codec(BENCH_PATH_SSSE3, dir, src, n, dst, cap);
 	case IMPL_SIMD:
 		return run_codec(BENCH_PATH_AUTO, dir, src, n, dst, cap);
+	case IMPL_AVX2:
+		return run_codec(BENCH_PATH_AVX2, dir, src, n, dst, cap);
+	case IMPL_AVX512:
+		return run_codec(BENCH_PATH_AVX512, dir, src, n, dst, cap);
 	case IMPL_ICONV:
 		return run_iconv(dir, src, n, dst, cap);
 	case IMPL_ICU:
@@ -197,6 +212,10 @@ static void find_impls(void)
 	avail[IMPL_SSSE3] = __builtin_cpu_supports("ssse3");
 	if (!__builtin_cpu_supports("avx2"))
 		printf("note: no AVX2 on this CPU: the SIMD column is the SSSE3 paths\n");
+	avail[IMPL_AVX512] = utfconv_force_path(BENCH_PATH_AVX512) >=
+			     BENCH_LEVEL_AVX512;
+	if (!avail[IMPL_AVX512])
+		printf("AVX512: skipped: no AVX-512 on this CPU\n");
 #if BENCH_HAVE_SIMDUTF
 	printf("simdutf from %s (side by side, same rounds)\n",
 	       BENCH_SIMDUTF_DIR);
@@ -387,6 +406,21 @@ static void print_goals(int nfiles, char **paths, double (*gm)[NIMPL],
 			 dshort[d]);
 		goal_line(what, gm[d][IMPL_SIMD] / gm[d][IMPL_HASWELL], 1.3,
 			  NULL);
+	}
+	printf("\nissue 28 goals (simdutf icelake, ratios of input MB/s):\n");
+	for (int d = 0; d < NDIR; d++) {
+		snprintf(what, sizeof(what), "SIMD >= 1.0x icelake, every file, %s",
+			 dshort[d]);
+		goal_line(what, worst[d][PAIR_SIMD_ICL], 1.0,
+			  short_name(paths[wfile[d][PAIR_SIMD_ICL]]));
+		snprintf(what, sizeof(what), "SIMD >= 1.2x icelake, geo. mean, %s",
+			 dshort[d]);
+		goal_line(what, gm[d][IMPL_SIMD] / gm[d][IMPL_ICELAKE], 1.2,
+			  NULL);
+		snprintf(what, sizeof(what), "AVX512 >= 1.0x icelake, every file, %s",
+			 dshort[d]);
+		goal_line(what, worst[d][PAIR_Z_ICL], 1.0,
+			  short_name(paths[wfile[d][PAIR_Z_ICL]]));
 	}
 	for (int d = 0; d < NDIR; d++) {
 		snprintf(what, sizeof(what), "scalar >= 1.0x fallback, geo. mean, %s",

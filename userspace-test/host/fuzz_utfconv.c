@@ -63,7 +63,18 @@ static void *fuzz_alloc(size_t bytes)
 #include "../../kmod/utfconv_codec.h"
 #include "../../kmod/utfconv_simd.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+/* Whether the AVX-512 paths (codec path 7) are under test here. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	if (utfconv_force_path(UTFCONV_PATH_AVX512) < UTFCONV_LEVEL_AVX512)
+		printf("fuzz_utfconv: codec path 7 (AVX-512): skipped: no AVX-512 on this CPU\n");
+	else
+		printf("fuzz_utfconv: codec path 7 (AVX-512): fuzzed\n");
+	return 0;
+}
 
 /* utfconv_buf_to_nul() against utfconv_buf() on what precedes the NUL. */
 static void fuzz_check_to_nul(u32 dir, u32 pol, const u8 *in, size_t n,
@@ -108,12 +119,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	flags = data[0] / 20 % 4;
 	/*
 	 * the codec path: scalar, the default, SIMD, SSE2 only, no AVX2,
-	 * scalar without BMI2 (enum utfconv_path). data[0] / 80 is at most
-	 * 3, so the capacity's bits shift it to reach all six; a seed with
+	 * scalar without BMI2, no AVX-512, AVX-512 both ways (enum
+	 * utfconv_path; on a CPU without AVX-512 the last is the SIMD path
+	 * again, and the fuzzer's start says so). data[0] / 80 is at most 3,
+	 * so the capacity's bits shift it to reach all eight; a seed with
 	 * data[0] below 80 and no capacity stays on the scalar path.
 	 */
 	utfconv_force_path((data[0] / 80 + data[1] / 8) %
-			   (UTFCONV_PATH_GENERIC + 1));
+			   (UTFCONV_PATH_AVX512 + 1));
 	ncuts = data[1] % 8;
 	cap = data[1] / 8;
 	if (size < 2 + ncuts)

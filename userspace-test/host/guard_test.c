@@ -5,8 +5,9 @@
  * buffer ends exactly at one, so that a read past the input or a write
  * past the output buffer faults at once (the block and SIMD paths may
  * look and write ahead, never beyond the ends). Each case runs under
- * every codec path (enum utfconv_path 0 to 5, pinned with
- * utfconv_force_path()) and must give, call for call, the same status,
+ * every codec path (enum utfconv_path 0 to 7, pinned with
+ * utfconv_force_path(); the AVX-512 paths, 7, only where the CPU has them,
+ * and the run says so where it does not) and must give, call for call, the same status,
  * bytes used, output and counters as the scalar path (0); the scalar path
  * must agree with the reference model
  * (kunit/utfconv_ref.h).
@@ -47,11 +48,13 @@
 
 #define GUARD_MAX_IN	9200
 #define GUARD_MAX_OUT	(2 * GUARD_MAX_IN + 64)
-#define GUARD_MODES	6
+#define GUARD_MODES	8
 #define GUARD_CANARY	64
 
 static u64 guard_rng_state;
 static int verbose;
+/* the codec paths to run: the AVX-512 one (7) only where the CPU has it */
+static int guard_modes = GUARD_MODES;
 
 static u64 guard_rng(void)
 {
@@ -432,7 +435,7 @@ static bool guard_one(struct guard_case *c)
 	c->caps[5] = guard_below(ref.out_bytes + 1);
 	c->caps[6] = ref.out_bytes + guard_below(80);
 	c->caps[7] = utfconv_ref_out_max(c->dir, c->n);
-	for (mode = 0; mode < GUARD_MODES; mode++) {
+	for (mode = 0; mode < guard_modes; mode++) {
 		struct guard_run *r = &guard_runs[mode];
 
 		utfconv_force_path(mode);
@@ -528,6 +531,10 @@ int main(int argc, char **argv)
 	signal(SIGBUS, guard_fault);
 	guard_map(&guard_in, GUARD_MAX_IN);
 	guard_map(&guard_out, GUARD_MAX_OUT);
+	if (utfconv_force_path(UTFCONV_PATH_AVX512) < UTFCONV_LEVEL_AVX512) {
+		guard_modes = UTFCONV_PATH_AVX512;
+		printf("guard_test: codec path 7 (AVX-512): skipped: no AVX-512 on this CPU\n");
+	}
 	for (i = 0; i < cases; i++) {
 		u64 next;
 
@@ -550,6 +557,6 @@ int main(int argc, char **argv)
 	       "guard_test: codec paths 0..%d, inputs and outputs ending at guard pages: all paths agree\n",
 	       cases, (unsigned long long)guard_errors,
 	       (unsigned long long)guard_bytes_in,
-	       (unsigned long long)guard_bytes_out, GUARD_MODES - 1);
+	       (unsigned long long)guard_bytes_out, guard_modes - 1);
 	return 0;
 }

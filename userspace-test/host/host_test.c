@@ -966,6 +966,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: -s %u: no such codec path\n", argv[0], path);
 		return 2;
 	}
+	/*
+	 * -s 7 pins the AVX-512 paths: a run on a CPU without them says so
+	 * and tests nothing, rather than repeat another path's run as if it
+	 * were theirs.
+	 */
+	if (path == UTFCONV_PATH_AVX512 && level < UTFCONV_LEVEL_AVX512) {
+		printf("host_test -s 7: skipped: no AVX-512 on this CPU\n");
+		return 0;
+	}
 	shared = argv[i];
 	if (i + 1 < argc)
 		py = argv[i + 1];
@@ -995,6 +1004,10 @@ int main(int argc, char **argv)
 	       "SIMD whatever the size, no AVX2 (-s 4)" :
 	       path == UTFCONV_PATH_GENERIC ?
 	       "scalar only, without the BMI2 steps (-s 5)" :
+	       path == UTFCONV_PATH_AVX2 ?
+	       "SIMD whatever the size, no AVX-512 (-s 6)" :
+	       path == UTFCONV_PATH_AVX512 ?
+	       "AVX-512 both ways whatever the size (-s 7)" :
 	       "SIMD for large buffers (-s 1)");
 	if (PART("bmi2"))
 		test_bmi2_key(path, bmi2_at_load);

@@ -15,6 +15,7 @@ __attribute__((weak)) unsigned long utfconv_compat_fpu_sections;
 /* __builtin_cpu_supports() checks what the OS saves, too */
 #define XFEATURE_MASK_SSE	(1 << 1)
 #define XFEATURE_MASK_YMM	(1 << 2)
+#define XFEATURE_MASK_AVX512	(7 << 5)
 #define cpu_has_xfeatures(mask, name)	1
 
 #endif

@@ -1,0 +1,1041 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utfconv codec: AVX-512 paths for x86-64
+ *
+ * Built with the kernel's FPU flags and the AVX-512 ones (kmod/Kbuild),
+ * its functions marked with the same target besides, so that the host
+ * build of the codec compiles them too: everything in this file runs
+ * between kernel_fpu_begin() and kernel_fpu_end(), which utfconv_codec.c
+ * puts around each call, only where may_use_simd() allows and only on
+ * CPUs with every instruction used (AVX-512 F, BW, VL, VBMI, VBMI2, BMI2
+ * and POPCNT) whose kernel saves the ZMM registers (utfconv_codec.c).
+ * The kernel has no <immintrin.h> and GCC and clang name the AVX-512
+ * builtins differently: the instructions that work on mask registers are
+ * inline assembly, the rest GCC/clang vector extensions.
+ *
+ * As the other SIMD paths (utfconv_simd_x86.c), these convert only whole,
+ * well-formed characters while the input and output left cover a block's
+ * worst case, and stop at anything else, which the codec's careful path
+ * then handles: the result is byte for byte the scalar path's. They may
+ * write scratch bytes past the output they report, never past the end of
+ * the output buffer.
+ *
+ * UTF-8 to UTF-16, 64 bytes a step: a step of ASCII widens them with two
+ * zero-extending loads. Otherwise each byte is classified in one compare
+ * per kind into 64-bit masks (continuation bytes, leads of three bytes
+ * and more, and, through a 64-byte vpermb table indexed by the low six
+ * bits of the leads, the leads that need a look at the byte after them:
+ * C0, C1, E0, ED and F0 on), and the masks, in general-purpose registers,
+ * say where the characters start, whether every lead has exactly its
+ * continuation bytes and where the step must end: at the last character
+ * that starts in the 64 bytes (whose bytes the next step loads), or
+ * before the first byte that is not part of a well-formed one- to
+ * three-byte sequence. Each byte is then decoded in a 16-bit lane as if
+ * a character started there, from itself and the two bytes after it
+ * (three zero-extending loads per 32 lanes, two where no three-byte
+ * lead is among them), and vpcompressw keeps the lanes where characters
+ * start, in order. A step of 21 three-byte sequences (CJK) is gathered
+ * into its lanes by two vpermb instead, and one of 16 four-byte ones
+ * (emoji) decoded in 32-bit lanes in place; other steps with four-byte
+ * sequences decode in 32-bit lanes, a quarter at a time
+ * (utfconv_z_utf8_four()). The ASCII run a call starts with goes through
+ * the AVX2 path's loop (utfconv_avx2_utf8_lead()), which 512-bit
+ * vectors do not beat there.
+ *
+ * UTF-16 to UTF-8, 32 units a step: ASCII narrowed with vpmovwb; units
+ * below 0x800 as one or two bytes in their 16-bit lanes, packed with
+ * vpcompressb; without surrogates, each unit's first two bytes in its
+ * 16-bit lane and its third in another vector, laid out three bytes a
+ * unit by two vpermt2b and packed; 16 surrogate pairs (emoji) encoded in
+ * place in 32-bit lanes; otherwise each unit's one to three bytes, or a
+ * surrogate pair's four, in 32-bit lanes, 16 units at a time, packed.
+ * The step ends before a lone surrogate (the careful path's turn) or a
+ * lead surrogate in its last unit.
+ */
+
+#include <linux/bitops.h>
+#include <linux/minmax.h>
+#include <linux/types.h>
+
+#include "utfconv_block.h"
+#include "utfconv_simd.h"
+
+#define UTFCONV_AVX512 __attribute__((__target__( \
+	"avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt")))
+
+/*
+ * sparse reads vector types as their element types (utfconv_simd_x86.c)
+ * and has none of the builtins: for it, and only for it, BMI2's PDEP is
+ * a value of the right type.
+ */
+#ifdef __CHECKER__
+#define __builtin_ia32_pdep_si(a, b)	((void)sizeof(b), (a))
+#define __builtin_ia32_pdep_di(a, b)	((void)sizeof(b), (a))
+#endif
+
+typedef u8 utfconv_u8x64 __attribute__((__vector_size__(64)));
+typedef u16 utfconv_u16x32 __attribute__((__vector_size__(64)));
+typedef u32 utfconv_u32x16 __attribute__((__vector_size__(64)));
+
+/* @c in every byte, in every 16-bit lane */
+static __always_inline UTFCONV_AVX512
+utfconv_u8x64 utfconv_z_set8(u8 c)
+{
+	utfconv_u8x64 v = { 0 };
+
+	return v + c;
+}
+
+static __always_inline UTFCONV_AVX512
+utfconv_u16x32 utfconv_z_set16(u16 c)
+{
+	utfconv_u16x32 v = { 0 };
+
+	return v + c;
+}
+
+static __always_inline UTFCONV_AVX512
+utfconv_u8x64 utfconv_z_load(const u8 *s)
+{
+	utfconv_u8x64 v;
+
+	__builtin_memcpy(&v, s, sizeof(v));
+	return v;
+}
+
+static __always_inline UTFCONV_AVX512
+void utfconv_z_store(u8 *d, utfconv_u8x64 v)
+{
+	__builtin_memcpy(d, &v, sizeof(v));
+}
+
+/* The 32 bytes at @s zero-extended to 16-bit lanes (vpmovzxbw). */
+static __always_inline UTFCONV_AVX512
+utfconv_u16x32 utfconv_z_zext8(const u8 *s)
+{
+	utfconv_u16x32 r;
+
+	asm("vpmovzxbw %1, %0" : "=v" (r) : "m" (*(const u8 (*)[32])s));
+	return r;
+}
+
+/* The 16 units at @s zero-extended to 32-bit lanes (vpmovzxwd). */
+static __always_inline UTFCONV_AVX512
+utfconv_u32x16 utfconv_z_zext16(const u8 *s)
+{
+	utfconv_u32x16 r;
+
+	asm("vpmovzxwd %1, %0" : "=v" (r) : "m" (*(const u8 (*)[32])s));
+	return r;
+}
+
+/* The top bit of each byte of @v, byte 0 in bit 0 (vpmovb2m). */
+static __always_inline UTFCONV_AVX512
+u64 utfconv_z_msb(utfconv_u8x64 v)
+{
+	u64 m;
+
+	asm("vpmovb2m %1, %0" : "=k" (m) : "v" (v));
+	return m;
+}
+
+/* The bytes of @v below @c, as unsigned (vpcmpub, predicate 1: less). */
+static __always_inline UTFCONV_AVX512
+u64 utfconv_z_lt(utfconv_u8x64 v, utfconv_u8x64 c)
+{
+	u64 m;
+
+	asm("vpcmpub $1, %2, %1, %0" : "=k" (m) : "v" (v), "v" (c));
+	return m;
+}
+
+/* The bytes of @v and @c with a common bit (vptestmb). */
+static __always_inline UTFCONV_AVX512
+u64 utfconv_z_test8(utfconv_u8x64 v, utfconv_u8x64 c)
+{
+	u64 m;
+
+	asm("vptestmb %2, %1, %0" : "=k" (m) : "v" (v), "v" (c));
+	return m;
+}
+
+/* The 16-bit lanes of @v and @c with a common bit (vptestmw). */
+static __always_inline UTFCONV_AVX512
+u32 utfconv_z_test16(utfconv_u16x32 v, utfconv_u16x32 c)
+{
+	u32 m;
+
+	asm("vptestmw %2, %1, %0" : "=k" (m) : "v" (v), "v" (c));
+	return m;
+}
+
+/* The bytes of @t picked by the low six bits of @v's, where @m (vpermb). */
+static __always_inline UTFCONV_AVX512
+utfconv_u8x64 utfconv_z_permb(utfconv_u8x64 t, utfconv_u8x64 v, u64 m)
+{
+	utfconv_u8x64 r;
+
+	asm("vpermb %2, %1, %0%{%3%}%{z%}" : "=v" (r)
+	    : "v" (v), "v" (t), "Yk" (m));
+	return r;
+}
+
+/* The 16-bit lanes of @b where @m, of @a elsewhere (vpblendmw). */
+static __always_inline UTFCONV_AVX512
+utfconv_u16x32 utfconv_z_blend16(utfconv_u16x32 a, utfconv_u16x32 b, u32 m)
+{
+	utfconv_u16x32 r;
+
+	asm("vpblendmw %2, %1, %0%{%3%}" : "=v" (r)
+	    : "v" (a), "v" (b), "Yk" (m));
+	return r;
+}
+
+/* The 16-bit lanes of @v where @m, one after the other (vpcompressw). */
+static __always_inline UTFCONV_AVX512
+utfconv_u16x32 utfconv_z_compress16(utfconv_u16x32 v, u32 m)
+{
+	utfconv_u16x32 r;
+
+	asm("vpcompressw %1, %0%{%2%}%{z%}" : "=v" (r) : "v" (v), "Yk" (m));
+	return r;
+}
+
+/* The index of the highest set bit of @x, which is not 0. */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_last(u64 x)
+{
+	return 63 - __builtin_clzll(x);
+}
+
+/* ---- UTF-8 to UTF-16 ---------------------------------------------------- */
+
+/*
+ * vpermb's table for the leads (the low six bits of C0..FF): bit 0 a lead
+ * that no well-formed sequence has (C0, C1, F5..FF); the leads whose
+ * second byte has a narrower range: bit 1 E0 (A0..BF), bit 2 ED (80..9F),
+ * bit 3 F0 (90..BF), bit 4 F4 (80..8F); bit 5 the four-byte leads.
+ */
+#define UTFCONV_Z_BAD	0x01
+#define UTFCONV_Z_E0	0x02
+#define UTFCONV_Z_ED	0x04
+#define UTFCONV_Z_F0	0x08
+#define UTFCONV_Z_F4	0x10
+#define UTFCONV_Z_FOUR	0x20
+
+static const u8 utfconv_z_leads[64] __aligned(64) = {
+	[0x00] = UTFCONV_Z_BAD, [0x01] = UTFCONV_Z_BAD,
+	[0x20] = UTFCONV_Z_E0, [0x2D] = UTFCONV_Z_ED,
+	[0x30] = UTFCONV_Z_FOUR | UTFCONV_Z_F0,
+	[0x31 ... 0x33] = UTFCONV_Z_FOUR,
+	[0x34] = UTFCONV_Z_FOUR | UTFCONV_Z_F4,
+	[0x35 ... 0x3F] = UTFCONV_Z_BAD,
+};
+
+/* The classes of the 64 bytes of a step, as masks, byte 0 in bit 0. */
+struct utfconv_z_utf8 {
+	u64 cont;	/* 80..BF */
+	u64 lead;	/* C0..FF */
+	u64 three;	/* E0..FF */
+	u64 four;	/* F0..F4 */
+	u64 odd;	/* leads of no well-formed sequence, see below */
+	u64 expect;	/* where the leads want continuation bytes */
+};
+
+/* Constants the loops keep in registers. */
+struct utfconv_z_k8 {
+	utfconv_u8x64 leads, c0, e0, a0, x90, any, bad, xe0, xed, xf0, xf4,
+		      four, run3_tail, run3_lead;
+	utfconv_u16x32 x3f, x7ff;
+};
+
+/*
+ * The classes of @v's bytes into @c. @c->odd: the leads of no well-formed
+ * sequence: bad ones, or E0, ED, F0 or F4 followed by a byte outside the
+ * range of their second bytes (overlong forms, surrogates, beyond
+ * U+10FFFF, or a lead without continuation bytes). A lead at byte 63 is
+ * never decoded by a step (it ends before it), so that the byte after
+ * it, beyond the 64, does not matter.
+ */
+static __always_inline UTFCONV_AVX512
+void utfconv_z_classify(const struct utfconv_z_k8 *k, utfconv_u8x64 v,
+			struct utfconv_z_utf8 *c)
+{
+	u64 hi = utfconv_z_msb(v), lt_c0 = utfconv_z_lt(v, k->c0);
+	utfconv_u8x64 t;
+	u64 lt_a0, lt_90;
+
+	c->cont = hi & lt_c0;
+	c->lead = hi & ~lt_c0;
+	c->three = c->lead & ~utfconv_z_lt(v, k->e0);
+	c->expect = c->lead << 1 | c->three << 2;
+	c->odd = 0;
+	c->four = 0;
+	t = utfconv_z_permb(k->leads, v, c->lead);
+	if (!utfconv_z_test8(t, k->any))
+		return;
+	/* bit p: the byte after p is below A0 */
+	lt_a0 = utfconv_z_lt(v, k->a0) >> 1;
+	c->odd = utfconv_z_test8(t, k->bad) |
+		 (utfconv_z_test8(t, k->xe0) & lt_a0) |
+		 (utfconv_z_test8(t, k->xed) & ~lt_a0);
+	c->four = utfconv_z_test8(t, k->four);
+	if (!c->four)
+		return;
+	/* bit p: the byte after p is below 90 */
+	lt_90 = utfconv_z_lt(v, k->x90) >> 1;
+	c->odd |= (utfconv_z_test8(t, k->xf0) & lt_90) |
+		  (utfconv_z_test8(t, k->xf4) & ~lt_90);
+	c->expect |= c->four << 3;
+}
+
+/*
+ * Where a step that found @c in its 64 bytes ends: before the last
+ * character that starts in them, or, where a byte before that is not
+ * part of a well-formed sequence the step decodes, before the first
+ * such byte or before the sequence it cuts short; 0 where the first
+ * character is such. *@stop: the step ends at such a byte, which the
+ * careful path must look at.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf8_end(const struct utfconv_z_utf8 *c, bool *stop)
+{
+	u64 starts = ~c->cont & ~1ULL, err;
+	unsigned int end, e;
+
+	if (!starts) {
+		*stop = true;
+		return 0;
+	}
+	end = utfconv_z_last(starts);
+	/* a mismatch at @end itself: the sequence before it is short */
+	err = ((c->cont ^ c->expect) & ((2ULL << end) - 1)) |
+	      (c->odd & ((1ULL << end) - 1));
+	*stop = err;
+	if (!err)
+		return end;
+	e = __builtin_ctzll(err);
+	if (!(c->expect >> e & 1))
+		return e;
+	/* a lead without its continuation bytes: end before it */
+	starts &= (1ULL << e) - 1;
+	return starts ? utfconv_z_last(starts) : 0;
+}
+
+/*
+ * Half @h (0: bytes 0-31, 32: bytes 32-63) of a step at @s: each byte
+ * decoded in a 16-bit lane as the character that would start there, from
+ * it and the two bytes after it (those of @c->lead two bytes long, those
+ * of @c->three three), the lanes of @keep packed at @d in UTF-16BE if @be,
+ * else in UTF-16LE (64 bytes written). Returns the units written.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf8_half(const struct utfconv_z_k8 *k, const u8 *s,
+				 u8 *d, const struct utfconv_z_utf8 *c,
+				 u64 keep, unsigned int h, bool three, bool be)
+{
+	utfconv_u16x32 b0 = utfconv_z_zext8(s + h);
+	utfconv_u16x32 c1 = utfconv_z_zext8(s + h + 1) & k->x3f;
+	utfconv_u16x32 t = b0 << 6 | c1, u, c2;
+	u32 m = keep >> h;
+
+	u = utfconv_z_blend16(b0, t & k->x7ff, c->lead >> h);
+	if (three) {
+		c2 = utfconv_z_zext8(s + h + 2) & k->x3f;
+		u = utfconv_z_blend16(u, t << 6 | c2, c->three >> h);
+	}
+	if (be)
+		u = u << 8 | u >> 8;
+	u = utfconv_z_compress16(u, m);
+	__builtin_memcpy(d, &u, sizeof(u));
+	return __builtin_popcount(m);
+}
+
+/* The 16 bytes at @s zero-extended to 32-bit lanes (vpmovzxbd). */
+static __always_inline UTFCONV_AVX512
+utfconv_u32x16 utfconv_z_zext8x4(const u8 *s)
+{
+	utfconv_u32x16 r;
+
+	asm("vpmovzxbd %1, %0" : "=v" (r) : "m" (*(const u8 (*)[16])s));
+	return r;
+}
+
+/* The 32-bit lanes of @b where @m, of @a elsewhere (vpblendmd). */
+static __always_inline UTFCONV_AVX512
+utfconv_u32x16 utfconv_z_blend32(utfconv_u32x16 a, utfconv_u32x16 b, u32 m)
+{
+	utfconv_u32x16 r;
+
+	asm("vpblendmd %2, %1, %0%{%3%}" : "=v" (r)
+	    : "v" (a), "v" (b), "Yk" (m));
+	return r;
+}
+
+/* The first @n bytes of @v at @d, nothing after them. */
+static __always_inline UTFCONV_AVX512
+void utfconv_z_store8(u8 *d, utfconv_u8x64 v, unsigned int n)
+{
+	u64 m = n ? ~0ULL >> (64 - n) : 0;
+
+	asm volatile("vmovdqu8 %1, %0%{%2%}" : "=m" (*(u8 (*)[64])d)
+		     : "v" (v), "Yk" (m));
+}
+
+/*
+ * A quarter @q (bytes 16q to 16q + 15) of a step with four-byte
+ * sequences: each byte decoded in a 32-bit lane as the character that
+ * would start there, from it and the three bytes after it, a four-byte
+ * one as its surrogate pair (lead surrogate in the low half), and the
+ * units of the lanes of @keep stored at @d, nothing after them. Returns
+ * the units written.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf8_quarter(const u8 *s, u8 *d,
+				    const struct utfconv_z_utf8 *c, u64 keep,
+				    unsigned int q, bool be)
+{
+	const u8 *p = s + 16 * q;
+	utfconv_u32x16 b0 = utfconv_z_zext8x4(p);
+	utfconv_u32x16 t = b0 << 6 | (utfconv_z_zext8x4(p + 1) & 0x3F), u, x;
+	utfconv_u16x32 r;
+	u32 m = keep >> 16 * q & 0xFFFF, four = c->four >> 16 * q & m;
+	u32 words = __builtin_ia32_pdep_si(m, 0x55555555) |
+		    __builtin_ia32_pdep_si(four, 0xAAAAAAAA);
+
+	u = utfconv_z_blend32(b0, t & 0x7FF, c->lead >> 16 * q);
+	t = t << 6 | (utfconv_z_zext8x4(p + 2) & 0x3F);
+	u = utfconv_z_blend32(u, t & 0xFFFF, c->three >> 16 * q);
+	t = (t << 6 | (utfconv_z_zext8x4(p + 3) & 0x3F)) - 0x10000;
+	x = (0xD800 | (t >> 10 & 0x3FF)) | (0xDC00 | (t & 0x3FF)) << 16;
+	u = utfconv_z_blend32(u, x, four);
+	if (be)
+		u = (u << 8 & 0xFF00FF00) | (u >> 8 & 0x00FF00FF);
+	r = utfconv_z_compress16((utfconv_u16x32)u, words);
+	utfconv_z_store8(d, (utfconv_u8x64)r, 2 * __builtin_popcount(words));
+	return __builtin_popcount(words);
+}
+
+/*
+ * A step with four-byte sequences: the characters of @keep, which end
+ * at @end, in four quarters. Returns the code points converted, *@sp and
+ * *@dp advanced.
+ */
+static noinline UTFCONV_AVX512 unsigned int
+utfconv_z_utf8_four(const u8 **sp, u8 **dp, utfconv_u8x64 v,
+		    const struct utfconv_z_utf8 *c, u64 keep, unsigned int end,
+		    bool be)
+{
+	unsigned int q, n = 0;
+
+	/* 16 four-byte sequences, each in its 32-bit lane (emoji) */
+	if (c->four == 0x1111111111111111ULL && c->cont == ~c->four &&
+	    !c->odd) {
+		utfconv_u32x16 x = (utfconv_u32x16)v, t;
+
+		t = ((x & 0x07) << 18 | (x & 0x3F00) << 4 |
+		     (x >> 10 & 0xFC0) | (x >> 24 & 0x3F)) - 0x10000;
+		x = (0xD800 | t >> 10) | (0xDC00 | (t & 0x3FF)) << 16;
+		if (be)
+			x = (x << 8 & 0xFF00FF00) | (x >> 8 & 0x00FF00FF);
+		__builtin_memcpy(*dp, &x, sizeof(x));
+		*sp += 64;
+		*dp += 64;
+		return 16;
+	}
+	for (q = 0; q < 4; q++)
+		n += utfconv_z_utf8_quarter(*sp, *dp + 2 * n, c, keep, q, be);
+	*sp += end;
+	*dp += 2 * n;
+	return __builtin_popcountll(keep);
+}
+
+/* Lead bytes at 0, 3, ..., 60: a run of 21 three-byte sequences. */
+#define UTFCONV_Z_RUN3	0x1249249249249249ULL
+
+/*
+ * vpermb's picks for such a run: in 16-bit lane i the third and second
+ * bytes of sequence i (utfconv_z_run3_tail), its first byte
+ * (utfconv_z_run3_lead); lanes 21 to 31 are scratch.
+ */
+static const u8 utfconv_z_run3_tail[64] __aligned(64) = {
+	2, 1, 5, 4, 8, 7, 11, 10, 14, 13, 17, 16,
+	20, 19, 23, 22, 26, 25, 29, 28, 32, 31, 35, 34,
+	38, 37, 41, 40, 44, 43, 47, 46, 50, 49, 53, 52,
+	56, 55, 59, 58, 62, 61,
+};
+
+static const u8 utfconv_z_run3_lead[64] __aligned(64) = {
+	0, 0, 3, 0, 6, 0, 9, 0, 12, 0, 15, 0,
+	18, 0, 21, 0, 24, 0, 27, 0, 30, 0, 33, 0,
+	36, 0, 39, 0, 42, 0, 45, 0, 48, 0, 51, 0,
+	54, 0, 57, 0, 60, 0,
+};
+
+/*
+ * Whether the 63 bytes of a step that found @c are 21 well-formed
+ * three-byte sequences (CJK, Indic, Thai) and byte 63 starts the next
+ * character.
+ */
+static __always_inline UTFCONV_AVX512
+bool utfconv_z_is_run3(const struct utfconv_z_utf8 *c)
+{
+	const u64 m63 = ~0ULL >> 1;
+
+	return (c->lead & m63) == UTFCONV_Z_RUN3 &&
+	       (c->three & m63) == UTFCONV_Z_RUN3 && !(c->four & m63) &&
+	       c->cont == (~UTFCONV_Z_RUN3 & m63) && !(c->odd & m63);
+}
+
+/*
+ * Such a run @v decoded at @d (64 bytes written, 42 of them the units):
+ * each sequence's bytes gathered into its 16-bit lane by two vpermb, no
+ * compress. Returns the code points converted.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf8_run3(const struct utfconv_z_k8 *k, utfconv_u8x64 v,
+				 u8 *d, bool be)
+{
+	utfconv_u16x32 w, l, u;
+
+	w = (utfconv_u16x32)utfconv_z_permb(v, k->run3_tail, ~0ULL);
+	l = (utfconv_u16x32)utfconv_z_permb(v, k->run3_lead, ~0ULL);
+	u = l << 12 | (w >> 2 & 0xFC0) | (w & k->x3f);
+	if (be)
+		u = u << 8 | u >> 8;
+	__builtin_memcpy(d, &u, sizeof(u));
+	return 21;
+}
+
+/*
+ * One step at *@sp of at most 64 bytes, not all ASCII: the characters
+ * that start in them up to utfconv_z_utf8_end()'s end, decoded at *@dp
+ * (128 bytes written). Returns the code points converted, *@sp and *@dp
+ * advanced; *@stop as utfconv_z_utf8_end().
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf8_step(const struct utfconv_z_k8 *k, const u8 **sp,
+				 u8 **dp, utfconv_u8x64 v, bool be, bool *stop)
+{
+	struct utfconv_z_utf8 c;
+	unsigned int end, n;
+	u64 keep;
+
+	utfconv_z_classify(k, v, &c);
+	if (utfconv_z_is_run3(&c)) {
+		*sp += 63;
+		*dp += 42;
+		return utfconv_z_utf8_run3(k, v, *dp - 42, be);
+	}
+	end = utfconv_z_utf8_end(&c, stop);
+	keep = ~c.cont & ((1ULL << end) - 1);
+	if (unlikely(c.four & keep))
+		return utfconv_z_utf8_four(sp, dp, v, &c, keep, end, be);
+	if (c.three & keep) {
+		n = utfconv_z_utf8_half(k, *sp, *dp, &c, keep, 0, true, be);
+		n += utfconv_z_utf8_half(k, *sp, *dp + 2 * n, &c, keep, 32,
+					 true, be);
+	} else {
+		/* one- and two-byte sequences only (Cyrillic, Arabic, ...) */
+		n = utfconv_z_utf8_half(k, *sp, *dp, &c, keep, 0, false, be);
+		n += utfconv_z_utf8_half(k, *sp, *dp + 2 * n, &c, keep, 32,
+					 false, be);
+	}
+	*sp += end;
+	*dp += 2 * n;
+	return n;
+}
+
+/* The 64 ASCII bytes at @s as code units at @d (128 bytes). */
+static __always_inline UTFCONV_AVX512
+void utfconv_z_utf8_ascii(const u8 *s, u8 *d, bool be)
+{
+	utfconv_u16x32 lo = utfconv_z_zext8(s), hi = utfconv_z_zext8(s + 32);
+
+	if (be) {
+		lo <<= 8;
+		hi <<= 8;
+	}
+	__builtin_memcpy(d, &lo, sizeof(lo));
+	__builtin_memcpy(d + 64, &hi, sizeof(hi));
+}
+
+/*
+ * The last input position at which a step of utfconv_avx512_utf8() may
+ * start, for the steps from @s and @d on, where utfconv_utf8_room()
+ * holds: a step never writes more than two output bytes per input byte
+ * it takes, nor more than 128 bytes, nor reads past 72 bytes from where
+ * it starts, so every step that starts at or before it has the room.
+ */
+static __always_inline UTFCONV_AVX512
+const u8 *utfconv_z_utf8_lim(const u8 *s, const u8 *se, const u8 *d,
+			     const u8 *de)
+{
+	size_t in = se - s - (UTFCONV_UTF8_BLOCK + 8);
+	size_t out = de - d - (2 * UTFCONV_UTF8_BLOCK + 16);
+
+	return s + min_t(size_t, in, out / 2);
+}
+
+static __always_inline UTFCONV_AVX512
+u64 utfconv_avx512_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
+{
+	const struct utfconv_z_k8 k = {
+		.leads = utfconv_z_load(utfconv_z_leads),
+		.run3_tail = utfconv_z_load(utfconv_z_run3_tail),
+		.run3_lead = utfconv_z_load(utfconv_z_run3_lead),
+		.c0 = utfconv_z_set8(0xC0),
+		.e0 = utfconv_z_set8(0xE0),
+		.a0 = utfconv_z_set8(0xA0),
+		.x90 = utfconv_z_set8(0x90),
+		.any = utfconv_z_set8(0x3F),
+		.bad = utfconv_z_set8(UTFCONV_Z_BAD),
+		.xe0 = utfconv_z_set8(UTFCONV_Z_E0),
+		.xed = utfconv_z_set8(UTFCONV_Z_ED),
+		.xf0 = utfconv_z_set8(UTFCONV_Z_F0),
+		.xf4 = utfconv_z_set8(UTFCONV_Z_F4),
+		.four = utfconv_z_set8(UTFCONV_Z_FOUR),
+		.x3f = utfconv_z_set16(0x3F),
+		.x7ff = utfconv_z_set16(0x7FF),
+	};
+	const u8 *s = *sp, *lim;
+	u8 *d = *dp;
+	bool stop = false;
+	u64 ncp = 0;
+
+	while (!stop && utfconv_utf8_room(s, se, d, de)) {
+		lim = utfconv_z_utf8_lim(s, se, d, de);
+		do {
+			utfconv_u8x64 v = utfconv_z_load(s);
+
+			if (!utfconv_z_msb(v)) {
+				utfconv_z_utf8_ascii(s, d, be);
+				s += 64;
+				d += 128;
+				ncp += 64;
+				continue;
+			}
+			ncp += utfconv_z_utf8_step(&k, &s, &d, v, be, &stop);
+		} while (!stop && s <= lim);
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/* ---- UTF-16 to UTF-8 ---------------------------------------------------- */
+
+/* The 16-bit lanes of @v equal to @c's (vpcmpeqw). */
+static __always_inline UTFCONV_AVX512
+u32 utfconv_z_eq16(utfconv_u16x32 v, utfconv_u16x32 c)
+{
+	u32 m;
+
+	asm("vpcmpeqw %2, %1, %0" : "=k" (m) : "v" (v), "v" (c));
+	return m;
+}
+
+/* The bytes of @v where @m, one after the other (vpcompressb). */
+static __always_inline UTFCONV_AVX512
+utfconv_u8x64 utfconv_z_compress8(utfconv_u8x64 v, u64 m)
+{
+	utfconv_u8x64 r;
+
+	asm("vpcompressb %1, %0%{%2%}%{z%}" : "=v" (r) : "v" (v), "Yk" (m));
+	return r;
+}
+
+/* The 32 ASCII units @a narrowed to bytes at @d (vpmovwb, 32 bytes). */
+static __always_inline UTFCONV_AVX512
+void utfconv_z_narrow(u8 *d, utfconv_u16x32 a)
+{
+	asm volatile("vpmovwb %1, %0" : "=m" (*(u8 (*)[32])d) : "v" (a));
+}
+
+/* The 32 units at @s, UTF-16LE if @le, else UTF-16BE. */
+static __always_inline UTFCONV_AVX512
+utfconv_u16x32 utfconv_z_units(const u8 *s, bool le)
+{
+	utfconv_u16x32 a;
+
+	__builtin_memcpy(&a, s, sizeof(a));
+	return le ? a : a << 8 | a >> 8;
+}
+
+/* The 16 units at @s in 32-bit lanes, UTF-16LE if @le, else UTF-16BE. */
+static __always_inline UTFCONV_AVX512
+utfconv_u32x16 utfconv_z_units32(const u8 *s, bool le)
+{
+	utfconv_u32x16 x = utfconv_z_zext16(s);
+
+	return le ? x : x >> 8 | (x & 0xFF) << 8;
+}
+
+/* The classes of the 32 units of a step, unit 0 in bit 0. */
+struct utfconv_z_utf16 {
+	u32 two;	/* 0x80 and up */
+	u32 three;	/* 0x800 and up */
+	u32 high;	/* lead surrogates that start a pair the step takes */
+	u32 low;	/* the trail surrogates of those */
+};
+
+/*
+ * Half @h (0: units 0-15, 16: units 16-31) of a step at @s, the units
+ * below @end: each unit in a 32-bit lane as its UTF-8 form, a lead
+ * surrogate of @c->high with the unit after it as the pair's four bytes,
+ * the bytes of the forms packed at @d (64 bytes written, or only those of
+ * the forms if @exact). Returns the bytes written.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf16_half(const u8 *s, u8 *d,
+				  const struct utfconv_z_utf16 *c,
+				  unsigned int h, u32 below, bool exact,
+				  bool le)
+{
+	utfconv_u32x16 x = utfconv_z_units32(s + 2 * h, le), r, y;
+	u32 high = c->high >> h & 0xFFFF;
+	u32 lanes = (below & ~c->low) >> h & 0xFFFF;
+	u64 keep;
+
+	r = utfconv_z_blend32(x, 0x80C0 | x >> 6 | (x & 0x3F) << 8,
+			      c->two >> h);
+	r = utfconv_z_blend32(r, 0x8080E0 | x >> 12 | (x << 2 & 0x3F00) |
+				 (x << 16 & 0x3F0000), c->three >> h);
+	if (high) {
+		y = utfconv_z_units32(s + 2 * h + 2, le);
+		y = (x << 10) + y - ((0xD800 << 10) + 0xDC00 - 0x10000);
+		r = utfconv_z_blend32(r, 0x808080F0 | y >> 18 |
+					 (y >> 4 & 0x3F00) |
+					 (y << 10 & 0x3F0000) |
+					 (y << 24 & 0x3F000000), high);
+	}
+	/* every byte of a form is nonzero but a one-byte form's */
+	keep = utfconv_z_test8((utfconv_u8x64)r, (utfconv_u8x64)r);
+	keep = (keep | 0x1111111111111111ULL) &
+	       (__builtin_ia32_pdep_di(lanes, 0x1111111111111111ULL) * 0xF);
+	r = (utfconv_u32x16)utfconv_z_compress8((utfconv_u8x64)r, keep);
+	if (exact)
+		utfconv_z_store8(d, (utfconv_u8x64)r,
+				 __builtin_popcountll(keep));
+	else
+		__builtin_memcpy(d, &r, sizeof(r));
+	return __builtin_popcountll(keep);
+}
+
+/*
+ * The 32 units @a, none of them above 0x7FF, at @d as UTF-8 (64 bytes
+ * written): each unit's one or two bytes in its 16-bit lane, the bytes
+ * of the forms packed. Returns the bytes written.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf16_two(u8 *d, utfconv_u16x32 a, u32 two)
+{
+	utfconv_u16x32 t = 0x80C0 | a >> 6 | (a & 0x3F) << 8;
+	utfconv_u8x64 r;
+	u64 keep;
+
+	t = utfconv_z_blend16(a, t, two);
+	keep = 0x5555555555555555ULL |
+	       __builtin_ia32_pdep_di(two, 0xAAAAAAAAAAAAAAAAULL);
+	r = utfconv_z_compress8((utfconv_u8x64)t, keep);
+	__builtin_memcpy(d, &r, sizeof(r));
+	return __builtin_popcountll(keep);
+}
+
+/*
+ * The surrogate pairs of a step into @c->high and @c->low, from its lead
+ * and trail surrogates @hs and @ls: those before the first lone
+ * surrogate, or before a lead at unit 31, whose trail the next step
+ * loads. Returns where the step ends: 32, or before that lone surrogate
+ * (*@stop set: the careful path's turn) or that lead.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_pairs(struct utfconv_z_utf16 *c, u32 hs, u32 ls,
+			     bool *stop)
+{
+	/* bit j: a lead surrogate at j - 1 or a trail one at j, not both */
+	u64 bad = (u64)hs << 1 ^ ls;
+	unsigned int end = 32;
+
+	if (bad) {
+		end = __builtin_ctzll(bad);
+		*stop = end < 32;
+		if (!((u64)ls >> end & 1))
+			end--;
+	}
+	c->high = hs & (u32)((1ULL << end) - 1);
+	c->low = c->high << 1;
+	return end;
+}
+
+/* Constants the loops keep in registers. */
+struct utfconv_z_k16 {
+	utfconv_u16x32 xff80, xf800, xfc00, xd800, xdc00;
+	utfconv_u8x64 lay_lo, lay_hi;
+};
+
+/*
+ * vpermt2b's picks that lay out 32 units' forms one after the other, from
+ * their first two bytes (16-bit lanes of the first table) and their third
+ * (low bytes of the second's, at 64 on): output bytes 0-63, then 64-95.
+ */
+static const u8 utfconv_z_lay_lo[64] __aligned(64) = {
+	0, 1, 64, 2, 3, 66, 4, 5, 68, 6, 7, 70,
+	8, 9, 72, 10, 11, 74, 12, 13, 76, 14, 15, 78,
+	16, 17, 80, 18, 19, 82, 20, 21, 84, 22, 23, 86,
+	24, 25, 88, 26, 27, 90, 28, 29, 92, 30, 31, 94,
+	32, 33, 96, 34, 35, 98, 36, 37, 100, 38, 39, 102,
+	40, 41, 104, 42,
+};
+
+static const u8 utfconv_z_lay_hi[64] __aligned(64) = {
+	43, 106, 44, 45, 108, 46, 47, 110, 48, 49, 112, 50,
+	51, 114, 52, 53, 116, 54, 55, 118, 56, 57, 120, 58,
+	59, 122, 60, 61, 124, 62, 63, 126, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0,
+};
+
+/* @t1's bytes and @t2's (from 64 on) picked by @idx (vpermt2b). */
+static __always_inline UTFCONV_AVX512
+utfconv_u8x64 utfconv_z_permt2b(utfconv_u8x64 t1, utfconv_u8x64 idx,
+				utfconv_u8x64 t2)
+{
+	asm("vpermt2b %2, %1, %0" : "+v" (t1) : "v" (idx), "v" (t2));
+	return t1;
+}
+
+/*
+ * The 32 units @a, none of them a surrogate, at @d as UTF-8 (96 bytes
+ * written at most, none past the forms): each unit's first two bytes in
+ * its 16-bit lane and its third in another vector, laid out three bytes
+ * a unit by two vpermt2b, the bytes of the forms packed (@two: units of
+ * two bytes and more, @three: of three). Returns the bytes written.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf16_bmp(const struct utfconv_z_k16 *k, u8 *d,
+				 utfconv_u16x32 a, u32 two, u32 three)
+{
+	utfconv_u16x32 w, z = { 0 };
+	utfconv_u8x64 r;
+	u64 keep;
+	unsigned int n;
+
+	w = utfconv_z_blend16(a, 0x80C0 | a >> 6 | (a & 0x3F) << 8, two);
+	w = utfconv_z_blend16(w, 0x80E0 | a >> 12 | (a << 2 & 0x3F00), three);
+	z = utfconv_z_blend16(z, 0x80 | (a & 0x3F), three);
+	r = utfconv_z_permt2b((utfconv_u8x64)w, k->lay_lo, (utfconv_u8x64)z);
+	keep = 0x9249249249249249ULL |
+	       __builtin_ia32_pdep_di(two, 0x2492492492492492ULL) |
+	       __builtin_ia32_pdep_di(three, 0x4924924924924924ULL);
+	r = utfconv_z_compress8(r, keep);
+	__builtin_memcpy(d, &r, sizeof(r));
+	n = __builtin_popcountll(keep);
+	r = utfconv_z_permt2b((utfconv_u8x64)w, k->lay_hi, (utfconv_u8x64)z);
+	keep = 0x24924924 | __builtin_ia32_pdep_di(two >> 21, 0x49249249) |
+	       __builtin_ia32_pdep_di(three >> 21, 0x92492492);
+	r = utfconv_z_compress8(r, keep);
+	utfconv_z_store8(d + n, r, __builtin_popcountll(keep));
+	return n + __builtin_popcountll(keep);
+}
+
+/*
+ * The 32 units @a, 16 surrogate pairs each in its 32-bit lane (emoji), at
+ * @d as their four-byte forms (64 bytes), without a compress.
+ */
+static __always_inline UTFCONV_AVX512
+void utfconv_z_utf16_pairs(u8 *d, utfconv_u16x32 a)
+{
+	utfconv_u32x16 x = (utfconv_u32x16)a, y;
+
+	/* lead surrogate in the low half, trail in the high half */
+	y = ((x & 0x3FF) << 10 | (x >> 16 & 0x3FF)) + 0x10000;
+	x = 0x808080F0 | y >> 18 | (y >> 4 & 0x3F00) | (y << 10 & 0x3F0000) |
+	    (y << 24 & 0x3F000000);
+	__builtin_memcpy(d, &x, sizeof(x));
+}
+
+/*
+ * One step at *@sp: the 32 units @a, not all ASCII, at *@dp as UTF-8, up
+ * to a lone surrogate or a pair the 32 cut (96 bytes written at most).
+ * Returns the code points converted; *@sp and *@dp advanced; *@stop as
+ * utfconv_z_pairs().
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf16_step(const struct utfconv_z_k16 *k, const u8 **sp,
+				  u8 **dp, utfconv_u16x32 a, u32 two, bool le,
+				  bool *stop)
+{
+	struct utfconv_z_utf16 c = { .two = two };
+	unsigned int end = 32, n;
+	utfconv_u16x32 f;
+	u32 hs, ls;
+
+	c.three = utfconv_z_test16(a, k->xf800);
+	if (!c.three) {
+		*dp += utfconv_z_utf16_two(*dp, a, two);
+		*sp += 64;
+		return 32;
+	}
+	f = a & k->xfc00;
+	hs = utfconv_z_eq16(f, k->xd800);
+	ls = utfconv_z_eq16(f, k->xdc00);
+	c.high = 0;
+	c.low = 0;
+	if (!(hs | ls)) {
+		*dp += utfconv_z_utf16_bmp(k, *dp, a, two, c.three);
+		*sp += 64;
+		return 32;
+	}
+	if (hs == 0x55555555 && ls == 0xAAAAAAAA) {
+		utfconv_z_utf16_pairs(*dp, a);
+		*sp += 64;
+		*dp += 64;
+		return 16;
+	}
+	end = utfconv_z_pairs(&c, hs, ls, stop);
+	n = utfconv_z_utf16_half(*sp, *dp, &c, 0, (1ULL << end) - 1, false,
+				 le);
+	n += utfconv_z_utf16_half(*sp, *dp + n, &c, 16, (1ULL << end) - 1,
+				  true, le);
+	*sp += 2 * end;
+	*dp += n;
+	return end - __builtin_popcount(c.low);
+}
+
+/*
+ * The last input position at which a step of utfconv_avx512_utf16() may
+ * start, for the steps from @s and @d on, where utfconv_utf16_room()
+ * holds: UTF-8 is never longer than 3/2 of the UTF-16 it comes from, and
+ * a step reads at most 66 bytes and writes at most 96.
+ */
+static __always_inline UTFCONV_AVX512
+const u8 *utfconv_z_utf16_lim(const u8 *s, const u8 *se, const u8 *d,
+			      const u8 *de)
+{
+	size_t in = se - s - (2 * UTFCONV_UTF16_BLOCK + 8);
+	size_t out = de - d - (3 * UTFCONV_UTF16_BLOCK + 12);
+
+	return s + min_t(size_t, in, out / 3 * 2);
+}
+
+static __always_inline UTFCONV_AVX512
+u64 utfconv_avx512_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le)
+{
+	const struct utfconv_z_k16 k = {
+		.xff80 = utfconv_z_set16(0xFF80),
+		.xf800 = utfconv_z_set16(0xF800),
+		.xfc00 = utfconv_z_set16(0xFC00),
+		.xd800 = utfconv_z_set16(0xD800),
+		.xdc00 = utfconv_z_set16(0xDC00),
+		.lay_lo = utfconv_z_load(utfconv_z_lay_lo),
+		.lay_hi = utfconv_z_load(utfconv_z_lay_hi),
+	};
+	const u8 *s = *sp, *lim;
+	u8 *d = *dp;
+	bool stop = false;
+	u64 ncp = 0;
+
+	while (!stop && utfconv_utf16_room(s, se, d, de)) {
+		lim = utfconv_z_utf16_lim(s, se, d, de);
+		do {
+			utfconv_u16x32 a = utfconv_z_units(s, le);
+			u32 two = utfconv_z_test16(a, k.xff80);
+
+			if (!two) {
+				utfconv_z_narrow(d, a);
+				s += 64;
+				d += 32;
+				ncp += 32;
+				continue;
+			}
+			ncp += utfconv_z_utf16_step(&k, &s, &d, a, two, le,
+						    &stop);
+		} while (!stop && s <= lim);
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/*
+ * The paths from UTF-8 (@utf8; @flag: UTF-16BE output) or from UTF-16
+ * (@flag: little-endian input), each instance with its flags constant.
+ */
+static noinline UTFCONV_AVX512 u64 utfconv_avx512(const u8 **sp,
+						  const u8 *se, u8 **dp,
+						  u8 *de, bool utf8, bool flag)
+{
+	if (utf8)
+		return flag ? utfconv_avx512_utf8(sp, se, dp, de, true) :
+			      utfconv_avx512_utf8(sp, se, dp, de, false);
+	return flag ? utfconv_avx512_utf16(sp, se, dp, de, true) :
+		      utfconv_avx512_utf16(sp, se, dp, de, false);
+}
+
+/**
+ * utfconv_avx512_from_utf8() - convert well-formed UTF-8 to UTF-16, AVX-512
+ * @sp: in/out: next input byte
+ * @se: end of the input
+ * @cep: out: end of the input this call's budget allowed (see
+ *	%UTFCONV_SIMD_CHUNK); the call stops up to a block short of it, and
+ *	the caller tells that from a stop for the careful path by the room
+ *	left before it
+ * @dp: in/out: next output byte
+ * @de: end of the output buffer
+ * @be: UTF-16BE output, else UTF-16LE
+ *
+ * Converts whole characters (no surrogates: those are for the careful
+ * path) while the input and output left cover a block's worst case, one
+ * FPU section's worth: %UTFCONV_SIMD_CHUNK bytes, the ASCII run the call
+ * starts with at 1 / 2^%UTFCONV_SIMD_ASCII_SHIFT of a byte each, which
+ * the AVX2 path's loop widens (as fast as 512-bit vectors here, and with
+ * the same budget).
+ *
+ * Context: Between kernel_fpu_begin() and kernel_fpu_end(), on a CPU
+ * with the instructions named at the top of this file.
+ * Return: the number of code points converted; *@sp and *@dp advanced.
+ */
+u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
+			     u8 **dp, u8 *de, bool be)
+{
+	const u8 *s0 = *sp, *ce;
+	u64 ncp;
+
+	ce = utfconv_simd_cut(s0, se, (size_t)UTFCONV_SIMD_CHUNK <<
+				      UTFCONV_SIMD_ASCII_SHIFT);
+	ncp = utfconv_avx2_utf8_lead(sp, ce, dp, de, be);
+	ce = utfconv_simd_cut(*sp, se, utfconv_simd_rest(*sp - s0));
+	*cep = ce;
+	if (!utfconv_utf8_room(*sp, ce, *dp, de))
+		return ncp;
+	return ncp + utfconv_avx512(sp, ce, dp, de, true, be);
+}
+
+/**
+ * utfconv_avx512_from_utf16() - convert well-formed UTF-16 to UTF-8, AVX-512
+ * @sp: in/out: next input byte
+ * @se: end of the input
+ * @cep: out: end of the input this call's budget allowed, as for
+ *	utfconv_avx512_from_utf8(): %UTFCONV_SIMD_CHUNK bytes on
+ * @dp: in/out: next output byte
+ * @de: end of the output buffer
+ * @le: UTF-16LE input, else UTF-16BE
+ *
+ * Converts whole characters (surrogate pairs included, unpaired
+ * surrogates left for the careful path) while the input and output left
+ * cover a block's worst case, one FPU section's worth.
+ *
+ * Context: Between kernel_fpu_begin() and kernel_fpu_end(), on a CPU
+ * with the instructions named at the top of this file.
+ * Return: the number of code points converted; *@sp and *@dp advanced.
+ */
+u64 utfconv_avx512_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
+			      u8 **dp, u8 *de, bool le)
+{
+	const u8 *ce = utfconv_simd_cut(*sp, se, UTFCONV_SIMD_CHUNK);
+
+	*cep = ce;
+	return utfconv_avx512(sp, ce, dp, de, false, le);
+}
