@@ -562,15 +562,6 @@ static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx2_key);
 static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx512_key);
 
 /*
- * The directions in which the AVX-512 paths are the default where the CPU
- * has them: those where `make bench` measures them faster than the AVX2
- * paths on every file (Documentation/benchmarks.rst). Elsewhere they run
- * only where utfconv_force_path() pins them.
- */
-#define UTFCONV_AVX512_FROM_UTF8	true
-#define UTFCONV_AVX512_FROM_UTF16	true
-
-/*
  * CPUs that lower their clock while they run 512-bit vectors, on which
  * the kernel prefers 256-bit ones: X86_FEATURE_PREFER_YMM from 6.13, the
  * list that sets it (Intel's Skylake server parts, Ice Lake and Tiger
@@ -668,20 +659,9 @@ static inline void utfconv_forced(unsigned int *level, size_t *min)
 	else if (path == UTFCONV_PATH_AVX2)
 		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_AVX2);
 }
-
-/* Whether utfconv_force_path() pinned the AVX-512 paths both ways. */
-static inline bool utfconv_forced_avx512(void)
-{
-	return READ_ONCE(utfconv_forced_path) == UTFCONV_PATH_AVX512;
-}
 #else
 static inline void utfconv_forced(unsigned int *level, size_t *min)
 {
-}
-
-static inline bool utfconv_forced_avx512(void)
-{
-	return false;
 }
 #endif
 
@@ -714,26 +694,19 @@ static unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes)
 /*
  * One FPU section's worth of the SIMD path from UTF-8 (@utf8; @flag:
  * UTF-16BE output) or from UTF-16 (@flag: little-endian input): the
- * AVX-512 one where @level allows it and it is the default for the
- * direction (or pinned), else the others. *@cep: the end its budget
- * allowed.
+ * AVX-512 one where @level allows it (`make bench` measures it at or
+ * above the AVX2 one on every file both ways, Documentation/
+ * benchmarks.rst), else the others. *@cep: the end its budget allowed.
  */
 static __always_inline u64 utfconv_simd_section(const u8 **sp, const u8 *se,
 						const u8 **cep, u8 **dp,
 						u8 *de, bool utf8, bool flag,
 						unsigned int level)
 {
-	if (level >= UTFCONV_LEVEL_AVX512) {
-		if (utf8 && (UTFCONV_AVX512_FROM_UTF8 ||
-			     utfconv_forced_avx512()))
-			return utfconv_avx512_from_utf8(sp, se, cep, dp, de,
-							flag);
-		if (!utf8 && (UTFCONV_AVX512_FROM_UTF16 ||
-			      utfconv_forced_avx512()))
-			return utfconv_avx512_from_utf16(sp, se, cep, dp, de,
-							 flag);
-		level = UTFCONV_LEVEL_AVX2;
-	}
+	if (level >= UTFCONV_LEVEL_AVX512 && utf8)
+		return utfconv_avx512_from_utf8(sp, se, cep, dp, de, flag);
+	if (level >= UTFCONV_LEVEL_AVX512)
+		return utfconv_avx512_from_utf16(sp, se, cep, dp, de, flag);
 	if (utf8)
 		return utfconv_sse2_from_utf8(sp, se, cep, dp, de, flag, level);
 	return utfconv_sse2_from_utf16(sp, se, cep, dp, de, flag, level);
