@@ -36,6 +36,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
+#include <linux/uio.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -435,17 +436,16 @@ static bool utfconv_room_changed(struct utfconv_file *uf, u64 taken)
 /**
  * utfconv_wait_room() - wait until output room may have been made
  * @uf: the stream
- * @file: its file, for O_NONBLOCK
+ * @nowait: the call must not sleep (O_NONBLOCK, %IOCB_NOWAIT)
  * @taken: @uf->taken when the last step found no room
  *
- * Context: Process context; sleeps unless @file is non-blocking.
- * Return: 0 when it is worth trying again, -EAGAIN for a non-blocking
- * @file, -ERESTARTSYS when a signal came first.
+ * Context: Process context; sleeps unless @nowait.
+ * Return: 0 when it is worth trying again, -EAGAIN with @nowait,
+ * -ERESTARTSYS when a signal came first.
  */
-static int utfconv_wait_room(struct utfconv_file *uf, struct file *file,
-			     u64 taken)
+static int utfconv_wait_room(struct utfconv_file *uf, bool nowait, u64 taken)
 {
-	if (file->f_flags & O_NONBLOCK)
+	if (nowait)
 		return -EAGAIN;
 	return wait_event_interruptible(uf->wwait,
 					utfconv_room_changed(uf, taken));
@@ -599,6 +599,21 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 }
 
 /**
+ * utfconv_nowait() - whether a read or write must not sleep
+ * @iocb: the call
+ *
+ * Context: Any context.
+ * Return: true for a non-blocking file (O_NONBLOCK) and for a call that
+ * asks not to wait (%IOCB_NOWAIT: preadv2() and pwritev2() with
+ * RWF_NOWAIT, io_uring's first, inline attempt).
+ */
+static bool utfconv_nowait(const struct kiocb *iocb)
+{
+	return (iocb->ki_filp->f_flags & O_NONBLOCK) ||
+	       (iocb->ki_flags & IOCB_NOWAIT);
+}
+
+/**
  * utfconv_open() - open a new conversion stream
  * @inode: inode of /dev/utfconv
  * @file: the new file
@@ -607,7 +622,9 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
  * counted against the caller's max_user_streams; the output buffer comes
  * with the first write() or flush. The stream starts as UTF-8 ->
  * UTF-16LE, strict, no flags. The file is a stream: lseek() and
- * positional reads and writes fail with -ESPIPE.
+ * positional reads and writes fail with -ESPIPE. Reads and writes honour
+ * %IOCB_NOWAIT (FMODE_NOWAIT), so that RWF_NOWAIT works and io_uring
+ * runs them inline, waiting in poll rather than in a worker thread.
  *
  * Context: Process context; may sleep.
  * Return:
@@ -645,7 +662,9 @@ static int utfconv_open(struct inode *inode, struct file *file)
 	init_waitqueue_head(&uf->wwait);
 	file->private_data = uf;
 
-	return stream_open(inode, file);
+	ret = stream_open(inode, file);
+	file->f_mode |= FMODE_NOWAIT;
+	return ret;
 }
 
 /**
@@ -730,53 +749,56 @@ static bool utfconv_read_commit(struct utfconv_file *uf, size_t bytes,
 }
 
 /**
- * utfconv_read() - read converted bytes
- * @file: the stream
- * @buf: user buffer
- * @count: its size in bytes; any size, 1-byte reads give the same bytes
- * @ppos: unused (the file is a stream)
+ * utfconv_read_iter() - read converted bytes
+ * @iocb: the call: its file is the stream
+ * @to: user buffers (read(), readv(), io_uring); any sizes, 1-byte reads
+ *	give the same bytes
  *
- * Returns the bytes waiting in the output buffer, up to @count (so at
- * most buffer_bytes per call), as one contiguous slice of the output:
- * once it took bytes it stops where another reader or a reset took
- * output since. When none are waiting it sleeps until
- * some are, unless the stream has ended (%UTFCONV_IOC_FLUSH: end of file)
- * or a strict error holds (the error is returned so that readers of a
- * failed stream do not wait for output that never comes). Output
+ * Returns the bytes waiting in the output buffer, up to the size of @to
+ * (so at most buffer_bytes per call), as one contiguous slice of the
+ * output, across the elements of a vector: as a pipe, once it copied
+ * something it returns rather than wait for more, and it stops where
+ * another reader or a reset took output since. When none are waiting it
+ * sleeps until some are, unless the stream has ended (%UTFCONV_IOC_FLUSH:
+ * end of file), a strict error holds (the error is returned so that
+ * readers of a failed stream do not wait for output that never comes), or
+ * the call must not wait (O_NONBLOCK, %IOCB_NOWAIT: -EAGAIN). Output
  * produced before a strict error is returned first. The bytes are copied
- * to @buf straight out of the output buffer without any lock held and
- * taken from the stream only after the copy, so a stalled or faulting
- * @buf delays no other task.
+ * straight out of the output buffer without any lock held and taken from
+ * the stream only after the copy, so a stalled or faulting buffer delays
+ * no other task.
  *
- * Context: Process context; may sleep.
+ * Context: Process context; may sleep unless %IOCB_NOWAIT.
  * Return:
- * * >0 - bytes copied to @buf
- * * 0 - @count is 0, or end of file: the stream was flushed and all its
+ * * >0 - bytes copied to @to (which is advanced by as many)
+ * * 0 - @to is empty, or end of file: the stream was flushed and all its
  *   output has been read
  * * -EILSEQ - no output left and the stream stopped at ill-formed input
  * * -EINVAL - no output left and the stream ended inside a character
- * * -EAGAIN - no output ready and the file is non-blocking
+ * * -EAGAIN - no output ready and the file is non-blocking or the call
+ *   is %IOCB_NOWAIT
  * * -ERESTARTSYS - interrupted by a signal before any byte was copied
- * * -EFAULT - @buf is not writable; no byte was consumed
+ * * -EFAULT - the first buffer of @to is not writable; no byte was
+ *   consumed
  */
-static ssize_t utfconv_read(struct file *file, char __user *buf,
-			    size_t count, loff_t *ppos)
+static ssize_t utfconv_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct utfconv_file *uf = file->private_data;
+	struct utfconv_file *uf = iocb->ki_filp->private_data;
+	bool nowait = utfconv_nowait(iocb);
 	size_t done = 0;
 	const u8 *src;
 	ssize_t ret = 0;
-	size_t left;
+	size_t copied;
 	u64 taken;
 	u64 next = 0;
 	size_t most = SIZE_MAX;
-
 	/* Bounded work per call: at most one buffer full. */
-	count = min_t(size_t, count, utfconv_buffer_bytes);
+	size_t count = min_t(size_t, iov_iter_count(to), utfconv_buffer_bytes);
+
 	while (done < count) {
 		ret = utfconv_read_peek(uf, min(count - done, most), &src,
 					&taken);
-		if (ret == -EAGAIN && !done && !(file->f_flags & O_NONBLOCK)) {
+		if (ret == -EAGAIN && !done && !nowait) {
 			ret = wait_event_interruptible(uf->rwait,
 						       utfconv_readable(uf));
 			if (!ret)
@@ -793,19 +815,21 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
 			break;
 		}
 
-		left = copy_to_user(buf + done, src, ret);
-		if (left == ret) {
+		copied = copy_to_iter(src, ret, to);
+		if (!copied) {
 			ret = -EFAULT;
 			break;
 		}
-		if (utfconv_read_commit(uf, ret - left, taken)) {
-			done += ret - left;
+		if (utfconv_read_commit(uf, copied, taken)) {
+			done += copied;
 			next = taken + 1;
-			if (left)
+			if (copied < ret)
 				break;
 			/* The output may go on at the start of the buffer. */
 			continue;
 		}
+		/* The bytes copied were not taken: @to must not count them. */
+		iov_iter_revert(to, copied);
 		if (done)
 			break;
 		/*
@@ -880,27 +904,33 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 }
 
 /**
- * utfconv_write_bounced() - the work of write() through a bounce buffer
- * @file: the stream
- * @buf: user buffer holding the input
- * @count: its size in bytes, at least 1
+ * utfconv_write_bounced() - the work of write_iter() through a bounce buffer
+ * @iocb: the call: its file is the stream
+ * @from: user buffers holding the input, at least 1 byte
  * @bounce: bounce buffer for the input, @in_bytes long
  * @in_bytes: input bytes per step, at most %UTFCONV_IN_BYTES
  *
- * Context: Process context; may sleep.
- * Return: as utfconv_write().
+ * Each step copies up to @in_bytes of @from, across the elements of a
+ * vector, so that a character split between two elements is converted
+ * as one. On return @from is advanced by exactly the bytes accepted.
+ *
+ * Context: Process context; may sleep unless %IOCB_NOWAIT.
+ * Return: as utfconv_write_iter().
  */
-static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
-				     size_t count, u8 *bounce, size_t in_bytes)
+static ssize_t utfconv_write_bounced(struct kiocb *iocb, struct iov_iter *from,
+				     u8 *bounce, size_t in_bytes)
 {
-	struct utfconv_file *uf = file->private_data;
+	struct utfconv_file *uf = iocb->ki_filp->private_data;
+	size_t count = iov_iter_count(from);
+	bool nowait = utfconv_nowait(iocb);
 	u64 taken;
 	u64 resets;
 	size_t done = 0;
 	size_t have = 0;
 	size_t pos = 0;
+	size_t want;
 	size_t used;
-	size_t left = 0;
+	bool fault = false;
 	int ret = 0;
 
 	spin_lock(&uf->lock);
@@ -908,13 +938,13 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 	spin_unlock(&uf->lock);
 	while (done < count) {
 		if (!have) {
-			have = min(count - done, in_bytes);
-			left = copy_from_user(bounce, buf + done, have);
-			if (left == have) {
+			want = min(count - done, in_bytes);
+			have = copy_from_iter(bounce, want, from);
+			if (!have) {
 				ret = -EFAULT;
 				break;
 			}
-			have -= left;
+			fault = have < want;
 			pos = 0;
 		}
 		ret = utfconv_write_step(uf, bounce + pos, have, &used,
@@ -925,14 +955,14 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 		pos += used;
 		have -= used;
 		if (ret == -ENOSPC && !done) {
-			ret = utfconv_wait_room(uf, file, taken);
+			ret = utfconv_wait_room(uf, nowait, taken);
 			if (ret)
 				break;
 			continue;
 		}
 		if (ret)
 			break;
-		if (!have && left) {
+		if (!have && fault) {
 			/* Everything readable was taken; the rest faults. */
 			ret = -EFAULT;
 			break;
@@ -948,15 +978,16 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 		}
 		cond_resched();
 	}
+	/* Copied but not accepted: give it back to @from. */
+	iov_iter_revert(from, have);
 	return done ? done : ret;
 }
 
 /**
- * utfconv_write() - convert input bytes
- * @file: the stream
- * @buf: user buffer holding the input
- * @count: its size in bytes; any size, split anywhere
- * @ppos: unused (the file is a stream)
+ * utfconv_write_iter() - convert input bytes
+ * @iocb: the call: its file is the stream
+ * @from: user buffers holding the input (write(), writev(), io_uring);
+ *	any sizes, split anywhere, also between the elements of a vector
  *
  * Converts input in steps of at most %UTFCONV_IN_BYTES bytes into the
  * stream's output buffer and accepts exactly the input whose output fits
@@ -965,34 +996,37 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
  * then converts it under the stream's lock straight into the free space
  * of the output buffer (no copy of the output); between steps a pending
  * signal ends the write with the count accepted so far. It sleeps only
- * when no input at all can be accepted, until a reader makes room.
+ * when no input at all can be accepted, until a reader makes room; a
+ * non-blocking file or a %IOCB_NOWAIT call gets -EAGAIN instead.
  *
  * Under the strict and wtf8 policies, input up to an ill-formed sequence
  * is accepted and converted; the sequence is not. The write returns the
  * count of that valid prefix if there is one, and every later write
  * fails with -EILSEQ until %UTFCONV_IOC_RESET.
  *
- * A bad @buf consumes nothing past the last byte that could be read, so
+ * A bad buffer consumes nothing past the last byte that could be read, so
  * retrying from the returned count gives the same stream.
  *
- * Context: Process context; may sleep.
+ * Context: Process context; may sleep unless %IOCB_NOWAIT.
  * Return:
- * * >0 - input bytes accepted, possibly fewer than @count (output buffer
- *   full, signal, fault, or ill-formed input after them)
- * * 0 - @count is 0
+ * * >0 - input bytes accepted, possibly fewer than @from holds (output
+ *   buffer full, signal, fault, or ill-formed input after them)
+ * * 0 - @from is empty
  * * -EILSEQ - the stream stopped at ill-formed input (now or before)
  * * -EINVAL - a flush found an incomplete character; the stream stopped
  * * -EPIPE - the input was ended by %UTFCONV_IOC_FLUSH
- * * -EAGAIN - no input can be accepted and the file is non-blocking
+ * * -EAGAIN - no input can be accepted and the file is non-blocking or
+ *   the call is %IOCB_NOWAIT
  * * -ERESTARTSYS - interrupted by a signal before any byte was accepted
- * * -EFAULT - @buf is not readable; no byte was accepted
+ * * -EFAULT - the first buffer of @from is not readable; no byte was
+ *   accepted
  * * -ENOMEM - out of memory for the output or the bounce buffer
  * * -E2BIG - the output buffer cannot hold one character (cannot happen
  *   with the sizes this module allows)
  */
-static ssize_t utfconv_write(struct file *file, const char __user *buf,
-			     size_t count, loff_t *ppos)
+static ssize_t utfconv_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
+	size_t count = iov_iter_count(from);
 	size_t in_bytes = min_t(size_t, count, UTFCONV_IN_BYTES);
 	u8 stack_buf[UTFCONV_STACK_BYTES];
 	u8 *bounce = stack_buf;
@@ -1000,14 +1034,14 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
 
 	if (!count)
 		return 0;
-	if (utfconv_fifo_alloc(file->private_data))
+	if (utfconv_fifo_alloc(iocb->ki_filp->private_data))
 		return -ENOMEM;
 	/* As large as the request needs: small writes allocate nothing. */
 	if (in_bytes > sizeof(stack_buf))
 		bounce = kmalloc(in_bytes, GFP_KERNEL_ACCOUNT);
 	if (!bounce)
 		return -ENOMEM;
-	ret = utfconv_write_bounced(file, buf, count, bounce, in_bytes);
+	ret = utfconv_write_bounced(iocb, from, bounce, in_bytes);
 	if (bounce != stack_buf)
 		kfree(bounce);
 	return ret;
@@ -1430,7 +1464,7 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 			continue;
 		if (ret != -ENOSPC)
 			break;
-		ret = utfconv_wait_room(uf, file, taken);
+		ret = utfconv_wait_room(uf, file->f_flags & O_NONBLOCK, taken);
 		if (ret)
 			break;
 	}
@@ -1927,8 +1961,8 @@ static const struct file_operations utfconv_fops = {
 	.owner		= THIS_MODULE,
 	.open		= utfconv_open,
 	.release	= utfconv_release,
-	.read		= utfconv_read,
-	.write		= utfconv_write,
+	.read_iter	= utfconv_read_iter,
+	.write_iter	= utfconv_write_iter,
 	.poll		= utfconv_poll,
 	.unlocked_ioctl	= utfconv_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,

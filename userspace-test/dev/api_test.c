@@ -2092,11 +2092,8 @@ TEST_F(dev, writev_readv)
 }
 
 /*
- * readv() is one read() per element (the device has no read_iter), so a
- * blocking one whose first element takes all the output would wait in
- * the next (found by review; documented in chardev.rst). Non-blocking,
- * as documented, it returns what was ready, and EAGAIN only when
- * nothing was.
+ * Non-blocking, readv() returns what was ready, and EAGAIN only when
+ * nothing was (the blocking case: utfconv_iter_test).
  */
 TEST_F(dev, readv_nonblocking_ready)
 {

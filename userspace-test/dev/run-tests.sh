@@ -18,7 +18,7 @@ chmod 0777 "$LOGDIR" 2>/dev/null
 
 passed=0
 failed=0
-TESTS=${TESTS:-"utfconv_api_test utfconv_vectors_test utfconv_block_test utfconv_stress_test utfconv_race_test"}
+TESTS=${TESTS:-"utfconv_api_test utfconv_iter_test utfconv_vectors_test utfconv_block_test utfconv_stress_test utfconv_race_test"}
 # Programs of $TESTS run as the unprivileged user only, not as root too:
 # the debug kernel's check slice (scripts/vm.sh) passes the vectors
 # suite, whose root run takes as long there as the rest of the suite.
