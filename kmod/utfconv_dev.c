@@ -227,10 +227,17 @@ static void utfconv_user_put(struct utfconv_user *u)
  * struct utfconv_file - one open file of /dev/utfconv: one stream
  * @lock: guards @state, @fifo, @taken, @resets and @full_avail; held only
  *	for bounded work (one step of at most %UTFCONV_IN_BYTES input
- *	bytes), never across a user copy or a sleep
- * @rwait: readers wait here for output, the end of the stream or an error
- * @wwait: writers and flushes wait here for room in @fifo (output read,
- *	or a reset), the end of the stream or an error
+ *	bytes), never across a user copy or a sleep. Taken and dropped by
+ *	utfconv_lock() and utfconv_unlock() only.
+ * @wait: readers wait here for output, the end of the stream or an
+ *	error; writers and flushes for room in @fifo (output read, or a
+ *	reset); poll() for either. One queue, so that aio's IOCB_CMD_POLL,
+ *	which takes one per file, works; every wake-up carries @mask as its
+ *	key, and the waiters whose events it lacks are not woken.
+ * @mask: the stream's readiness, EPOLL* bits as utfconv_poll() reports
+ *	them. Written (WRITE_ONCE()) by utfconv_unlock() at the end of
+ *	every hold of @lock, so that it is the state @lock guards as the
+ *	hold left it; read by poll() without @lock.
  * @state: the codec's stream state: configuration, counters, pending
  *	input, the end of the input and the error that stopped the stream
  *	are kept there and only there
@@ -258,7 +265,7 @@ static void utfconv_user_put(struct utfconv_user *u)
  * Locking: every operation takes @lock for one bounded step at a time and
  * never holds it across a user copy, so that no task waits for another
  * task's page fault, userfaultfd stall or long conversion; poll() takes
- * @lock only for a snapshot. write() copies its input into a bounce
+ * no lock at all: it reads @mask. write() copies its input into a bounce
  * buffer of its own, then converts it under @lock straight into the free
  * space of @fifo_buf. read() copies straight out of @fifo_buf with no
  * lock held: writers only fill free space, so the bytes it peeked stay
@@ -268,9 +275,9 @@ static void utfconv_user_put(struct utfconv_user *u)
  * %UTFCONV_IN_BYTES bytes.
  */
 struct utfconv_file {
-	spinlock_t lock;	/* guards all fields below but the wait queues */
-	wait_queue_head_t rwait;
-	wait_queue_head_t wwait;
+	spinlock_t lock;	/* guards all fields below */
+	wait_queue_head_t wait;
+	__poll_t mask;
 	struct utfconv_state state;
 	struct kfifo fifo;
 	void *fifo_buf;
@@ -280,29 +287,23 @@ struct utfconv_file {
 	struct utfconv_user *user;
 };
 
-/* Wake-up targets, returned by the steps that run under the lock. */
-#define UTFCONV_WAKE_READERS	BIT(0)
-#define UTFCONV_WAKE_WRITERS	BIT(1)
-
 /**
  * utfconv_wake() - wake the waiters a step made ready
  * @uf: the stream
- * @wake: UTFCONV_WAKE_* bits
+ * @mask: the readiness utfconv_unlock() published, as the key
  *
- * Called after dropping @uf->lock, so that wait-queue callbacks (epoll)
- * never run under it.
+ * The key is the whole state, as poll() would report it: io_uring's
+ * POLL_ADD completes with the key of the wake-up that ended it, so a
+ * write that makes output ready must not claim EPOLLERR or EPOLLHUP.
+ * Blocked read(), write() and flush wake whatever the key and look again.
+ * Called after utfconv_unlock(), so that wait-queue callbacks (epoll)
+ * never run under @uf->lock.
  *
  * Context: Any context.
  */
-static void utfconv_wake(struct utfconv_file *uf, unsigned int wake)
+static void utfconv_wake(struct utfconv_file *uf, __poll_t mask)
 {
-	/* The keys name EPOLLERR/EPOLLHUP too: an error or the end wakes. */
-	if (wake & UTFCONV_WAKE_READERS)
-		wake_up_interruptible_poll(&uf->rwait, EPOLLIN | EPOLLRDNORM |
-					   EPOLLERR | EPOLLHUP);
-	if (wake & UTFCONV_WAKE_WRITERS)
-		wake_up_interruptible_poll(&uf->wwait, EPOLLOUT | EPOLLWRNORM |
-					   EPOLLERR | EPOLLHUP);
+	wake_up_interruptible_poll(&uf->wait, mask);
 }
 
 /**
@@ -316,39 +317,6 @@ static unsigned int utfconv_avail_locked(struct utfconv_file *uf)
 {
 	lockdep_assert_held(&uf->lock);
 	return uf->fifo_buf ? kfifo_avail(&uf->fifo) : utfconv_buffer_bytes;
-}
-
-/**
- * utfconv_fifo_alloc() - give the stream its output buffer
- * @uf: the stream
- *
- * Streams that are only opened, configured or used for CONVERT never
- * hold the buffer: it is allocated by the first write() or flush.
- *
- * Context: Process context; may sleep; takes @uf->lock.
- * Return: 0 once the buffer exists, -ENOMEM.
- */
-static int utfconv_fifo_alloc(struct utfconv_file *uf)
-{
-	void *buf;
-
-	if (READ_ONCE(uf->fifo_buf))
-		return 0;
-	buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
-	if (!buf)
-		return -ENOMEM;
-	spin_lock(&uf->lock);
-	if (!uf->fifo_buf) {
-		/* utfconv_dev_init() checked it is a power of two. */
-		if (!kfifo_init(&uf->fifo, buf, utfconv_buffer_bytes)) {
-			WRITE_ONCE(uf->fifo_buf, buf);
-			buf = NULL;
-		}
-	}
-	spin_unlock(&uf->lock);
-	/* Another thread of the file was first, or kfifo_init() failed. */
-	kvfree(buf);
-	return READ_ONCE(uf->fifo_buf) ? 0 : -ENOMEM;
 }
 
 /**
@@ -398,6 +366,97 @@ static int utfconv_stopped_locked(struct utfconv_file *uf)
 }
 
 /**
+ * utfconv_mask_locked() - the stream's readiness
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock.
+ * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
+ * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
+ * write() can accept input (room in the output buffer, input not ended,
+ * no error); EPOLLERR while a strict error holds; EPOLLHUP once the input
+ * ended without one (a flush), so that a writer waiting in poll() wakes
+ * and gets -EPIPE from write() as from a pipe without reader.
+ */
+static __poll_t utfconv_mask_locked(struct utfconv_file *uf)
+{
+	unsigned int avail = utfconv_avail_locked(uf);
+	__poll_t mask = 0;
+
+	if (utfconv_readable_locked(uf))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (utfconv_error(&uf->state))
+		mask |= EPOLLERR;
+	else if (utfconv_ended_locked(uf))
+		mask |= EPOLLHUP;	/* write() fails at once (EPIPE) */
+	else if (avail >= UTFCONV_MIN_ROOM && avail > uf->full_avail)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	return mask;
+}
+
+/**
+ * utfconv_lock() - take the stream's lock
+ * @uf: the stream
+ *
+ * Context: Process context; takes @uf->lock.
+ */
+static void utfconv_lock(struct utfconv_file *uf)
+	__acquires(&uf->lock)
+{
+	spin_lock(&uf->lock);
+}
+
+/**
+ * utfconv_unlock() - publish the stream's readiness and drop its lock
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock; drops it.
+ * Return: the readiness published in @uf->mask, the key for
+ * utfconv_wake().
+ */
+static __poll_t utfconv_unlock(struct utfconv_file *uf)
+	__releases(&uf->lock)
+{
+	__poll_t mask = utfconv_mask_locked(uf);
+
+	WRITE_ONCE(uf->mask, mask);
+	spin_unlock(&uf->lock);
+	return mask;
+}
+
+/**
+ * utfconv_fifo_alloc() - give the stream its output buffer
+ * @uf: the stream
+ *
+ * Streams that are only opened, configured or used for CONVERT never
+ * hold the buffer: it is allocated by the first write() or flush.
+ *
+ * Context: Process context; may sleep; takes @uf->lock.
+ * Return: 0 once the buffer exists, -ENOMEM.
+ */
+static int utfconv_fifo_alloc(struct utfconv_file *uf)
+{
+	void *buf;
+
+	if (READ_ONCE(uf->fifo_buf))
+		return 0;
+	buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	utfconv_lock(uf);
+	if (!uf->fifo_buf) {
+		/* utfconv_dev_init() checked it is a power of two. */
+		if (!kfifo_init(&uf->fifo, buf, utfconv_buffer_bytes)) {
+			WRITE_ONCE(uf->fifo_buf, buf);
+			buf = NULL;
+		}
+	}
+	utfconv_unlock(uf);
+	/* Another thread of the file was first, or kfifo_init() failed. */
+	kvfree(buf);
+	return READ_ONCE(uf->fifo_buf) ? 0 : -ENOMEM;
+}
+
+/**
  * utfconv_readable() - wait condition of read()
  * @uf: the stream
  *
@@ -408,9 +467,9 @@ static bool utfconv_readable(struct utfconv_file *uf)
 {
 	bool ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	ret = utfconv_readable_locked(uf);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	return ret;
 }
 
@@ -427,9 +486,9 @@ static bool utfconv_room_changed(struct utfconv_file *uf, u64 taken)
 {
 	bool ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	ret = uf->taken != taken || utfconv_stopped_locked(uf);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	return ret;
 }
 
@@ -447,7 +506,7 @@ static int utfconv_wait_room(struct utfconv_file *uf, bool nowait, u64 taken)
 {
 	if (nowait)
 		return -EAGAIN;
-	return wait_event_interruptible(uf->wwait,
+	return wait_event_interruptible(uf->wait,
 					utfconv_room_changed(uf, taken));
 }
 
@@ -548,7 +607,7 @@ static int utfconv_fill_span_locked(struct utfconv_file *uf, const u8 *src,
  * @src_bytes: their count
  * @src_used: out: input bytes the codec consumed (pending ones included)
  * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
- * @wake: out: UTFCONV_WAKE_* bits for utfconv_wake()
+ * @wake: out: set when waiters must be woken (output, end or error)
  *
  * Converts straight into the free space of @uf->fifo, never more than
  * fits, in at most a few spans (see utfconv_fill_span_locked()).
@@ -564,7 +623,7 @@ static int utfconv_fill_span_locked(struct utfconv_file *uf, const u8 *src,
  */
 static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 			       size_t src_bytes, size_t *src_used,
-			       unsigned int cflags, unsigned int *wake)
+			       unsigned int cflags, bool *wake)
 {
 	size_t out = 0;
 	size_t dst_used;
@@ -584,7 +643,7 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 	} while (ret == -E2BIG && (used || dst_used));
 
 	if (out)
-		*wake |= UTFCONV_WAKE_READERS;
+		*wake = true;
 	if (*src_used || out) {
 		uf->full_avail = 0;
 	} else if (ret == -E2BIG) {
@@ -592,9 +651,9 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 		ret = -ENOSPC;
 	}
 	if (ret && ret != -E2BIG && ret != -ENOSPC)
-		*wake |= UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS;
+		*wake = true;
 	else if (!ret && (cflags & UTFCONV_END))
-		*wake |= UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS;
+		*wake = true;
 	return ret;
 }
 
@@ -658,8 +717,8 @@ static int utfconv_open(struct inode *inode, struct file *file)
 	}
 
 	spin_lock_init(&uf->lock);
-	init_waitqueue_head(&uf->rwait);
-	init_waitqueue_head(&uf->wwait);
+	init_waitqueue_head(&uf->wait);
+	uf->mask = EPOLLOUT | EPOLLWRNORM;	/* as utfconv_mask_locked() */
 	file->private_data = uf;
 
 	ret = stream_open(inode, file);
@@ -706,7 +765,7 @@ static ssize_t utfconv_read_peek(struct utfconv_file *uf, size_t bytes,
 {
 	ssize_t ret = 0;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	*taken = uf->taken;
 	if (uf->fifo_buf)
 		ret = min_t(size_t, utfconv_fifo_out_span_locked(uf, src),
@@ -715,7 +774,7 @@ static ssize_t utfconv_read_peek(struct utfconv_file *uf, size_t bytes,
 		ret = utfconv_error(&uf->state);
 	else if (!ret && !utfconv_ended_locked(uf))
 		ret = -EAGAIN;
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	return ret;
 }
 
@@ -733,18 +792,19 @@ static ssize_t utfconv_read_peek(struct utfconv_file *uf, size_t bytes,
 static bool utfconv_read_commit(struct utfconv_file *uf, size_t bytes,
 				u64 taken)
 {
+	__poll_t mask;
 	bool ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	ret = uf->taken == taken;
 	if (ret) {
 		/* The same bytes as peeked: only writers add to the fifo. */
 		kfifo_dma_out_finish(&uf->fifo, bytes);
 		uf->taken++;
 	}
-	spin_unlock(&uf->lock);
+	mask = utfconv_unlock(uf);
 	if (ret)
-		utfconv_wake(uf, UTFCONV_WAKE_WRITERS);
+		utfconv_wake(uf, mask);
 	return ret;
 }
 
@@ -799,7 +859,7 @@ static ssize_t utfconv_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		ret = utfconv_read_peek(uf, min(count - done, most), &src,
 					&taken);
 		if (ret == -EAGAIN && !done && !nowait) {
-			ret = wait_event_interruptible(uf->rwait,
+			ret = wait_event_interruptible(uf->wait,
 						       utfconv_readable(uf));
 			if (!ret)
 				continue;
@@ -872,11 +932,12 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 			      size_t src_bytes, size_t *src_used, u64 *taken,
 			      u64 *resets, bool started)
 {
-	unsigned int wake = 0;
+	bool wake = false;
+	__poll_t mask;
 	int ret;
 
 	*src_used = 0;
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	if (uf->resets != *resets) {
 		/*
 		 * A reset discarded the stream that took the first steps of
@@ -885,7 +946,7 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 		 */
 		*resets = uf->resets;
 		if (started) {
-			spin_unlock(&uf->lock);
+			utfconv_unlock(uf);
 			return -ECANCELED;
 		}
 	}
@@ -898,8 +959,9 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 	else if (ret == -E2BIG)
 		ret = 0;
 	*taken = uf->taken;
-	spin_unlock(&uf->lock);
-	utfconv_wake(uf, wake);
+	mask = utfconv_unlock(uf);
+	if (wake)
+		utfconv_wake(uf, mask);
 	return ret;
 }
 
@@ -933,9 +995,9 @@ static ssize_t utfconv_write_bounced(struct kiocb *iocb, struct iov_iter *from,
 	bool fault = false;
 	int ret = 0;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	resets = uf->resets;
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	while (done < count) {
 		if (!have) {
 			want = min(count - done, in_bytes);
@@ -1052,39 +1114,20 @@ static ssize_t utfconv_write_iter(struct kiocb *iocb, struct iov_iter *from)
  * @file: the stream
  * @wait: poll table
  *
- * Never sleeps: it takes the stream's spinlock, which is held only for
- * one bounded conversion step, for a consistent snapshot.
+ * Takes no lock, so that it never waits for a step of another call on the
+ * stream: it reports the readiness the last hold of the stream's lock
+ * published. Every change of it is published before the wake-up that
+ * announces it, so a waiter woken looks again and sees it.
  *
  * Context: Process context.
- * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
- * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
- * write() can accept input (room in the output buffer, input not ended,
- * no error); EPOLLERR while a strict error holds; EPOLLHUP once the input
- * ended without one (a flush), so that a writer waiting in poll() wakes
- * and gets -EPIPE from write() as from a pipe without reader.
+ * Return: as utfconv_mask_locked().
  */
 static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 {
 	struct utfconv_file *uf = file->private_data;
-	unsigned int avail;
-	__poll_t mask = 0;
 
-	poll_wait(file, &uf->rwait, wait);
-	poll_wait(file, &uf->wwait, wait);
-
-	spin_lock(&uf->lock);
-	avail = utfconv_avail_locked(uf);
-	if (utfconv_readable_locked(uf))
-		mask |= EPOLLIN | EPOLLRDNORM;
-	if (utfconv_error(&uf->state))
-		mask |= EPOLLERR;
-	else if (utfconv_ended_locked(uf))
-		mask |= EPOLLHUP;	/* write() fails at once (EPIPE) */
-	else if (avail >= UTFCONV_MIN_ROOM && avail > uf->full_avail)
-		mask |= EPOLLOUT | EPOLLWRNORM;
-	spin_unlock(&uf->lock);
-
-	return mask;
+	poll_wait(file, &uf->wait, wait);
+	return READ_ONCE(uf->mask);
 }
 
 /*
@@ -1281,7 +1324,7 @@ static long utfconv_ioctl_set_config(struct utfconv_file *uf,
 	if (ret)
 		return ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	/* Only a fresh stream (just opened or reset) changes its mode. */
 	if (!utfconv_fresh_locked(uf))
 		ret = -EBUSY;
@@ -1289,7 +1332,7 @@ static long utfconv_ioctl_set_config(struct utfconv_file *uf,
 		/* Checked above; on failure @uf->state stays as it was. */
 		ret = utfconv_init(&uf->state, mode.direction, mode.policy,
 				   mode.flags);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	return ret;
 }
 
@@ -1334,9 +1377,9 @@ static long utfconv_ioctl_get_config(struct utfconv_file *uf,
 	struct utfconv_config config;
 
 	memset(&config, 0, sizeof(config));
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	utfconv_config_of(&uf->state, &config);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 
 	return utfconv_copy_out(argp, usize, &config, sizeof(config));
 }
@@ -1358,7 +1401,7 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 
 	memset(&status, 0, sizeof(status));
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	status.bytes_in = st->bytes_in;
 	status.bytes_out = st->bytes_out;
 	status.code_points = st->code_points;
@@ -1372,7 +1415,7 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 		status.state |= UTFCONV_STATE_FAILED;
 	status.pending_bytes = utfconv_pending_bytes(st);
 	status.ready_bytes = kfifo_len(&uf->fifo);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 
 	return utfconv_copy_out(argp, usize, &status, sizeof(status));
 }
@@ -1396,11 +1439,12 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 static int utfconv_flush_step(struct utfconv_file *uf, u64 *resets,
 			      bool first, u64 *taken)
 {
-	unsigned int wake = 0;
+	bool wake = false;
+	__poll_t mask;
 	size_t src_used;
 	int ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	/* A reset before the first step came before the flush. */
 	if (first)
 		*resets = uf->resets;
@@ -1424,8 +1468,9 @@ static int utfconv_flush_step(struct utfconv_file *uf, u64 *resets,
 			ret = -E2BIG;
 	}
 	*taken = uf->taken;
-	spin_unlock(&uf->lock);
-	utfconv_wake(uf, wake);
+	mask = utfconv_unlock(uf);
+	if (wake)
+		utfconv_wake(uf, mask);
 	return ret;
 }
 
@@ -1480,14 +1525,13 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
  */
 static long utfconv_ioctl_reset(struct utfconv_file *uf)
 {
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	utfconv_reset(&uf->state);
 	kfifo_reset(&uf->fifo);
 	uf->full_avail = 0;
 	uf->resets++;
 	uf->taken++;
-	spin_unlock(&uf->lock);
-	utfconv_wake(uf, UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS);
+	utfconv_wake(uf, utfconv_unlock(uf));
 	return 0;
 }
 
@@ -1931,11 +1975,11 @@ static void utfconv_show_fdinfo(struct seq_file *m, struct file *file)
 	unsigned int ready;
 	bool ended;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	st = uf->state;
 	ready = kfifo_len(&uf->fifo);
 	ended = utfconv_ended_locked(uf);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	utfconv_config_of(&st, &config);
 
 	seq_printf(m, "utfconv-source:\t%s\n", utfconv_enc_name(config.source));

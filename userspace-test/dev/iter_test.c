@@ -2,13 +2,18 @@
 /*
  * /dev/utfconv through the kernel's iov_iter paths: readv()/writev() as
  * one call over the whole vector, preadv2()/pwritev2() with RWF_NOWAIT,
- * io_uring reads and writes (run inline, never by an io-wq worker).
+ * io_uring reads and writes (run inline, never by an io-wq worker), and
+ * the readiness that poll(), epoll, io_uring's POLL_ADD and aio's
+ * IOCB_CMD_POLL report for the same state.
  *
- * liburing is linked statically (Debian's liburing-dev).
+ * liburing is linked statically (Debian's liburing-dev); aio's poll
+ * goes through the raw system calls.
  */
 #define _GNU_SOURCE		/* preadv2(), pwritev2() */
 #include <dirent.h>
 #include <liburing.h>
+#include <linux/aio_abi.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -41,6 +46,15 @@ static void arm_alarm(unsigned int seconds)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(seconds);
+}
+
+static short poll_now(int fd, short events)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	if (poll(&p, 1, 0) < 0)
+		return -1;
+	return p.revents;
 }
 
 /* Threads of this process that are io_uring's io-wq workers. */
@@ -369,6 +383,130 @@ TEST_F(iter, io_uring_write_waits_for_room)
 	ASSERT_EQ(0, ring_wait(&ring, 5, &res));
 	EXPECT_EQ(2, res);
 	io_uring_queue_exit(&ring);
+}
+
+/* ---- readiness: poll, epoll, io_uring POLL_ADD, aio poll -------------- */
+
+enum poll_event { EV_WRITE, EV_BAD_WRITE, EV_FLUSH, EV_READ };
+
+/* Make the event happen on @fd. */
+static int poll_event(int fd, enum poll_event ev)
+{
+	unsigned char out[64];
+
+	switch (ev) {
+	case EV_WRITE:
+		return write(fd, "a", 1) == 1 ? 0 : -1;
+	case EV_BAD_WRITE:
+		return write(fd, "\x80", 1) == -1 && errno == EILSEQ ? 0 : -1;
+	case EV_FLUSH:
+		return ioctl(fd, UTFCONV_IOC_FLUSH);
+	case EV_READ:
+		return read(fd, out, sizeof(out)) == sizeof(out) ? 0 : -1;
+	}
+	return -1;
+}
+
+/*
+ * io_uring's POLL_ADD completes with the key of the wake-up that ended
+ * it, so that key must be the stream's state: a plain write wakes
+ * POLLIN alone (not POLLIN|POLLERR|POLLHUP), an ill-formed one POLLIN |
+ * POLLERR, a flush POLLIN|POLLHUP; a read that makes room wakes a
+ * POLLOUT waiter with POLLOUT. epoll and poll() must say the same.
+ */
+static void poll_masks_agree(struct __test_metadata *_metadata, int fd,
+			     size_t buffer_bytes, short events,
+			     enum poll_event ev, short want)
+{
+	struct epoll_event ee = { .events = events };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	int ep, ret, res = 0;
+	short seen;
+
+	if (events & POLLOUT)
+		ASSERT_EQ(0, fill_output(fd, buffer_bytes));
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, ep);
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ee));
+	ret = ring_init(&ring);
+	ASSERT_EQ(0, ret) TH_LOG("io_uring_queue_init: %s", strerror(-ret));
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_poll_add(sqe, fd, events);
+	sqe->user_data = 7;
+	ASSERT_EQ(1, io_uring_submit(&ring));
+	usleep(50000);
+	ASSERT_EQ(0, epoll_wait(ep, &ee, 1, 0));
+
+	ASSERT_EQ(0, poll_event(fd, ev));
+	ASSERT_EQ(0, ring_wait(&ring, 7, &res));
+	seen = poll_now(fd, events);
+	EXPECT_EQ(want, seen) TH_LOG("poll(): %#x, want %#x", seen, want);
+	EXPECT_EQ(want, res) TH_LOG("io_uring POLL_ADD: %#x, want %#x",
+				    res, want);
+	ASSERT_EQ(1, epoll_wait(ep, &ee, 1, 0));
+	EXPECT_EQ(want, (short)ee.events)
+		TH_LOG("epoll: %#x, want %#x", ee.events, want);
+	io_uring_queue_exit(&ring);
+	close(ep);
+}
+
+TEST_F(iter, poll_mask_write)
+{
+	poll_masks_agree(_metadata, self->fd, self->info.buffer_bytes,
+			 POLLIN, EV_WRITE, POLLIN);
+}
+
+TEST_F(iter, poll_mask_ill_formed)
+{
+	poll_masks_agree(_metadata, self->fd, self->info.buffer_bytes,
+			 POLLIN, EV_BAD_WRITE, POLLIN | POLLERR);
+}
+
+TEST_F(iter, poll_mask_flush)
+{
+	poll_masks_agree(_metadata, self->fd, self->info.buffer_bytes,
+			 POLLIN, EV_FLUSH, POLLIN | POLLHUP);
+}
+
+TEST_F(iter, poll_mask_room)
+{
+	poll_masks_agree(_metadata, self->fd, self->info.buffer_bytes,
+			 POLLOUT, EV_READ, POLLOUT);
+}
+
+/*
+ * aio's IOCB_CMD_POLL takes one wait queue per file: the device has one,
+ * so it works (with two it failed with EINVAL) and reports what poll()
+ * does.
+ */
+TEST_F(iter, aio_poll)
+{
+	struct iocb cb = {
+		.aio_fildes = self->fd,
+		.aio_lio_opcode = IOCB_CMD_POLL,
+		.aio_buf = POLLIN,
+		.aio_data = 9,
+	};
+	struct iocb *cbs[1] = { &cb };
+	struct timespec ts = { .tv_sec = ALARM_SECONDS };
+	struct io_event ev;
+	aio_context_t ctx = 0;
+	long ret;
+
+	ASSERT_EQ(0, syscall(SYS_io_setup, 4, &ctx));
+	ret = syscall(SYS_io_submit, ctx, 1, cbs);
+	ASSERT_EQ(1, ret) TH_LOG("io_submit: %s", strerror(errno));
+	ASSERT_EQ(0, syscall(SYS_io_getevents, ctx, 0, 1, &ev, NULL));
+	ASSERT_EQ(0, write(self->fd, "a", 1) - 1);
+	ASSERT_EQ(1, syscall(SYS_io_getevents, ctx, 1, 1, &ev, &ts));
+	EXPECT_EQ(9U, ev.data);
+	/* aio completes with the wake-up's key unmasked: the whole state */
+	EXPECT_EQ(POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM, ev.res)
+		TH_LOG("aio poll: %#llx", (unsigned long long)ev.res);
+	EXPECT_EQ(POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM,
+		  poll_now(self->fd, POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM));
+	syscall(SYS_io_destroy, ctx);
 }
 
 UTFCONV_TEST_MAIN
