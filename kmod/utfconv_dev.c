@@ -238,6 +238,10 @@ static void utfconv_user_put(struct utfconv_user *u)
  *	them. Written (WRITE_ONCE()) by utfconv_unlock() at the end of
  *	every hold of @lock, so that it is the state @lock guards as the
  *	hold left it; read by poll() without @lock.
+ * @reset_req: bit 0 set by %UTFCONV_IOC_RESET without @lock, cleared by
+ *	the next utfconv_lock(), which resets the stream before anything
+ *	else. While it is set the stream is, for every caller, the fresh
+ *	one that reset makes.
  * @state: the codec's stream state: configuration, counters, pending
  *	input, the end of the input and the error that stopped the stream
  *	are kept there and only there
@@ -278,6 +282,7 @@ struct utfconv_file {
 	spinlock_t lock;	/* guards all fields below */
 	wait_queue_head_t wait;
 	__poll_t mask;
+	unsigned long reset_req;
 	struct utfconv_state state;
 	struct kfifo fifo;
 	void *fifo_buf;
@@ -393,9 +398,18 @@ static __poll_t utfconv_mask_locked(struct utfconv_file *uf)
 	return mask;
 }
 
+/* Readiness of a fresh stream: empty, open, all of the buffer free. */
+#define UTFCONV_FRESH_MASK	(EPOLLOUT | EPOLLWRNORM)
+
 /**
- * utfconv_lock() - take the stream's lock
+ * utfconv_lock() - take the stream's lock, applying a requested reset
  * @uf: the stream
+ *
+ * A %UTFCONV_IOC_RESET takes no lock (so that it never waits for a step
+ * of another call): it sets @uf->reset_req, and the next holder of the
+ * lock does the reset before it looks at the stream. Every counter a
+ * write, read or flush compares (@uf->taken, @uf->resets) moves here, so
+ * they see the reset as if it had been done at once.
  *
  * Context: Process context; takes @uf->lock.
  */
@@ -403,6 +417,13 @@ static void utfconv_lock(struct utfconv_file *uf)
 	__acquires(&uf->lock)
 {
 	spin_lock(&uf->lock);
+	if (test_and_clear_bit(0, &uf->reset_req)) {
+		utfconv_reset(&uf->state);
+		kfifo_reset(&uf->fifo);
+		uf->full_avail = 0;
+		uf->resets++;
+		uf->taken++;
+	}
 }
 
 /**
@@ -718,7 +739,7 @@ static int utfconv_open(struct inode *inode, struct file *file)
 
 	spin_lock_init(&uf->lock);
 	init_waitqueue_head(&uf->wait);
-	uf->mask = EPOLLOUT | EPOLLWRNORM;	/* as utfconv_mask_locked() */
+	uf->mask = UTFCONV_FRESH_MASK;
 	file->private_data = uf;
 
 	ret = stream_open(inode, file);
@@ -1127,6 +1148,9 @@ static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 	struct utfconv_file *uf = file->private_data;
 
 	poll_wait(file, &uf->wait, wait);
+	/* @mask may still be the state before a requested reset. */
+	if (test_bit(0, &uf->reset_req))
+		return UTFCONV_FRESH_MASK;
 	return READ_ONCE(uf->mask);
 }
 
@@ -1520,18 +1544,21 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
  * utfconv_ioctl_reset() - %UTFCONV_IOC_RESET: start the stream again
  * @uf: the stream
  *
- * Context: Process context; takes @uf->lock.
+ * Requests the reset, which the next hold of the stream's lock does
+ * first (utfconv_lock()), and wakes the waiters: a write or flush waiting
+ * for room goes on (a write or flush that began before the reset stops
+ * with what it did, -ECANCELED for a flush), readers see an empty stream.
+ * From its return on, every call sees the fresh stream.
+ *
+ * Context: Any context; takes no lock of the stream, so that it returns
+ * at once even while another call holds it for a step.
  * Return: 0.
  */
 static long utfconv_ioctl_reset(struct utfconv_file *uf)
 {
-	utfconv_lock(uf);
-	utfconv_reset(&uf->state);
-	kfifo_reset(&uf->fifo);
-	uf->full_avail = 0;
-	uf->resets++;
-	uf->taken++;
-	utfconv_wake(uf, utfconv_unlock(uf));
+	/* The wake-up's queue lock orders the bit before a poller's look. */
+	set_bit(0, &uf->reset_req);
+	utfconv_wake(uf, UTFCONV_FRESH_MASK);
 	return 0;
 }
 
