@@ -36,11 +36,11 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
-#include <linux/uio.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 #include <linux/utfconv.h>
 #include <linux/wait.h>
 
@@ -90,12 +90,43 @@ static_assert(IS_ENABLED(CONFIG_SLOB) ||
  * Module parameter ``buffer_bytes``: capacity in bytes of the output
  * buffer of each open file of /dev/utfconv (default 65536). It must be a
  * power of two from 4096 to 16777216; loading the module with any other
- * value fails with -EINVAL and a message in the kernel log. It is fixed
- * once the module is loaded (mode 0444) and reported by
- * %UTFCONV_IOC_GET_INFO.
+ * value, a number too large for any integer type included, fails with
+ * -EINVAL and a message in the kernel log. It is fixed once the module
+ * is loaded (mode 0444) and reported by %UTFCONV_IOC_GET_INFO.
  */
 static unsigned int utfconv_buffer_bytes = UTFCONV_BUFFER_DEFAULT;
-module_param_named(buffer_bytes, utfconv_buffer_bytes, uint, 0444);
+
+/**
+ * utfconv_buffer_bytes_set() - parse and check ``buffer_bytes``
+ * @val: the value given to the module
+ * @kp: the parameter
+ *
+ * Context: Module load; the value is parsed before the module's init.
+ * Return: 0, or -EINVAL for anything but a power of two in [4096, 16 MiB]
+ * (kstrtouint()'s -ERANGE for values from 2^32 on included: the
+ * parameter has one documented error).
+ */
+static int utfconv_buffer_bytes_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < UTFCONV_BUFFER_MIN ||
+	    v > UTFCONV_BUFFER_MAX || !is_power_of_2(v)) {
+		pr_err("buffer_bytes=%s: must be a power of two from %u to %u\n",
+		       val, UTFCONV_BUFFER_MIN, UTFCONV_BUFFER_MAX);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops utfconv_buffer_bytes_ops = {
+	.set = utfconv_buffer_bytes_set,
+	.get = param_get_uint,
+};
+module_param_cb(buffer_bytes, &utfconv_buffer_bytes_ops,
+		&utfconv_buffer_bytes, 0444);
 MODULE_PARM_DESC(buffer_bytes,
 		 "Output buffer bytes per open file: a power of two in [4096, 16777216] (default 65536)");
 
@@ -465,7 +496,7 @@ static int utfconv_fifo_alloc(struct utfconv_file *uf)
 		return -ENOMEM;
 	utfconv_lock(uf);
 	if (!uf->fifo_buf) {
-		/* utfconv_dev_init() checked it is a power of two. */
+		/* utfconv_buffer_bytes_set() checked: a power of two. */
 		if (!kfifo_init(&uf->fifo, buf, utfconv_buffer_bytes)) {
 			WRITE_ONCE(uf->fifo_buf, buf);
 			buf = NULL;
@@ -2048,13 +2079,12 @@ static struct miscdevice utfconv_misc = {
 };
 
 /**
- * utfconv_dev_init() - check the parameters, register /dev/utfconv
+ * utfconv_dev_init() - register /dev/utfconv
+ *
+ * buffer_bytes was checked as it was parsed (utfconv_buffer_bytes_set()).
  *
  * Context: Module load; may sleep.
- * Return:
- * * 0 - registered
- * * -EINVAL - buffer_bytes is not a power of two in [4096, 16 MiB]
- * * other negative errno - from misc_register()
+ * Return: 0, or the negative errno of misc_register().
  */
 static int __init utfconv_dev_init(void)
 {
@@ -2063,15 +2093,6 @@ static int __init utfconv_dev_init(void)
 	BUILD_BUG_ON(sizeof(struct utfconv_status) != UTFCONV_STATUS_SIZE_VER0);
 	BUILD_BUG_ON(sizeof(struct utfconv_convert) !=
 		     UTFCONV_CONVERT_SIZE_VER0);
-
-	if (utfconv_buffer_bytes < UTFCONV_BUFFER_MIN ||
-	    utfconv_buffer_bytes > UTFCONV_BUFFER_MAX ||
-	    !is_power_of_2(utfconv_buffer_bytes)) {
-		pr_err("buffer_bytes=%u: must be a power of two from %u to %u\n",
-		       utfconv_buffer_bytes, UTFCONV_BUFFER_MIN,
-		       UTFCONV_BUFFER_MAX);
-		return -EINVAL;
-	}
 	return misc_register(&utfconv_misc);
 }
 module_init(utfconv_dev_init);

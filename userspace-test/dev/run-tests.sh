@@ -175,6 +175,10 @@ if [ "$RUN_CLI" = 1 ] && [ -n "${UTFCONV_KO:-}" ] &&
 	param FAIL "simd=x refused" lib simd=x
 	param FAIL "bmi2=2 refused" lib bmi2=2
 	param FAIL "buffer_bytes=1000 (not a power of two) refused" dev buffer_bytes=1000
+	# past unsigned int: EINVAL as documented, not kstrtouint's ERANGE
+	param FAIL "buffer_bytes=4294967296 (2^32) refused" dev buffer_bytes=4294967296
+	param FAIL "buffer_bytes=2^64+4096 refused" dev buffer_bytes=18446744073709555712
+	param FAIL "buffer_bytes=x refused" dev buffer_bytes=x
 	param OK "simd=0 bmi2=0 taken" lib simd=0 bmi2=0
 	param OK "buffer_bytes=4096 taken" dev buffer_bytes=4096
 	readback "simd=0 bmi2=0 buffer_bytes=4096" N:N:4096
