@@ -41,6 +41,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
+#include <linux/user_namespace.h>
 #include <linux/utfconv.h>
 #include <linux/wait.h>
 
@@ -134,8 +135,10 @@ MODULE_PARM_DESC(buffer_bytes,
  * DOC: max_user_streams
  *
  * Module parameter ``max_user_streams``: how many files of /dev/utfconv
- * one user (effective uid of the opener) may have open at once (default
- * 4096, 0 for no limit). Each user has a limit of its own, so a user at
+ * one user may have open at once (default 4096, 0 for no limit). The
+ * user is the opener's effective uid, or in a user namespace the user
+ * who created its outermost ancestor below the initial namespace (see
+ * utfconv_user_uid()). Each user has a limit of its own, so a user at
  * its limit cannot make another user's open() fail. The limit counts
  * files, not bytes: an open file holds its &struct utfconv_file from
  * open() on and its output buffer (``buffer_bytes``) from its first
@@ -145,10 +148,10 @@ MODULE_PARM_DESC(buffer_bytes,
  * cgroup, which is what limits bytes; where no cgroup limit applies this
  * cap is the bound (lower it, or ``buffer_bytes``, to pin less). open()
  * fails with -EMFILE when it is reached, as it does at inotify's
- * max_user_instances. "User" is the kernel uid: a user who may take
- * other uids (subordinate uids mapped into a user namespace) has a limit
- * for each, so there the memory cgroup is the only bound. Root may
- * change it at run time.
+ * max_user_instances. A user who maps other uids into a user namespace
+ * (subordinate uids) has this one limit for all of them, and the
+ * containers a user made share that user's. Root may change it at run
+ * time.
  */
 static unsigned int utfconv_max_user_streams = 4096;
 module_param_named(max_user_streams, utfconv_max_user_streams, uint, 0644);
@@ -158,7 +161,7 @@ MODULE_PARM_DESC(max_user_streams,
 /**
  * struct utfconv_user - open files of /dev/utfconv of one user
  * @node: in utfconv_users, under utfconv_users_lock
- * @uid: the user: effective uid of the openers
+ * @uid: the user: utfconv_user_uid() of the openers
  * @streams: files open; the entry is freed when it drops to 0
  *
  * One entry is shared by all open files of a user, whatever their
@@ -196,6 +199,30 @@ static struct utfconv_user *utfconv_user_find(kuid_t uid)
 }
 
 /**
+ * utfconv_user_uid() - the user a new stream counts against
+ *
+ * The kernel's per-user counts (ucounts) charge a user namespace's use to
+ * its owner in the parent namespace too, up to the initial one; a module
+ * cannot add a ucount type, so this counts at the top level only: in the
+ * initial user namespace the opener's effective uid, in any other the
+ * uid that created its outermost ancestor below the initial namespace,
+ * on whose behalf every uid mapped into it runs. Uids mapped into a
+ * namespace therefore cannot raise the limit.
+ *
+ * Context: Process context.
+ * Return: the kernel uid to count the stream against.
+ */
+static kuid_t utfconv_user_uid(void)
+{
+	const struct user_namespace *ns = current_user_ns();
+	kuid_t uid = current_euid();
+
+	for (; ns != &init_user_ns; ns = ns->parent)
+		uid = ns->owner;
+	return uid;
+}
+
+/**
  * utfconv_user_get() - count one more open file of the calling user
  *
  * Context: Process context; may sleep (allocates).
@@ -205,7 +232,7 @@ static struct utfconv_user *utfconv_user_find(kuid_t uid)
 static struct utfconv_user *utfconv_user_get(void)
 {
 	unsigned int max = READ_ONCE(utfconv_max_user_streams);
-	kuid_t uid = current_euid();
+	kuid_t uid = utfconv_user_uid();
 	struct utfconv_user *fresh;
 	struct utfconv_user *u;
 
