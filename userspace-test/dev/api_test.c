@@ -1897,20 +1897,31 @@ TEST_F(dev, reset_after_flush)
 }
 
 /* Child of open_max_user_streams: as @uid, open until refused. */
+/*
+ * Open the device until it fails, at most @max times, the files left open
+ * (a child holds them until killed). Returns the count, errno in *@err.
+ */
+static int open_until_error(int max, int *err)
+{
+	int n = 0;
+
+	*err = 0;
+	for (; n < max; n++) {
+		if (utfconv_open(0) < 0) {
+			*err = errno;
+			break;
+		}
+	}
+	return n;
+}
+
 static void fill_user_limit(uid_t uid, int report)
 {
-	int fds[8], n = 0, e = 0;
+	int n, e;
 
 	if (setgid(uid) || setuid(uid))
 		_exit(2);
-	while (n < 8) {
-		fds[n] = utfconv_open(0);
-		if (fds[n] < 0) {
-			e = errno;
-			break;
-		}
-		n++;
-	}
+	n = open_until_error(8, &e);
 	if (write(report, &n, sizeof(n)) != sizeof(n) ||
 	    write(report, &e, sizeof(e)) != sizeof(e))
 		_exit(3);
@@ -2040,7 +2051,7 @@ static int write_file(const char *path, const char *text)
  */
 static void fill_userns_limit(int ready, int go, int report)
 {
-	int fds[16], r[4] = { 0, 0, 0, 0 }, n = 0, i;
+	int r[4], i;
 	char c;
 
 	if (setgid(60000) || setuid(60000) || unshare(CLONE_NEWUSER))
@@ -2050,15 +2061,7 @@ static void fill_userns_limit(int ready, int go, int report)
 	for (i = 0; i < 2; i++) {
 		if (setresuid(i, i, i))
 			_exit(4);
-		while (r[2 * i] < 8) {
-			fds[n] = utfconv_open(0);
-			if (fds[n] < 0) {
-				r[2 * i + 1] = errno;
-				break;
-			}
-			n++;
-			r[2 * i]++;
-		}
+		r[2 * i] = open_until_error(8, &r[2 * i + 1]);
 	}
 	if (write(report, r, sizeof(r)) != sizeof(r))
 		_exit(5);

@@ -25,26 +25,10 @@
 #define WAIT_LIMIT_NS	3000000000LL	/* 3 s */
 #define ALARM_SECONDS	10
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-}
-
-/* SIGALRM with a handler and without SA_RESTART ends a blocking call. */
+/* SIGALRM in @seconds, ending a blocking call that would wait longer. */
 static void arm_alarm(unsigned int seconds)
 {
-	struct sigaction sa = { .sa_handler = on_alarm };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL);
+	utfconv_catch_signal(SIGALRM);
 	alarm(seconds);
 }
 

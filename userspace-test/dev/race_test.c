@@ -43,14 +43,6 @@ FIXTURE_TEARDOWN(race)
 {
 }
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* UTF-16LE of U+10000 + @i: the 4 bytes of its surrogate pair. */
 static void pair_of(uint32_t i, unsigned char *p)
 {
