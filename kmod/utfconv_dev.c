@@ -40,6 +40,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
+#include <linux/user_namespace.h>
 #include <linux/utfconv.h>
 #include <linux/wait.h>
 
@@ -89,12 +91,43 @@ static_assert(IS_ENABLED(CONFIG_SLOB) ||
  * Module parameter ``buffer_bytes``: capacity in bytes of the output
  * buffer of each open file of /dev/utfconv (default 65536). It must be a
  * power of two from 4096 to 16777216; loading the module with any other
- * value fails with -EINVAL and a message in the kernel log. It is fixed
- * once the module is loaded (mode 0444) and reported by
- * %UTFCONV_IOC_GET_INFO.
+ * value, a number too large for any integer type included, fails with
+ * -EINVAL and a message in the kernel log. It is fixed once the module
+ * is loaded (mode 0444) and reported by %UTFCONV_IOC_GET_INFO.
  */
 static unsigned int utfconv_buffer_bytes = UTFCONV_BUFFER_DEFAULT;
-module_param_named(buffer_bytes, utfconv_buffer_bytes, uint, 0444);
+
+/**
+ * utfconv_buffer_bytes_set() - parse and check ``buffer_bytes``
+ * @val: the value given to the module
+ * @kp: the parameter
+ *
+ * Context: Module load; the value is parsed before the module's init.
+ * Return: 0, or -EINVAL for anything but a power of two in [4096, 16 MiB]
+ * (kstrtouint()'s -ERANGE for values from 2^32 on included: the
+ * parameter has one documented error).
+ */
+static int utfconv_buffer_bytes_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v < UTFCONV_BUFFER_MIN ||
+	    v > UTFCONV_BUFFER_MAX || !is_power_of_2(v)) {
+		pr_err("buffer_bytes=%s: must be a power of two from %u to %u\n",
+		       val, UTFCONV_BUFFER_MIN, UTFCONV_BUFFER_MAX);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops utfconv_buffer_bytes_ops = {
+	.set = utfconv_buffer_bytes_set,
+	.get = param_get_uint,
+};
+module_param_cb(buffer_bytes, &utfconv_buffer_bytes_ops,
+		&utfconv_buffer_bytes, 0444);
 MODULE_PARM_DESC(buffer_bytes,
 		 "Output buffer bytes per open file: a power of two in [4096, 16777216] (default 65536)");
 
@@ -102,8 +135,10 @@ MODULE_PARM_DESC(buffer_bytes,
  * DOC: max_user_streams
  *
  * Module parameter ``max_user_streams``: how many files of /dev/utfconv
- * one user (effective uid of the opener) may have open at once (default
- * 4096, 0 for no limit). Each user has a limit of its own, so a user at
+ * one user may have open at once (default 4096, 0 for no limit). The
+ * user is the opener's effective uid, or in a user namespace the user
+ * who created its outermost ancestor below the initial namespace (see
+ * utfconv_user_uid()). Each user has a limit of its own, so a user at
  * its limit cannot make another user's open() fail. The limit counts
  * files, not bytes: an open file holds its &struct utfconv_file from
  * open() on and its output buffer (``buffer_bytes``) from its first
@@ -113,10 +148,10 @@ MODULE_PARM_DESC(buffer_bytes,
  * cgroup, which is what limits bytes; where no cgroup limit applies this
  * cap is the bound (lower it, or ``buffer_bytes``, to pin less). open()
  * fails with -EMFILE when it is reached, as it does at inotify's
- * max_user_instances. "User" is the kernel uid: a user who may take
- * other uids (subordinate uids mapped into a user namespace) has a limit
- * for each, so there the memory cgroup is the only bound. Root may
- * change it at run time.
+ * max_user_instances. A user who maps other uids into a user namespace
+ * (subordinate uids) has this one limit for all of them, and the
+ * containers a user made share that user's. Root may change it at run
+ * time.
  */
 static unsigned int utfconv_max_user_streams = 4096;
 module_param_named(max_user_streams, utfconv_max_user_streams, uint, 0644);
@@ -126,7 +161,7 @@ MODULE_PARM_DESC(max_user_streams,
 /**
  * struct utfconv_user - open files of /dev/utfconv of one user
  * @node: in utfconv_users, under utfconv_users_lock
- * @uid: the user: effective uid of the openers
+ * @uid: the user: utfconv_user_uid() of the openers
  * @streams: files open; the entry is freed when it drops to 0
  *
  * One entry is shared by all open files of a user, whatever their
@@ -164,6 +199,30 @@ static struct utfconv_user *utfconv_user_find(kuid_t uid)
 }
 
 /**
+ * utfconv_user_uid() - the user a new stream counts against
+ *
+ * The kernel's per-user counts (ucounts) charge a user namespace's use to
+ * its owner in the parent namespace too, up to the initial one; a module
+ * cannot add a ucount type, so this counts at the top level only: in the
+ * initial user namespace the opener's effective uid, in any other the
+ * uid that created its outermost ancestor below the initial namespace,
+ * on whose behalf every uid mapped into it runs. Uids mapped into a
+ * namespace therefore cannot raise the limit.
+ *
+ * Context: Process context.
+ * Return: the kernel uid to count the stream against.
+ */
+static kuid_t utfconv_user_uid(void)
+{
+	const struct user_namespace *ns = current_user_ns();
+	kuid_t uid = current_euid();
+
+	for (; ns != &init_user_ns; ns = ns->parent)
+		uid = ns->owner;
+	return uid;
+}
+
+/**
  * utfconv_user_get() - count one more open file of the calling user
  *
  * Context: Process context; may sleep (allocates).
@@ -173,7 +232,7 @@ static struct utfconv_user *utfconv_user_find(kuid_t uid)
 static struct utfconv_user *utfconv_user_get(void)
 {
 	unsigned int max = READ_ONCE(utfconv_max_user_streams);
-	kuid_t uid = current_euid();
+	kuid_t uid = utfconv_user_uid();
 	struct utfconv_user *fresh;
 	struct utfconv_user *u;
 
@@ -226,10 +285,21 @@ static void utfconv_user_put(struct utfconv_user *u)
  * struct utfconv_file - one open file of /dev/utfconv: one stream
  * @lock: guards @state, @fifo, @taken, @resets and @full_avail; held only
  *	for bounded work (one step of at most %UTFCONV_IN_BYTES input
- *	bytes), never across a user copy or a sleep
- * @rwait: readers wait here for output, the end of the stream or an error
- * @wwait: writers and flushes wait here for room in @fifo (output read,
- *	or a reset), the end of the stream or an error
+ *	bytes), never across a user copy or a sleep. Taken and dropped by
+ *	utfconv_lock() and utfconv_unlock() only.
+ * @wait: readers wait here for output, the end of the stream or an
+ *	error; writers and flushes for room in @fifo (output read, or a
+ *	reset); poll() for either. One queue, so that aio's IOCB_CMD_POLL,
+ *	which takes one per file, works; every wake-up carries @mask as its
+ *	key, and the waiters whose events it lacks are not woken.
+ * @mask: the stream's readiness, EPOLL* bits as utfconv_poll() reports
+ *	them. Written (WRITE_ONCE()) by utfconv_unlock() at the end of
+ *	every hold of @lock, so that it is the state @lock guards as the
+ *	hold left it; read by poll() without @lock.
+ * @reset_req: bit 0 set by %UTFCONV_IOC_RESET without @lock, cleared by
+ *	the next utfconv_lock(), which resets the stream before anything
+ *	else. While it is set the stream is, for every caller, the fresh
+ *	one that reset makes.
  * @state: the codec's stream state: configuration, counters, pending
  *	input, the end of the input and the error that stopped the stream
  *	are kept there and only there
@@ -257,7 +327,7 @@ static void utfconv_user_put(struct utfconv_user *u)
  * Locking: every operation takes @lock for one bounded step at a time and
  * never holds it across a user copy, so that no task waits for another
  * task's page fault, userfaultfd stall or long conversion; poll() takes
- * @lock only for a snapshot. write() copies its input into a bounce
+ * no lock at all: it reads @mask. write() copies its input into a bounce
  * buffer of its own, then converts it under @lock straight into the free
  * space of @fifo_buf. read() copies straight out of @fifo_buf with no
  * lock held: writers only fill free space, so the bytes it peeked stay
@@ -267,9 +337,10 @@ static void utfconv_user_put(struct utfconv_user *u)
  * %UTFCONV_IN_BYTES bytes.
  */
 struct utfconv_file {
-	spinlock_t lock;	/* guards all fields below but the wait queues */
-	wait_queue_head_t rwait;
-	wait_queue_head_t wwait;
+	spinlock_t lock;	/* guards all fields below */
+	wait_queue_head_t wait;
+	__poll_t mask;
+	unsigned long reset_req;
 	struct utfconv_state state;
 	struct kfifo fifo;
 	void *fifo_buf;
@@ -279,29 +350,23 @@ struct utfconv_file {
 	struct utfconv_user *user;
 };
 
-/* Wake-up targets, returned by the steps that run under the lock. */
-#define UTFCONV_WAKE_READERS	BIT(0)
-#define UTFCONV_WAKE_WRITERS	BIT(1)
-
 /**
  * utfconv_wake() - wake the waiters a step made ready
  * @uf: the stream
- * @wake: UTFCONV_WAKE_* bits
+ * @mask: the readiness utfconv_unlock() published, as the key
  *
- * Called after dropping @uf->lock, so that wait-queue callbacks (epoll)
- * never run under it.
+ * The key is the whole state, as poll() would report it: io_uring's
+ * POLL_ADD completes with the key of the wake-up that ended it, so a
+ * write that makes output ready must not claim EPOLLERR or EPOLLHUP.
+ * Blocked read(), write() and flush wake whatever the key and look again.
+ * Called after utfconv_unlock(), so that wait-queue callbacks (epoll)
+ * never run under @uf->lock.
  *
  * Context: Any context.
  */
-static void utfconv_wake(struct utfconv_file *uf, unsigned int wake)
+static void utfconv_wake(struct utfconv_file *uf, __poll_t mask)
 {
-	/* The keys name EPOLLERR/EPOLLHUP too: an error or the end wakes. */
-	if (wake & UTFCONV_WAKE_READERS)
-		wake_up_interruptible_poll(&uf->rwait, EPOLLIN | EPOLLRDNORM |
-					   EPOLLERR | EPOLLHUP);
-	if (wake & UTFCONV_WAKE_WRITERS)
-		wake_up_interruptible_poll(&uf->wwait, EPOLLOUT | EPOLLWRNORM |
-					   EPOLLERR | EPOLLHUP);
+	wake_up_interruptible_poll(&uf->wait, mask);
 }
 
 /**
@@ -315,39 +380,6 @@ static unsigned int utfconv_avail_locked(struct utfconv_file *uf)
 {
 	lockdep_assert_held(&uf->lock);
 	return uf->fifo_buf ? kfifo_avail(&uf->fifo) : utfconv_buffer_bytes;
-}
-
-/**
- * utfconv_fifo_alloc() - give the stream its output buffer
- * @uf: the stream
- *
- * Streams that are only opened, configured or used for CONVERT never
- * hold the buffer: it is allocated by the first write() or flush.
- *
- * Context: Process context; may sleep; takes @uf->lock.
- * Return: 0 once the buffer exists, -ENOMEM.
- */
-static int utfconv_fifo_alloc(struct utfconv_file *uf)
-{
-	void *buf;
-
-	if (READ_ONCE(uf->fifo_buf))
-		return 0;
-	buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
-	if (!buf)
-		return -ENOMEM;
-	spin_lock(&uf->lock);
-	if (!uf->fifo_buf) {
-		/* utfconv_dev_init() checked it is a power of two. */
-		if (!kfifo_init(&uf->fifo, buf, utfconv_buffer_bytes)) {
-			WRITE_ONCE(uf->fifo_buf, buf);
-			buf = NULL;
-		}
-	}
-	spin_unlock(&uf->lock);
-	/* Another thread of the file was first, or kfifo_init() failed. */
-	kvfree(buf);
-	return READ_ONCE(uf->fifo_buf) ? 0 : -ENOMEM;
 }
 
 /**
@@ -397,6 +429,113 @@ static int utfconv_stopped_locked(struct utfconv_file *uf)
 }
 
 /**
+ * utfconv_mask_locked() - the stream's readiness
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock.
+ * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
+ * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
+ * write() can accept input (room in the output buffer, input not ended,
+ * no error); EPOLLERR while a strict error holds; EPOLLHUP once the input
+ * ended without one (a flush), so that a writer waiting in poll() wakes
+ * and gets -EPIPE from write() as from a pipe without reader.
+ */
+static __poll_t utfconv_mask_locked(struct utfconv_file *uf)
+{
+	unsigned int avail = utfconv_avail_locked(uf);
+	__poll_t mask = 0;
+
+	if (utfconv_readable_locked(uf))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (utfconv_error(&uf->state))
+		mask |= EPOLLERR;
+	else if (utfconv_ended_locked(uf))
+		mask |= EPOLLHUP;	/* write() fails at once (EPIPE) */
+	else if (avail >= UTFCONV_MIN_ROOM && avail > uf->full_avail)
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	return mask;
+}
+
+/* Readiness of a fresh stream: empty, open, all of the buffer free. */
+#define UTFCONV_FRESH_MASK	(EPOLLOUT | EPOLLWRNORM)
+
+/**
+ * utfconv_lock() - take the stream's lock, applying a requested reset
+ * @uf: the stream
+ *
+ * A %UTFCONV_IOC_RESET takes no lock (so that it never waits for a step
+ * of another call): it sets @uf->reset_req, and the next holder of the
+ * lock does the reset before it looks at the stream. Every counter a
+ * write, read or flush compares (@uf->taken, @uf->resets) moves here, so
+ * they see the reset as if it had been done at once.
+ *
+ * Context: Process context; takes @uf->lock.
+ */
+static void utfconv_lock(struct utfconv_file *uf)
+	__acquires(&uf->lock)
+{
+	spin_lock(&uf->lock);
+	if (test_and_clear_bit(0, &uf->reset_req)) {
+		utfconv_reset(&uf->state);
+		kfifo_reset(&uf->fifo);
+		uf->full_avail = 0;
+		uf->resets++;
+		uf->taken++;
+	}
+}
+
+/**
+ * utfconv_unlock() - publish the stream's readiness and drop its lock
+ * @uf: the stream
+ *
+ * Context: Holds @uf->lock; drops it.
+ * Return: the readiness published in @uf->mask, the key for
+ * utfconv_wake().
+ */
+static __poll_t utfconv_unlock(struct utfconv_file *uf)
+	__releases(&uf->lock)
+{
+	__poll_t mask = utfconv_mask_locked(uf);
+
+	WRITE_ONCE(uf->mask, mask);
+	spin_unlock(&uf->lock);
+	return mask;
+}
+
+/**
+ * utfconv_fifo_alloc() - give the stream its output buffer
+ * @uf: the stream
+ *
+ * Streams that are only opened, configured or used for CONVERT never
+ * hold the buffer: it is allocated by the first write() or flush.
+ *
+ * Context: Process context; may sleep; takes @uf->lock.
+ * Return: 0 once the buffer exists, -ENOMEM.
+ */
+static int utfconv_fifo_alloc(struct utfconv_file *uf)
+{
+	void *buf;
+
+	if (READ_ONCE(uf->fifo_buf))
+		return 0;
+	buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	utfconv_lock(uf);
+	if (!uf->fifo_buf) {
+		/* utfconv_buffer_bytes_set() checked: a power of two. */
+		if (!kfifo_init(&uf->fifo, buf, utfconv_buffer_bytes)) {
+			WRITE_ONCE(uf->fifo_buf, buf);
+			buf = NULL;
+		}
+	}
+	utfconv_unlock(uf);
+	/* Another thread of the file was first, or kfifo_init() failed. */
+	kvfree(buf);
+	return READ_ONCE(uf->fifo_buf) ? 0 : -ENOMEM;
+}
+
+/**
  * utfconv_readable() - wait condition of read()
  * @uf: the stream
  *
@@ -407,9 +546,9 @@ static bool utfconv_readable(struct utfconv_file *uf)
 {
 	bool ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	ret = utfconv_readable_locked(uf);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	return ret;
 }
 
@@ -426,28 +565,27 @@ static bool utfconv_room_changed(struct utfconv_file *uf, u64 taken)
 {
 	bool ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	ret = uf->taken != taken || utfconv_stopped_locked(uf);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	return ret;
 }
 
 /**
  * utfconv_wait_room() - wait until output room may have been made
  * @uf: the stream
- * @file: its file, for O_NONBLOCK
+ * @nowait: the call must not sleep (O_NONBLOCK, %IOCB_NOWAIT)
  * @taken: @uf->taken when the last step found no room
  *
- * Context: Process context; sleeps unless @file is non-blocking.
- * Return: 0 when it is worth trying again, -EAGAIN for a non-blocking
- * @file, -ERESTARTSYS when a signal came first.
+ * Context: Process context; sleeps unless @nowait.
+ * Return: 0 when it is worth trying again, -EAGAIN with @nowait,
+ * -ERESTARTSYS when a signal came first.
  */
-static int utfconv_wait_room(struct utfconv_file *uf, struct file *file,
-			     u64 taken)
+static int utfconv_wait_room(struct utfconv_file *uf, bool nowait, u64 taken)
 {
-	if (file->f_flags & O_NONBLOCK)
+	if (nowait)
 		return -EAGAIN;
-	return wait_event_interruptible(uf->wwait,
+	return wait_event_interruptible(uf->wait,
 					utfconv_room_changed(uf, taken));
 }
 
@@ -548,7 +686,7 @@ static int utfconv_fill_span_locked(struct utfconv_file *uf, const u8 *src,
  * @src_bytes: their count
  * @src_used: out: input bytes the codec consumed (pending ones included)
  * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
- * @wake: out: UTFCONV_WAKE_* bits for utfconv_wake()
+ * @wake: out: set when waiters must be woken (output, end or error)
  *
  * Converts straight into the free space of @uf->fifo, never more than
  * fits, in at most a few spans (see utfconv_fill_span_locked()).
@@ -564,7 +702,7 @@ static int utfconv_fill_span_locked(struct utfconv_file *uf, const u8 *src,
  */
 static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 			       size_t src_bytes, size_t *src_used,
-			       unsigned int cflags, unsigned int *wake)
+			       unsigned int cflags, bool *wake)
 {
 	size_t out = 0;
 	size_t dst_used;
@@ -584,7 +722,7 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 	} while (ret == -E2BIG && (used || dst_used));
 
 	if (out)
-		*wake |= UTFCONV_WAKE_READERS;
+		*wake = true;
 	if (*src_used || out) {
 		uf->full_avail = 0;
 	} else if (ret == -E2BIG) {
@@ -592,10 +730,25 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 		ret = -ENOSPC;
 	}
 	if (ret && ret != -E2BIG && ret != -ENOSPC)
-		*wake |= UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS;
+		*wake = true;
 	else if (!ret && (cflags & UTFCONV_END))
-		*wake |= UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS;
+		*wake = true;
 	return ret;
+}
+
+/**
+ * utfconv_nowait() - whether a read or write must not sleep
+ * @iocb: the call
+ *
+ * Context: Any context.
+ * Return: true for a non-blocking file (O_NONBLOCK) and for a call that
+ * asks not to wait (%IOCB_NOWAIT: preadv2() and pwritev2() with
+ * RWF_NOWAIT, io_uring's first, inline attempt).
+ */
+static bool utfconv_nowait(const struct kiocb *iocb)
+{
+	return (iocb->ki_filp->f_flags & O_NONBLOCK) ||
+	       (iocb->ki_flags & IOCB_NOWAIT);
 }
 
 /**
@@ -607,7 +760,9 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
  * counted against the caller's max_user_streams; the output buffer comes
  * with the first write() or flush. The stream starts as UTF-8 ->
  * UTF-16LE, strict, no flags. The file is a stream: lseek() and
- * positional reads and writes fail with -ESPIPE.
+ * positional reads and writes fail with -ESPIPE. Reads and writes honour
+ * %IOCB_NOWAIT (FMODE_NOWAIT), so that RWF_NOWAIT works and io_uring
+ * runs them inline, waiting in poll rather than in a worker thread.
  *
  * Context: Process context; may sleep.
  * Return:
@@ -641,11 +796,13 @@ static int utfconv_open(struct inode *inode, struct file *file)
 	}
 
 	spin_lock_init(&uf->lock);
-	init_waitqueue_head(&uf->rwait);
-	init_waitqueue_head(&uf->wwait);
+	init_waitqueue_head(&uf->wait);
+	uf->mask = UTFCONV_FRESH_MASK;
 	file->private_data = uf;
 
-	return stream_open(inode, file);
+	ret = stream_open(inode, file);
+	file->f_mode |= FMODE_NOWAIT;
+	return ret;
 }
 
 /**
@@ -687,7 +844,7 @@ static ssize_t utfconv_read_peek(struct utfconv_file *uf, size_t bytes,
 {
 	ssize_t ret = 0;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	*taken = uf->taken;
 	if (uf->fifo_buf)
 		ret = min_t(size_t, utfconv_fifo_out_span_locked(uf, src),
@@ -696,7 +853,7 @@ static ssize_t utfconv_read_peek(struct utfconv_file *uf, size_t bytes,
 		ret = utfconv_error(&uf->state);
 	else if (!ret && !utfconv_ended_locked(uf))
 		ret = -EAGAIN;
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	return ret;
 }
 
@@ -714,70 +871,74 @@ static ssize_t utfconv_read_peek(struct utfconv_file *uf, size_t bytes,
 static bool utfconv_read_commit(struct utfconv_file *uf, size_t bytes,
 				u64 taken)
 {
+	__poll_t mask;
 	bool ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	ret = uf->taken == taken;
 	if (ret) {
 		/* The same bytes as peeked: only writers add to the fifo. */
 		kfifo_dma_out_finish(&uf->fifo, bytes);
 		uf->taken++;
 	}
-	spin_unlock(&uf->lock);
+	mask = utfconv_unlock(uf);
 	if (ret)
-		utfconv_wake(uf, UTFCONV_WAKE_WRITERS);
+		utfconv_wake(uf, mask);
 	return ret;
 }
 
 /**
- * utfconv_read() - read converted bytes
- * @file: the stream
- * @buf: user buffer
- * @count: its size in bytes; any size, 1-byte reads give the same bytes
- * @ppos: unused (the file is a stream)
+ * utfconv_read_iter() - read converted bytes
+ * @iocb: the call: its file is the stream
+ * @to: user buffers (read(), readv(), io_uring); any sizes, 1-byte reads
+ *	give the same bytes
  *
- * Returns the bytes waiting in the output buffer, up to @count (so at
- * most buffer_bytes per call), as one contiguous slice of the output:
- * once it took bytes it stops where another reader or a reset took
- * output since. When none are waiting it sleeps until
- * some are, unless the stream has ended (%UTFCONV_IOC_FLUSH: end of file)
- * or a strict error holds (the error is returned so that readers of a
- * failed stream do not wait for output that never comes). Output
+ * Returns the bytes waiting in the output buffer, up to the size of @to
+ * (so at most buffer_bytes per call), as one contiguous slice of the
+ * output, across the elements of a vector: as a pipe, once it copied
+ * something it returns rather than wait for more, and it stops where
+ * another reader or a reset took output since. When none are waiting it
+ * sleeps until some are, unless the stream has ended (%UTFCONV_IOC_FLUSH:
+ * end of file), a strict error holds (the error is returned so that
+ * readers of a failed stream do not wait for output that never comes), or
+ * the call must not wait (O_NONBLOCK, %IOCB_NOWAIT: -EAGAIN). Output
  * produced before a strict error is returned first. The bytes are copied
- * to @buf straight out of the output buffer without any lock held and
- * taken from the stream only after the copy, so a stalled or faulting
- * @buf delays no other task.
+ * straight out of the output buffer without any lock held and taken from
+ * the stream only after the copy, so a stalled or faulting buffer delays
+ * no other task.
  *
- * Context: Process context; may sleep.
+ * Context: Process context; may sleep unless %IOCB_NOWAIT.
  * Return:
- * * >0 - bytes copied to @buf
- * * 0 - @count is 0, or end of file: the stream was flushed and all its
+ * * >0 - bytes copied to @to (which is advanced by as many)
+ * * 0 - @to is empty, or end of file: the stream was flushed and all its
  *   output has been read
  * * -EILSEQ - no output left and the stream stopped at ill-formed input
  * * -EINVAL - no output left and the stream ended inside a character
- * * -EAGAIN - no output ready and the file is non-blocking
+ * * -EAGAIN - no output ready and the file is non-blocking or the call
+ *   is %IOCB_NOWAIT
  * * -ERESTARTSYS - interrupted by a signal before any byte was copied
- * * -EFAULT - @buf is not writable; no byte was consumed
+ * * -EFAULT - the first buffer of @to is not writable; no byte was
+ *   consumed
  */
-static ssize_t utfconv_read(struct file *file, char __user *buf,
-			    size_t count, loff_t *ppos)
+static ssize_t utfconv_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct utfconv_file *uf = file->private_data;
+	struct utfconv_file *uf = iocb->ki_filp->private_data;
+	bool nowait = utfconv_nowait(iocb);
 	size_t done = 0;
 	const u8 *src;
 	ssize_t ret = 0;
-	size_t left;
+	size_t copied;
 	u64 taken;
 	u64 next = 0;
 	size_t most = SIZE_MAX;
-
 	/* Bounded work per call: at most one buffer full. */
-	count = min_t(size_t, count, utfconv_buffer_bytes);
+	size_t count = min_t(size_t, iov_iter_count(to), utfconv_buffer_bytes);
+
 	while (done < count) {
 		ret = utfconv_read_peek(uf, min(count - done, most), &src,
 					&taken);
-		if (ret == -EAGAIN && !done && !(file->f_flags & O_NONBLOCK)) {
-			ret = wait_event_interruptible(uf->rwait,
+		if (ret == -EAGAIN && !done && !nowait) {
+			ret = wait_event_interruptible(uf->wait,
 						       utfconv_readable(uf));
 			if (!ret)
 				continue;
@@ -793,19 +954,21 @@ static ssize_t utfconv_read(struct file *file, char __user *buf,
 			break;
 		}
 
-		left = copy_to_user(buf + done, src, ret);
-		if (left == ret) {
+		copied = copy_to_iter(src, ret, to);
+		if (!copied) {
 			ret = -EFAULT;
 			break;
 		}
-		if (utfconv_read_commit(uf, ret - left, taken)) {
-			done += ret - left;
+		if (utfconv_read_commit(uf, copied, taken)) {
+			done += copied;
 			next = taken + 1;
-			if (left)
+			if (copied < ret)
 				break;
 			/* The output may go on at the start of the buffer. */
 			continue;
 		}
+		/* The bytes copied were not taken: @to must not count them. */
+		iov_iter_revert(to, copied);
 		if (done)
 			break;
 		/*
@@ -848,11 +1011,12 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 			      size_t src_bytes, size_t *src_used, u64 *taken,
 			      u64 *resets, bool started)
 {
-	unsigned int wake = 0;
+	bool wake = false;
+	__poll_t mask;
 	int ret;
 
 	*src_used = 0;
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	if (uf->resets != *resets) {
 		/*
 		 * A reset discarded the stream that took the first steps of
@@ -861,7 +1025,7 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 		 */
 		*resets = uf->resets;
 		if (started) {
-			spin_unlock(&uf->lock);
+			utfconv_unlock(uf);
 			return -ECANCELED;
 		}
 	}
@@ -874,47 +1038,54 @@ static int utfconv_write_step(struct utfconv_file *uf, const u8 *src,
 	else if (ret == -E2BIG)
 		ret = 0;
 	*taken = uf->taken;
-	spin_unlock(&uf->lock);
-	utfconv_wake(uf, wake);
+	mask = utfconv_unlock(uf);
+	if (wake)
+		utfconv_wake(uf, mask);
 	return ret;
 }
 
 /**
- * utfconv_write_bounced() - the work of write() through a bounce buffer
- * @file: the stream
- * @buf: user buffer holding the input
- * @count: its size in bytes, at least 1
+ * utfconv_write_bounced() - the work of write_iter() through a bounce buffer
+ * @iocb: the call: its file is the stream
+ * @from: user buffers holding the input, at least 1 byte
  * @bounce: bounce buffer for the input, @in_bytes long
  * @in_bytes: input bytes per step, at most %UTFCONV_IN_BYTES
  *
- * Context: Process context; may sleep.
- * Return: as utfconv_write().
+ * Each step copies up to @in_bytes of @from, across the elements of a
+ * vector, so that a character split between two elements is converted
+ * as one. On return @from is advanced by exactly the bytes accepted.
+ *
+ * Context: Process context; may sleep unless %IOCB_NOWAIT.
+ * Return: as utfconv_write_iter().
  */
-static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
-				     size_t count, u8 *bounce, size_t in_bytes)
+static ssize_t utfconv_write_bounced(struct kiocb *iocb, struct iov_iter *from,
+				     u8 *bounce, size_t in_bytes)
 {
-	struct utfconv_file *uf = file->private_data;
+	struct utfconv_file *uf = iocb->ki_filp->private_data;
+	size_t count = iov_iter_count(from);
+	bool nowait = utfconv_nowait(iocb);
 	u64 taken;
 	u64 resets;
 	size_t done = 0;
 	size_t have = 0;
 	size_t pos = 0;
+	size_t want;
 	size_t used;
-	size_t left = 0;
+	bool fault = false;
 	int ret = 0;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	resets = uf->resets;
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	while (done < count) {
 		if (!have) {
-			have = min(count - done, in_bytes);
-			left = copy_from_user(bounce, buf + done, have);
-			if (left == have) {
+			want = min(count - done, in_bytes);
+			have = copy_from_iter(bounce, want, from);
+			if (!have) {
 				ret = -EFAULT;
 				break;
 			}
-			have -= left;
+			fault = have < want;
 			pos = 0;
 		}
 		ret = utfconv_write_step(uf, bounce + pos, have, &used,
@@ -925,14 +1096,14 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 		pos += used;
 		have -= used;
 		if (ret == -ENOSPC && !done) {
-			ret = utfconv_wait_room(uf, file, taken);
+			ret = utfconv_wait_room(uf, nowait, taken);
 			if (ret)
 				break;
 			continue;
 		}
 		if (ret)
 			break;
-		if (!have && left) {
+		if (!have && fault) {
 			/* Everything readable was taken; the rest faults. */
 			ret = -EFAULT;
 			break;
@@ -948,15 +1119,16 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
 		}
 		cond_resched();
 	}
+	/* Copied but not accepted: give it back to @from. */
+	iov_iter_revert(from, have);
 	return done ? done : ret;
 }
 
 /**
- * utfconv_write() - convert input bytes
- * @file: the stream
- * @buf: user buffer holding the input
- * @count: its size in bytes; any size, split anywhere
- * @ppos: unused (the file is a stream)
+ * utfconv_write_iter() - convert input bytes
+ * @iocb: the call: its file is the stream
+ * @from: user buffers holding the input (write(), writev(), io_uring);
+ *	any sizes, split anywhere, also between the elements of a vector
  *
  * Converts input in steps of at most %UTFCONV_IN_BYTES bytes into the
  * stream's output buffer and accepts exactly the input whose output fits
@@ -965,34 +1137,37 @@ static ssize_t utfconv_write_bounced(struct file *file, const char __user *buf,
  * then converts it under the stream's lock straight into the free space
  * of the output buffer (no copy of the output); between steps a pending
  * signal ends the write with the count accepted so far. It sleeps only
- * when no input at all can be accepted, until a reader makes room.
+ * when no input at all can be accepted, until a reader makes room; a
+ * non-blocking file or a %IOCB_NOWAIT call gets -EAGAIN instead.
  *
  * Under the strict and wtf8 policies, input up to an ill-formed sequence
  * is accepted and converted; the sequence is not. The write returns the
  * count of that valid prefix if there is one, and every later write
  * fails with -EILSEQ until %UTFCONV_IOC_RESET.
  *
- * A bad @buf consumes nothing past the last byte that could be read, so
+ * A bad buffer consumes nothing past the last byte that could be read, so
  * retrying from the returned count gives the same stream.
  *
- * Context: Process context; may sleep.
+ * Context: Process context; may sleep unless %IOCB_NOWAIT.
  * Return:
- * * >0 - input bytes accepted, possibly fewer than @count (output buffer
- *   full, signal, fault, or ill-formed input after them)
- * * 0 - @count is 0
+ * * >0 - input bytes accepted, possibly fewer than @from holds (output
+ *   buffer full, signal, fault, or ill-formed input after them)
+ * * 0 - @from is empty
  * * -EILSEQ - the stream stopped at ill-formed input (now or before)
  * * -EINVAL - a flush found an incomplete character; the stream stopped
  * * -EPIPE - the input was ended by %UTFCONV_IOC_FLUSH
- * * -EAGAIN - no input can be accepted and the file is non-blocking
+ * * -EAGAIN - no input can be accepted and the file is non-blocking or
+ *   the call is %IOCB_NOWAIT
  * * -ERESTARTSYS - interrupted by a signal before any byte was accepted
- * * -EFAULT - @buf is not readable; no byte was accepted
+ * * -EFAULT - the first buffer of @from is not readable; no byte was
+ *   accepted
  * * -ENOMEM - out of memory for the output or the bounce buffer
  * * -E2BIG - the output buffer cannot hold one character (cannot happen
  *   with the sizes this module allows)
  */
-static ssize_t utfconv_write(struct file *file, const char __user *buf,
-			     size_t count, loff_t *ppos)
+static ssize_t utfconv_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
+	size_t count = iov_iter_count(from);
 	size_t in_bytes = min_t(size_t, count, UTFCONV_IN_BYTES);
 	u8 stack_buf[UTFCONV_STACK_BYTES];
 	u8 *bounce = stack_buf;
@@ -1000,14 +1175,14 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
 
 	if (!count)
 		return 0;
-	if (utfconv_fifo_alloc(file->private_data))
+	if (utfconv_fifo_alloc(iocb->ki_filp->private_data))
 		return -ENOMEM;
 	/* As large as the request needs: small writes allocate nothing. */
 	if (in_bytes > sizeof(stack_buf))
 		bounce = kmalloc(in_bytes, GFP_KERNEL_ACCOUNT);
 	if (!bounce)
 		return -ENOMEM;
-	ret = utfconv_write_bounced(file, buf, count, bounce, in_bytes);
+	ret = utfconv_write_bounced(iocb, from, bounce, in_bytes);
 	if (bounce != stack_buf)
 		kfree(bounce);
 	return ret;
@@ -1018,39 +1193,23 @@ static ssize_t utfconv_write(struct file *file, const char __user *buf,
  * @file: the stream
  * @wait: poll table
  *
- * Never sleeps: it takes the stream's spinlock, which is held only for
- * one bounded conversion step, for a consistent snapshot.
+ * Takes no lock, so that it never waits for a step of another call on the
+ * stream: it reports the readiness the last hold of the stream's lock
+ * published. Every change of it is published before the wake-up that
+ * announces it, so a waiter woken looks again and sees it.
  *
  * Context: Process context.
- * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
- * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
- * write() can accept input (room in the output buffer, input not ended,
- * no error); EPOLLERR while a strict error holds; EPOLLHUP once the input
- * ended without one (a flush), so that a writer waiting in poll() wakes
- * and gets -EPIPE from write() as from a pipe without reader.
+ * Return: as utfconv_mask_locked().
  */
 static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 {
 	struct utfconv_file *uf = file->private_data;
-	unsigned int avail;
-	__poll_t mask = 0;
 
-	poll_wait(file, &uf->rwait, wait);
-	poll_wait(file, &uf->wwait, wait);
-
-	spin_lock(&uf->lock);
-	avail = utfconv_avail_locked(uf);
-	if (utfconv_readable_locked(uf))
-		mask |= EPOLLIN | EPOLLRDNORM;
-	if (utfconv_error(&uf->state))
-		mask |= EPOLLERR;
-	else if (utfconv_ended_locked(uf))
-		mask |= EPOLLHUP;	/* write() fails at once (EPIPE) */
-	else if (avail >= UTFCONV_MIN_ROOM && avail > uf->full_avail)
-		mask |= EPOLLOUT | EPOLLWRNORM;
-	spin_unlock(&uf->lock);
-
-	return mask;
+	poll_wait(file, &uf->wait, wait);
+	/* @mask may still be the state before a requested reset. */
+	if (test_bit(0, &uf->reset_req))
+		return UTFCONV_FRESH_MASK;
+	return READ_ONCE(uf->mask);
 }
 
 /*
@@ -1247,7 +1406,7 @@ static long utfconv_ioctl_set_config(struct utfconv_file *uf,
 	if (ret)
 		return ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	/* Only a fresh stream (just opened or reset) changes its mode. */
 	if (!utfconv_fresh_locked(uf))
 		ret = -EBUSY;
@@ -1255,7 +1414,7 @@ static long utfconv_ioctl_set_config(struct utfconv_file *uf,
 		/* Checked above; on failure @uf->state stays as it was. */
 		ret = utfconv_init(&uf->state, mode.direction, mode.policy,
 				   mode.flags);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	return ret;
 }
 
@@ -1300,9 +1459,9 @@ static long utfconv_ioctl_get_config(struct utfconv_file *uf,
 	struct utfconv_config config;
 
 	memset(&config, 0, sizeof(config));
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	utfconv_config_of(&uf->state, &config);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 
 	return utfconv_copy_out(argp, usize, &config, sizeof(config));
 }
@@ -1324,7 +1483,7 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 
 	memset(&status, 0, sizeof(status));
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	status.bytes_in = st->bytes_in;
 	status.bytes_out = st->bytes_out;
 	status.code_points = st->code_points;
@@ -1338,7 +1497,7 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 		status.state |= UTFCONV_STATE_FAILED;
 	status.pending_bytes = utfconv_pending_bytes(st);
 	status.ready_bytes = kfifo_len(&uf->fifo);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 
 	return utfconv_copy_out(argp, usize, &status, sizeof(status));
 }
@@ -1362,11 +1521,12 @@ static long utfconv_ioctl_get_status(struct utfconv_file *uf,
 static int utfconv_flush_step(struct utfconv_file *uf, u64 *resets,
 			      bool first, u64 *taken)
 {
-	unsigned int wake = 0;
+	bool wake = false;
+	__poll_t mask;
 	size_t src_used;
 	int ret;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	/* A reset before the first step came before the flush. */
 	if (first)
 		*resets = uf->resets;
@@ -1390,8 +1550,9 @@ static int utfconv_flush_step(struct utfconv_file *uf, u64 *resets,
 			ret = -E2BIG;
 	}
 	*taken = uf->taken;
-	spin_unlock(&uf->lock);
-	utfconv_wake(uf, wake);
+	mask = utfconv_unlock(uf);
+	if (wake)
+		utfconv_wake(uf, mask);
 	return ret;
 }
 
@@ -1430,7 +1591,7 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
 			continue;
 		if (ret != -ENOSPC)
 			break;
-		ret = utfconv_wait_room(uf, file, taken);
+		ret = utfconv_wait_room(uf, file->f_flags & O_NONBLOCK, taken);
 		if (ret)
 			break;
 	}
@@ -1441,19 +1602,21 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, struct file *file)
  * utfconv_ioctl_reset() - %UTFCONV_IOC_RESET: start the stream again
  * @uf: the stream
  *
- * Context: Process context; takes @uf->lock.
+ * Requests the reset, which the next hold of the stream's lock does
+ * first (utfconv_lock()), and wakes the waiters: a write or flush waiting
+ * for room goes on (a write or flush that began before the reset stops
+ * with what it did, -ECANCELED for a flush), readers see an empty stream.
+ * From its return on, every call sees the fresh stream.
+ *
+ * Context: Any context; takes no lock of the stream, so that it returns
+ * at once even while another call holds it for a step.
  * Return: 0.
  */
 static long utfconv_ioctl_reset(struct utfconv_file *uf)
 {
-	spin_lock(&uf->lock);
-	utfconv_reset(&uf->state);
-	kfifo_reset(&uf->fifo);
-	uf->full_avail = 0;
-	uf->resets++;
-	uf->taken++;
-	spin_unlock(&uf->lock);
-	utfconv_wake(uf, UTFCONV_WAKE_READERS | UTFCONV_WAKE_WRITERS);
+	/* The wake-up's queue lock orders the bit before a poller's look. */
+	set_bit(0, &uf->reset_req);
+	utfconv_wake(uf, UTFCONV_FRESH_MASK);
 	return 0;
 }
 
@@ -1897,11 +2060,11 @@ static void utfconv_show_fdinfo(struct seq_file *m, struct file *file)
 	unsigned int ready;
 	bool ended;
 
-	spin_lock(&uf->lock);
+	utfconv_lock(uf);
 	st = uf->state;
 	ready = kfifo_len(&uf->fifo);
 	ended = utfconv_ended_locked(uf);
-	spin_unlock(&uf->lock);
+	utfconv_unlock(uf);
 	utfconv_config_of(&st, &config);
 
 	seq_printf(m, "utfconv-source:\t%s\n", utfconv_enc_name(config.source));
@@ -1927,8 +2090,8 @@ static const struct file_operations utfconv_fops = {
 	.owner		= THIS_MODULE,
 	.open		= utfconv_open,
 	.release	= utfconv_release,
-	.read		= utfconv_read,
-	.write		= utfconv_write,
+	.read_iter	= utfconv_read_iter,
+	.write_iter	= utfconv_write_iter,
 	.poll		= utfconv_poll,
 	.unlocked_ioctl	= utfconv_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
@@ -1943,13 +2106,12 @@ static struct miscdevice utfconv_misc = {
 };
 
 /**
- * utfconv_dev_init() - check the parameters, register /dev/utfconv
+ * utfconv_dev_init() - register /dev/utfconv
+ *
+ * buffer_bytes was checked as it was parsed (utfconv_buffer_bytes_set()).
  *
  * Context: Module load; may sleep.
- * Return:
- * * 0 - registered
- * * -EINVAL - buffer_bytes is not a power of two in [4096, 16 MiB]
- * * other negative errno - from misc_register()
+ * Return: 0, or the negative errno of misc_register().
  */
 static int __init utfconv_dev_init(void)
 {
@@ -1958,15 +2120,6 @@ static int __init utfconv_dev_init(void)
 	BUILD_BUG_ON(sizeof(struct utfconv_status) != UTFCONV_STATUS_SIZE_VER0);
 	BUILD_BUG_ON(sizeof(struct utfconv_convert) !=
 		     UTFCONV_CONVERT_SIZE_VER0);
-
-	if (utfconv_buffer_bytes < UTFCONV_BUFFER_MIN ||
-	    utfconv_buffer_bytes > UTFCONV_BUFFER_MAX ||
-	    !is_power_of_2(utfconv_buffer_bytes)) {
-		pr_err("buffer_bytes=%u: must be a power of two from %u to %u\n",
-		       utfconv_buffer_bytes, UTFCONV_BUFFER_MIN,
-		       UTFCONV_BUFFER_MAX);
-		return -EINVAL;
-	}
 	return misc_register(&utfconv_misc);
 }
 module_init(utfconv_dev_init);

@@ -11,7 +11,7 @@ PACKAGES="
 	build-essential gcc make perl python3 xz-utils rsync
 	flex bison bc libelf-dev libssl-dev sparse
 	clang llvm lld libclang-rt-14-dev libicu-dev pkg-config
-	linux-source-6.12
+	linux-source-6.12 liburing-dev
 	linux-headers-amd64 linux-image-amd64
 	linux-headers-6.12-amd64 linux-image-6.12-amd64
 	qemu-system-x86 busybox-static cpio kmod

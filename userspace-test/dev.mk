@@ -31,7 +31,7 @@ DEV_CFLAGS := -O2 -g -Wall -Wextra -Wno-sign-compare -std=gnu11 -pthread \
 DEV_LDFLAGS := -static -pthread
 
 DEV_TESTS := utfconv_vectors_test utfconv_api_test utfconv_block_test \
-	utfconv_stress_test utfconv_race_test
+	utfconv_stress_test utfconv_race_test utfconv_iter_test
 DEV_PROGS := $(addprefix $(VM_DIR)/,$(DEV_TESTS) utfconv ptyrun)
 DEV_SCRIPTS := $(addprefix $(VM_DIR)/,run-tests.sh demo.sh cli-test.sh)
 KSFT_HDRS := $(DEV_BUILD)/ksft/kselftest_harness.h $(DEV_BUILD)/ksft/kselftest.h
@@ -79,7 +79,10 @@ $(DEV_BUILD)/vectors.h: $(VEC_GEN) $(VEC_DEV_TSV) | $(DEV_BUILD)
 $(VM_DIR)/utfconv_vectors_test: $(DEV_BUILD)/vectors.h
 $(VM_DIR)/utfconv_%_test: $(DEV_SRC)/%_test.c $(DEV_SRC)/utfconv_test.h $(DEV_SRC)/utfconv_dirs.h \
 		$(KSFT_HDRS) $(UAPI_HDR) | $(VM_DIR)
-	$(CC) $(DEV_CFLAGS) -o $@ $< $(DEV_LDFLAGS)
+	$(CC) $(DEV_CFLAGS) -o $@ $< $(DEV_LDFLAGS) $(DEV_LIBS_$*)
+
+# io_uring through liburing (Debian's liburing-dev), linked statically.
+DEV_LIBS_iter := -luring
 
 $(VM_DIR)/utfconv: $(TOPDIR)/tools/utfconv.c $(UAPI_HDR) | $(VM_DIR)
 	$(CC) -O2 -Wall -Wextra -std=gnu11 -I$(TOPDIR)/include/uapi -o $@ $< -static

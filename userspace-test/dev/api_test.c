@@ -8,7 +8,9 @@
  * to the test that pins them, with the reason a kernel maintainer would
  * give.
  */
+#define _GNU_SOURCE		/* unshare(), setresuid() */
 #include <pthread.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -1895,20 +1897,31 @@ TEST_F(dev, reset_after_flush)
 }
 
 /* Child of open_max_user_streams: as @uid, open until refused. */
+/*
+ * Open the device until it fails, at most @max times, the files left open
+ * (a child holds them until killed). Returns the count, errno in *@err.
+ */
+static int open_until_error(int max, int *err)
+{
+	int n = 0;
+
+	*err = 0;
+	for (; n < max; n++) {
+		if (utfconv_open(0) < 0) {
+			*err = errno;
+			break;
+		}
+	}
+	return n;
+}
+
 static void fill_user_limit(uid_t uid, int report)
 {
-	int fds[8], n = 0, e = 0;
+	int n, e;
 
 	if (setgid(uid) || setuid(uid))
 		_exit(2);
-	while (n < 8) {
-		fds[n] = utfconv_open(0);
-		if (fds[n] < 0) {
-			e = errno;
-			break;
-		}
-		n++;
-	}
+	n = open_until_error(8, &e);
 	if (write(report, &n, sizeof(n)) != sizeof(n) ||
 	    write(report, &e, sizeof(e)) != sizeof(e))
 		_exit(3);
@@ -2017,6 +2030,108 @@ static bool fdinfo_has(const char *text, const char *key, const char *value)
  * first error: here UTF-8 "a", an ill-formed FF, "b", and the start of a
  * two-byte character, under the replace policy.
  */
+/* Write @text to the file @path; 0 or -1. */
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n = -1;
+
+	if (fd >= 0) {
+		n = write(fd, text, strlen(text));
+		close(fd);
+	}
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/*
+ * In a new user namespace made by uid 60000, whose uids 0..3 root maps
+ * to kernel uids 200000..200003: opens as ns uid 0 until EMFILE, then
+ * as ns uid 1, another kernel uid, until EMFILE. Reports both counts and
+ * errnos through @report.
+ */
+static void fill_userns_limit(int ready, int go, int report)
+{
+	int r[4], i;
+	char c;
+
+	if (setgid(60000) || setuid(60000) || unshare(CLONE_NEWUSER))
+		_exit(2);
+	if (write(ready, "r", 1) != 1 || read(go, &c, 1) != 1)
+		_exit(3);
+	for (i = 0; i < 2; i++) {
+		if (setresuid(i, i, i))
+			_exit(4);
+		r[2 * i] = open_until_error(8, &r[2 * i + 1]);
+	}
+	if (write(report, r, sizeof(r)) != sizeof(r))
+		_exit(5);
+	pause();	/* holds its files until killed */
+	_exit(0);
+}
+
+/*
+ * A user who maps other uids into a user namespace cannot raise the
+ * per-user limit with them: every uid of the namespace counts against
+ * the user who made it (as the kernel's ucounts charge the owner).
+ */
+TEST_F(dev, open_max_user_streams_userns)
+{
+	static const char param[] =
+		"/sys/module/utfconv_dev/parameters/max_user_streams";
+	static const char userns_sysctl[] =
+		"/proc/sys/kernel/unprivileged_userns_clone";
+	int pfd, ready[2], go[2], report[2], r[4] = { -1, -1, -1, -1 };
+	char old[32] = "", path[64];
+	pid_t child;
+	ssize_t len;
+	char c;
+
+	pfd = open(param, O_RDWR);
+	if (geteuid()) {	/* mapping uids needs root: its pass runs it */
+		ASSERT_EQ(-1, pfd);
+		EXPECT_EQ(EACCES, errno);
+		return;
+	}
+	ASSERT_LE(0, pfd);
+	len = read(pfd, old, sizeof(old) - 1);
+	ASSERT_LT(0, len);
+	ASSERT_EQ(1, pwrite(pfd, "3", 1, 0));
+	/* Debian's switch for user namespaces of unprivileged users */
+	if (!access(userns_sysctl, F_OK))
+		ASSERT_EQ(0, write_file(userns_sysctl, "1"));
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(report));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		fill_userns_limit(ready[1], go[0], report[1]);
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1)) TH_LOG("the child's unshare failed");
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)child);
+	ASSERT_EQ(0, write_file(path, "0 200000 4\n"))
+		TH_LOG("uid_map: %s", strerror(errno));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	EXPECT_EQ((ssize_t)sizeof(r), read(report[0], r, sizeof(r)));
+	EXPECT_EQ(3, r[0]);
+	EXPECT_EQ(EMFILE, r[1]) TH_LOG("ns uid 0's 4th open: %s",
+				       strerror(r[1]));
+	EXPECT_EQ(0, r[2]) TH_LOG("ns uid 1 (kernel uid 200001) opened %d more",
+				  r[2]);
+	EXPECT_EQ(EMFILE, r[3]) TH_LOG("ns uid 1's open: %s", strerror(r[3]));
+
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(ready[0]);
+	close(go[0]);
+	close(go[1]);
+	close(report[0]);
+	close(report[1]);
+	ASSERT_EQ(len, pwrite(pfd, old, len, 0));
+	close(pfd);
+}
+
 TEST_F(dev, fdinfo_counters)
 {
 	static const char *const want[][2] = {
@@ -2092,11 +2207,8 @@ TEST_F(dev, writev_readv)
 }
 
 /*
- * readv() is one read() per element (the device has no read_iter), so a
- * blocking one whose first element takes all the output would wait in
- * the next (found by review; documented in chardev.rst). Non-blocking,
- * as documented, it returns what was ready, and EAGAIN only when
- * nothing was.
+ * Non-blocking, readv() returns what was ready, and EAGAIN only when
+ * nothing was (the blocking case: utfconv_iter_test).
  */
 TEST_F(dev, readv_nonblocking_ready)
 {

@@ -27,28 +27,6 @@
 #define REAP_LIMIT_NS	1000000000LL	/* 1 s */
 #define POLLS		50
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void on_usr1(int sig)
-{
-	(void)sig;
-}
-
-/* SIGUSR1 with a handler and without SA_RESTART: it ends blocking calls. */
-static void catch_usr1(void)
-{
-	struct sigaction sa = { .sa_handler = on_usr1 };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
-}
-
 /* A stream of the skip policy: ill-formed input gives no output at all. */
 static int open_skip(void)
 {
@@ -111,7 +89,7 @@ static int big_writer_start(struct big_writer *w, int fd)
 	if (!w->buf)
 		return -1;
 	memset(w->buf, 0xFF, BIG_BYTES);
-	catch_usr1();
+	utfconv_catch_signal(SIGUSR1);
 	if (pthread_create(&w->thread, NULL, big_writer_main, w))
 		return -1;
 	while (!w->running)

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/utfconv.h>
@@ -37,6 +38,32 @@ static inline const char *utfconv_dev_path(void)
 	const char *p = getenv("UTFCONV_DEVICE");
 
 	return p && *p ? p : UTFCONV_DEFAULT_DEVICE;
+}
+
+/* CLOCK_MONOTONIC in nanoseconds, for the times the tests measure. */
+static inline long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static inline void utfconv_ignore_signal(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * @sig with a handler that does nothing and without SA_RESTART: it ends
+ * a blocking call with EINTR (or the call's partial count).
+ */
+static inline void utfconv_catch_signal(int sig)
+{
+	struct sigaction sa = { .sa_handler = utfconv_ignore_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
 }
 
 static inline int utfconv_open(int extra_flags)
