@@ -136,8 +136,8 @@ MODULE_PARM_DESC(buffer_bytes,
  *
  * Module parameter ``max_user_streams``: how many files of /dev/utfconv
  * one user may have open at once (default 4096, 0 for no limit). The
- * user is the opener's effective uid, or in a user namespace the user
- * who created its outermost ancestor below the initial namespace (see
+ * user is the opener's effective uid, or in a user namespace that an
+ * unprivileged user created (or one below it) that user (see
  * utfconv_user_uid()). Each user has a limit of its own, so a user at
  * its limit cannot make another user's open() fail. The limit counts
  * files, not bytes: an open file holds its &struct utfconv_file from
@@ -206,8 +206,10 @@ static struct utfconv_user *utfconv_user_find(kuid_t uid)
  * cannot add a ucount type, so this counts at the top level only: in the
  * initial user namespace the opener's effective uid, in any other the
  * uid that created its outermost ancestor below the initial namespace,
- * on whose behalf every uid mapped into it runs. Uids mapped into a
- * namespace therefore cannot raise the limit.
+ * on whose behalf every uid mapped into it runs: uids mapped into a
+ * namespace a user made therefore cannot raise that user's limit. Where
+ * that uid is root, the opener's effective (kernel) uid counts, so that
+ * the users of root's containers never share a count with root.
  *
  * Context: Process context.
  * Return: the kernel uid to count the stream against.
@@ -215,11 +217,18 @@ static struct utfconv_user *utfconv_user_find(kuid_t uid)
 static kuid_t utfconv_user_uid(void)
 {
 	const struct user_namespace *ns = current_user_ns();
-	kuid_t uid = current_euid();
+	kuid_t owner = current_euid();
 
 	for (; ns != &init_user_ns; ns = ns->parent)
-		uid = ns->owner;
-	return uid;
+		owner = ns->owner;
+	/*
+	 * Namespaces that root made (containers, PrivateUsers=) run users
+	 * that root gave their own kernel uids: each of them is counted
+	 * alone, so that none of them can exhaust root's count.
+	 */
+	if (uid_eq(owner, GLOBAL_ROOT_UID))
+		return current_euid();
+	return owner;
 }
 
 /**
@@ -298,8 +307,13 @@ static void utfconv_user_put(struct utfconv_user *u)
  *	hold left it; read by poll() without @lock.
  * @reset_req: bit 0 set by %UTFCONV_IOC_RESET without @lock, cleared by
  *	the next utfconv_lock(), which resets the stream before anything
- *	else. While it is set the stream is, for every caller, the fresh
- *	one that reset makes.
+ *	else and publishes the fresh stream's readiness in @mask before it
+ *	clears the bit (release; poll() reads it with acquire). While it is
+ *	set the stream is, for every caller, the fresh one that reset makes.
+ * @reset_done: set under @lock by the utfconv_lock() that carried out a
+ *	reset, so that its utfconv_unlock() wakes the waiters whatever the
+ *	hold did: a poller that queued itself after the reset's own wake-up
+ *	must learn the stream's readiness after it.
  * @state: the codec's stream state: configuration, counters, pending
  *	input, the end of the input and the error that stopped the stream
  *	are kept there and only there
@@ -341,6 +355,7 @@ struct utfconv_file {
 	wait_queue_head_t wait;
 	__poll_t mask;
 	unsigned long reset_req;
+	bool reset_done;
 	struct utfconv_state state;
 	struct kfifo fifo;
 	void *fifo_buf;
@@ -475,18 +490,26 @@ static void utfconv_lock(struct utfconv_file *uf)
 	__acquires(&uf->lock)
 {
 	spin_lock(&uf->lock);
-	if (test_and_clear_bit(0, &uf->reset_req)) {
+	if (test_bit(0, &uf->reset_req)) {
 		utfconv_reset(&uf->state);
 		kfifo_reset(&uf->fifo);
 		uf->full_avail = 0;
 		uf->resets++;
 		uf->taken++;
+		uf->reset_done = true;
+		/* poll() sees the bit or this mask, never the old stream's */
+		WRITE_ONCE(uf->mask, UTFCONV_FRESH_MASK);
+		clear_bit_unlock(0, &uf->reset_req);
 	}
 }
 
 /**
  * utfconv_unlock() - publish the stream's readiness and drop its lock
  * @uf: the stream
+ *
+ * After a hold that carried out a requested reset it wakes the waiters
+ * itself: the caller may be one that wakes no one (a status query, say),
+ * and a poller queued after RESET's own wake-up would sleep on.
  *
  * Context: Holds @uf->lock; drops it.
  * Return: the readiness published in @uf->mask, the key for
@@ -496,9 +519,13 @@ static __poll_t utfconv_unlock(struct utfconv_file *uf)
 	__releases(&uf->lock)
 {
 	__poll_t mask = utfconv_mask_locked(uf);
+	bool reset = uf->reset_done;
 
+	uf->reset_done = false;
 	WRITE_ONCE(uf->mask, mask);
 	spin_unlock(&uf->lock);
+	if (reset)
+		utfconv_wake(uf, mask);
 	return mask;
 }
 
@@ -1206,8 +1233,11 @@ static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 	struct utfconv_file *uf = file->private_data;
 
 	poll_wait(file, &uf->wait, wait);
-	/* @mask may still be the state before a requested reset. */
-	if (test_bit(0, &uf->reset_req))
+	/*
+	 * @mask may still be the state before a requested reset while the
+	 * bit is set; once it is clear, @mask is the fresh stream's or newer.
+	 */
+	if (test_bit_acquire(0, &uf->reset_req))
 		return UTFCONV_FRESH_MASK;
 	return READ_ONCE(uf->mask);
 }

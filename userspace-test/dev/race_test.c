@@ -12,7 +12,9 @@
  *   documentation promises ECANCELED only to a flush that waited);
  * - poll() and RESET return at once while another thread's long write
  *   converts on the other CPU (with a lock between them, the host's
- *   descheduling of the writer's vCPU inside a step made them wait).
+ *   descheduling of the writer's vCPU inside a step made them wait);
+ * - poll() after RESET sees the fresh stream when another thread's call
+ *   carries the reset out.
  *
  * Needs two CPUs to race at all (VM_QEMU_ARGS="-smp 2").
  */
@@ -314,6 +316,62 @@ TEST_F_TIMEOUT(race, flush_without_wait_not_canceled, 600)
 	EXPECT_EQ(0, canceled) TH_LOG("%ld of %ld flushes that never waited for room failed with ECANCELED",
 				     canceled, i);
 	close(r.fd);
+}
+
+struct status_loop {
+	int fd;
+	volatile int stop;
+	pthread_t th;
+};
+
+/* GET_STATUS again and again: it carries out a requested reset. */
+static void *status_loop(void *arg)
+{
+	struct status_loop *q = arg;
+	struct utfconv_status st;
+
+	while (!q->stop)
+		ioctl(q->fd, UTFCONV_IOC_GET_STATUS, &st);
+	return NULL;
+}
+
+/*
+ * poll() after RESET has returned sees the fresh stream, whichever call
+ * carries the reset out: here another thread's GET_STATUS, which wakes
+ * no one of its own. The device cleared the reset request before it
+ * published the fresh stream's readiness, so a poll() between the two
+ * saw neither the request nor the new state: the old stream's EPOLLERR
+ * (and a poller that slept then was never woken).
+ */
+TEST_F_TIMEOUT(race, poll_after_reset_by_another_call, 600)
+{
+	struct status_loop q = { 0 };
+	long i, stale = 0;
+	short seen = 0;
+	struct pollfd p;
+
+	q.fd = utfconv_open(0);
+	ASSERT_LE(0, q.fd);
+	ASSERT_EQ(0, pthread_create(&q.th, NULL, status_loop, &q));
+	for (i = 0; i < 100000; i++) {
+		/* a strict error: the stream reports EPOLLERR */
+		if (write(q.fd, "\xff", 1) >= 0 || errno != EILSEQ)
+			break;
+		ASSERT_EQ(0, ioctl(q.fd, UTFCONV_IOC_RESET));
+		p.fd = q.fd;
+		p.events = POLLIN | POLLOUT;
+		ASSERT_EQ(1, poll(&p, 1, 0));
+		if (p.revents != POLLOUT) {
+			seen = p.revents;
+			stale++;
+		}
+	}
+	q.stop = 1;
+	pthread_join(q.th, NULL);
+	EXPECT_EQ(100000, i) TH_LOG("round %ld: the bad byte did not fail with EILSEQ", i);
+	EXPECT_EQ(0, stale) TH_LOG("%ld of %ld poll() calls after RESET saw the old stream (revents %#x, want POLLOUT)",
+				  stale, i, seen);
+	close(q.fd);
 }
 
 /*
