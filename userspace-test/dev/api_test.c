@@ -2044,17 +2044,19 @@ static int write_file(const char *path, const char *text)
 }
 
 /*
- * In a new user namespace made by uid 60000, whose uids 0..3 root maps
- * to kernel uids 200000..200003: opens as ns uid 0 until EMFILE, then
+ * In a new user namespace made by @maker (root: 0), whose uids 0..3 the
+ * caller maps to four kernel uids: opens as ns uid 0 until EMFILE, then
  * as ns uid 1, another kernel uid, until EMFILE. Reports both counts and
  * errnos through @report.
  */
-static void fill_userns_limit(int ready, int go, int report)
+static void fill_userns_limit(uid_t maker, int ready, int go, int report)
 {
 	int r[4], i;
 	char c;
 
-	if (setgid(60000) || setuid(60000) || unshare(CLONE_NEWUSER))
+	if (maker && (setgid(maker) || setuid(maker)))
+		_exit(2);
+	if (unshare(CLONE_NEWUSER))
 		_exit(2);
 	if (write(ready, "r", 1) != 1 || read(go, &c, 1) != 1)
 		_exit(3);
@@ -2070,6 +2072,106 @@ static void fill_userns_limit(int ready, int go, int report)
 }
 
 /*
+ * fill_userns_limit() in a child, its namespace's uids 0..3 mapped by
+ * @map: the four results in @r once it reported them; the child, which
+ * holds its files until killed, in *@child (0 where the fork failed).
+ */
+static void run_userns_fill(struct __test_metadata *_metadata, uid_t maker,
+			    const char *map, int r[4], pid_t *child)
+{
+	int ready[2], go[2], report[2];
+	char c, path[64];
+
+	*child = 0;
+	if (pipe(ready) || pipe(go) || pipe(report)) {
+		EXPECT_EQ(0, errno);
+		return;
+	}
+	*child = fork();
+	if (!*child)
+		fill_userns_limit(maker, ready[1], go[0], report[1]);
+	EXPECT_LT(0, *child);
+	if (*child > 0 && read(ready[0], &c, 1) == 1) {
+		snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)*child);
+		EXPECT_EQ(0, write_file(path, map))
+			TH_LOG("uid_map: %s", strerror(errno));
+		EXPECT_EQ(1, write(go[1], "g", 1));
+		EXPECT_EQ((ssize_t)(4 * sizeof(int)),
+			  read(report[0], r, 4 * sizeof(int)));
+	} else {
+		EXPECT_LT(0, *child) TH_LOG("the child's unshare failed");
+	}
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	close(report[0]);
+	close(report[1]);
+}
+
+/* max_user_streams set to 3 for the root pass; the old value in @old. */
+static int set_user_limit(struct __test_metadata *_metadata, char *old,
+			  size_t cap, ssize_t *len)
+{
+	static const char param[] =
+		"/sys/module/utfconv_dev/parameters/max_user_streams";
+	static const char userns_sysctl[] =
+		"/proc/sys/kernel/unprivileged_userns_clone";
+	int pfd = open(param, O_RDWR);
+
+	if (pfd < 0)
+		return -1;
+	*len = read(pfd, old, cap - 1);
+	EXPECT_LT(0, *len);
+	EXPECT_EQ(1, pwrite(pfd, "3", 1, 0));
+	/* Debian's switch for user namespaces of unprivileged users */
+	if (!access(userns_sysctl, F_OK))
+		EXPECT_EQ(0, write_file(userns_sysctl, "1"));
+	return pfd;
+}
+
+/*
+ * In a user namespace that root made, each kernel uid has a limit of its
+ * own, and none of them counts against root's: a container user at the
+ * limit cannot make root's open() fail.
+ */
+TEST_F(dev, open_max_user_streams_root_userns)
+{
+	int pfd, fd, r[4] = { -1, -1, -1, -1 };
+	char old[32] = "";
+	ssize_t len = 0;
+	pid_t child;
+
+	if (geteuid()) {	/* mapping uids needs root: its pass runs it */
+		ASSERT_EQ(-1, open("/sys/module/utfconv_dev/parameters/max_user_streams",
+				   O_RDWR));
+		EXPECT_EQ(EACCES, errno);
+		return;
+	}
+	pfd = set_user_limit(_metadata, old, sizeof(old), &len);
+	ASSERT_LE(0, pfd);
+	run_userns_fill(_metadata, 0, "0 300000 4\n", r, &child);
+	EXPECT_EQ(3, r[0]);
+	EXPECT_EQ(EMFILE, r[1]) TH_LOG("ns uid 0's 4th open: %s",
+				       strerror(r[1]));
+	EXPECT_EQ(3, r[2]) TH_LOG("ns uid 1 (kernel uid 300001) opened %d",
+				  r[2]);
+	EXPECT_EQ(EMFILE, r[3]) TH_LOG("ns uid 1's 4th open: %s",
+				       strerror(r[3]));
+	fd = utfconv_open(0);
+	EXPECT_LE(0, fd) TH_LOG("root's open beside the full container: %s",
+				strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	ASSERT_EQ(len, pwrite(pfd, old, len, 0));
+	close(pfd);
+}
+
+/*
  * A user who maps other uids into a user namespace cannot raise the
  * per-user limit with them: every uid of the namespace counts against
  * the user who made it (as the kernel's ucounts charge the owner).
@@ -2078,42 +2180,19 @@ TEST_F(dev, open_max_user_streams_userns)
 {
 	static const char param[] =
 		"/sys/module/utfconv_dev/parameters/max_user_streams";
-	static const char userns_sysctl[] =
-		"/proc/sys/kernel/unprivileged_userns_clone";
-	int pfd, ready[2], go[2], report[2], r[4] = { -1, -1, -1, -1 };
-	char old[32] = "", path[64];
+	int pfd, r[4] = { -1, -1, -1, -1 };
+	char old[32] = "";
+	ssize_t len = 0;
 	pid_t child;
-	ssize_t len;
-	char c;
 
-	pfd = open(param, O_RDWR);
 	if (geteuid()) {	/* mapping uids needs root: its pass runs it */
-		ASSERT_EQ(-1, pfd);
+		ASSERT_EQ(-1, open(param, O_RDWR));
 		EXPECT_EQ(EACCES, errno);
 		return;
 	}
+	pfd = set_user_limit(_metadata, old, sizeof(old), &len);
 	ASSERT_LE(0, pfd);
-	len = read(pfd, old, sizeof(old) - 1);
-	ASSERT_LT(0, len);
-	ASSERT_EQ(1, pwrite(pfd, "3", 1, 0));
-	/* Debian's switch for user namespaces of unprivileged users */
-	if (!access(userns_sysctl, F_OK))
-		ASSERT_EQ(0, write_file(userns_sysctl, "1"));
-
-	ASSERT_EQ(0, pipe(ready));
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(report));
-	child = fork();
-	ASSERT_LE(0, child);
-	if (!child)
-		fill_userns_limit(ready[1], go[0], report[1]);
-	close(ready[1]);
-	ASSERT_EQ(1, read(ready[0], &c, 1)) TH_LOG("the child's unshare failed");
-	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)child);
-	ASSERT_EQ(0, write_file(path, "0 200000 4\n"))
-		TH_LOG("uid_map: %s", strerror(errno));
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	EXPECT_EQ((ssize_t)sizeof(r), read(report[0], r, sizeof(r)));
+	run_userns_fill(_metadata, 60000, "0 200000 4\n", r, &child);
 	EXPECT_EQ(3, r[0]);
 	EXPECT_EQ(EMFILE, r[1]) TH_LOG("ns uid 0's 4th open: %s",
 				       strerror(r[1]));
@@ -2121,13 +2200,10 @@ TEST_F(dev, open_max_user_streams_userns)
 				  r[2]);
 	EXPECT_EQ(EMFILE, r[3]) TH_LOG("ns uid 1's open: %s", strerror(r[3]));
 
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
-	close(ready[0]);
-	close(go[0]);
-	close(go[1]);
-	close(report[0]);
-	close(report[1]);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
 	ASSERT_EQ(len, pwrite(pfd, old, len, 0));
 	close(pfd);
 }
