@@ -83,8 +83,8 @@ if [ ! -e /proc/sys/fs/aio-max-nr ]; then
 	echo "utfconv_iter_test: no CONFIG_AIO in this kernel: aio_poll left out"
 fi
 if [ ! -e /proc/self/ns/user ]; then
-	API_ARGS="-T open_max_user_streams_userns"
-	echo "utfconv_api_test: no CONFIG_USER_NS in this kernel: open_max_user_streams_userns left out"
+	API_ARGS="-T open_max_user_streams_userns -T open_max_user_streams_root_userns"
+	echo "utfconv_api_test: no CONFIG_USER_NS in this kernel: open_max_user_streams_userns and open_max_user_streams_root_userns left out"
 fi
 
 # utfconv_race_test races calls on two CPUs; with one they hardly
