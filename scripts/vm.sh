@@ -412,6 +412,10 @@ check_log() {
 	result=$(grep -a '^UTFCONV-VM-RESULT ' "$log" | tail -n1 | tr -d '\r')
 	if [ -z "$result" ]; then
 		echo "FAIL: no UTFCONV-VM-RESULT line (timeout, hang or panic)"
+		# The log may be gone by the time anyone looks (a scratch
+		# root, a later run): show how the guest ended.
+		echo "FAIL: the last lines of $log:"
+		tail -n 30 "$log" | sed 's/^/  | /'
 		return 1
 	fi
 	rc=$(sed -n 's/.* rc=\([0-9]*\).*/\1/p' <<<"$result")
@@ -655,6 +659,7 @@ for k in $KERNELS; do
 	done
 	[ "$attempt" = 1 ] || log "vm: boot $attempt of $rel"
 	[ "$qrc" = 124 ] && log "vm: QEMU timed out after ${timeout}s"
+	[ "$qrc" = 0 ] || [ "$qrc" = 124 ] || log "vm: QEMU exited with status $qrc"
 	if [ "$MODE" = run ]; then
 		run_stdout "$vmlog"
 		exit "$(run_status "$vmlog")"
