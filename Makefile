@@ -22,6 +22,10 @@
 #   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)
 #   make fs-experiments  file names of vfat, exFAT, NTFS and Joliet images,
 #                   stock and utfconv drivers
+#   make series     the git format-patch series against linux-source-6.12
+#                   in build/series/ (scripts/series.sh)
+#   make series-test  that series applied, checkpatch'ed and built after
+#                   every patch, then kunit.py run on it
 #
 # make, install, uninstall, clean and help install no packages; every other
 # target first runs `make deps`, which installs the missing Debian
@@ -39,7 +43,7 @@ KDIR_BUILD = $(if $(wildcard $(KDIR)/Makefile),$(KDIR),$(shell scripts/kernels.s
 
 .PHONY: all modules deps kunit host-check fuzz style vm-test demo check \
 	install clean help bench vm-debug fuzz-long fresh-check shell \
-	fs-experiments deb cli
+	fs-experiments deb cli series series-test
 
 all: modules cli
 
@@ -133,6 +137,13 @@ fs-experiments: deps
 # (scripts/fresh-check.sh; as long as a first make check on a new machine).
 fresh-check:
 	SHARED=$(SHARED) scripts/fresh-check.sh
+
+# The series a kernel developer would send (Documentation/series.rst).
+series: deps
+	scripts/series.sh
+
+series-test: deps
+	SERIES_KUNIT=1 scripts/series-test.sh
 
 # Prints ratios and writes results/ (git-ignored); never a test.
 bench: deps

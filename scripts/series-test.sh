@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make series-test`: the series of scripts/series.sh applied as a
+# maintainer would take it, on a clean clone of the pristine 6.12 tree:
+#
+#  - every patch applies with `git am`;
+#  - scripts/checkpatch.pl --strict of that tree has nothing to say of it;
+#  - after every patch, the directories it touches build for x86-64 with
+#    W=1 and no warning in a file of the series (x86_64_defconfig with
+#    the converted filesystems, KUnit and utfconv as modules), so that the
+#    series bisects;
+#  - SERIES_KUNIT=1: kunit.py run --kunitconfig=lib/utfconv on the
+#    patched tree (UML), the library's suites in the kernel's own runner.
+#
+# The x86-64 build directory is cached outside the clone,
+# $UTFCONV_CACHE/series-<source version>/x86-<config hash>, and so is
+# kunit.py's (.../uml); a rerun rebuilds what the series changed.
+# Prints one line per check, `series-test: <what>: PASS|FAIL`, and last
+# `series-test: N passed, N failed`.
+#
+# Environment: SERIES_OUT (default build/series), SERIES_KUNIT (0),
+# SERIES_JOBS (nproc).
+
+. "$(dirname "$0")/lib.sh"
+
+OUT=${SERIES_OUT:-$SRC/build/series}
+JOBS=${SERIES_JOBS:-$(nproc)}
+"$UTFCONV_ROOT/scripts/series.sh"
+
+ver=$(linux_source_version)
+CDIR=$UTFCONV_CACHE/series-$ver
+TEST=$OUT/test
+# The configuration: Debian's compiler, x86_64_defconfig, and as modules
+# what the series touches (symbols it adds are set again after each patch,
+# since olddefconfig drops the ones a tree does not know yet).
+CONFIG_SET=(-m KUNIT -m NLS -m UTFCONV -m FAT_FS -m VFAT_FS -m EXFAT_FS -m NTFS3_FS
+	-m ISO9660_FS -e JOLIET -m UTFCONV_KUNIT_TEST -m UTFCONV_DEV)
+KO=$CDIR/x86-$(printf '%s\n' "${CONFIG_SET[@]}" "$(gcc --version | head -n1)" |
+	sha256sum | cut -c1-12)
+
+passed=0 failed=0
+result() { # result WHAT OK
+	if [ "$2" = 0 ]; then
+		echo "series-test: $1: PASS"
+		passed=$((passed + 1))
+	else
+		echo "series-test: $1: FAIL"
+		failed=$((failed + 1))
+	fi
+}
+
+exec 9>"$KO.lock"
+if ! flock -n 9; then
+	log "series-test: waiting for another run using $KO"
+	flock 9
+fi
+
+rm -rf "$TEST"
+git clone -q --shared "$CDIR/linux" "$TEST"
+git -C "$TEST" checkout -q -B test base
+
+kconfig() {
+	"$TEST/scripts/config" --file "$KO/.config" "${CONFIG_SET[@]}"
+	make -s -C "$TEST" O="$KO" olddefconfig
+}
+if [ ! -f "$KO/.config" ]; then
+	mkdir -p "$KO"
+	make -s -C "$TEST" O="$KO" x86_64_defconfig
+fi
+kconfig
+log "series-test: preparing $KO"
+nice make -s -C "$TEST" O="$KO" -j"$JOBS" modules_prepare
+
+# build_dirs: the directories of the C files the last commit touched.
+build_dirs() {
+	git -C "$TEST" diff --name-only HEAD~1 HEAD -- '*.c' '*.h' |
+		grep -v '^include/' | xargs -r -n1 dirname | sort -u |
+		sed 's|$|/|'
+}
+
+# The series' own files: where a warning counts.
+series_files=$(cat "$OUT"/0*.patch | sed -n 's|^+++ b/||p' | sort -u)
+
+for p in "$OUT"/0*.patch; do
+	name=${p##*/}
+	[ "$name" = 0000-cover-letter.patch ] && continue
+	if ! git -C "$TEST" am -q "$p"; then
+		result "$name: git am" 1
+		git -C "$TEST" am --abort
+		break
+	fi
+	result "$name: git am" 0
+
+	cp=$(cd "$TEST" && perl scripts/checkpatch.pl --strict --no-tree -q \
+		--no-summary "$p" 2>&1)
+	[ -z "$cp" ] || printf '%s\n' "$cp"
+	result "$name: checkpatch --strict" "$([ -z "$cp" ]; echo $?)"
+
+	kconfig
+	dirs=$(build_dirs)
+	blog=$OUT/build-${name%.patch}.log
+	rc=0
+	touch "$OUT/.build-start"
+	# shellcheck disable=SC2086
+	nice make -C "$TEST" O="$KO" -j"$JOBS" W=1 $dirs >"$blog" 2>&1 || rc=$?
+	# Every C file the patch touched was compiled by this build: a file
+	# left out by the configuration would pass unbuilt.
+	for f in $(git -C "$TEST" diff --name-only HEAD~1 HEAD -- '*.c'); do
+		if [ ! "$KO/${f%.c}.o" -nt "$OUT/.build-start" ]; then
+			echo "series-test: $f: not compiled by this build (configuration?)"
+			rc=1
+		fi
+	done
+	warn=$(grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$blog" |
+		grep -F -f <(printf '%s:\n' $series_files) || true)
+	[ -z "$warn" ] || printf '%s\n' "$warn"
+	[ "$rc" = 0 ] || tail -n 20 "$blog"
+	result "$name: W=1 build of $(echo $dirs)" "$([ "$rc" = 0 ] && [ -z "$warn" ]; echo $?)"
+done
+
+if [ "${SERIES_KUNIT:-0}" = 1 ] && [ "$failed" = 0 ]; then
+	rc=0
+	(cd "$TEST" && nice python3 ./tools/testing/kunit/kunit.py run \
+		--kunitconfig=lib/utfconv --build_dir="$CDIR/uml" \
+		--jobs="$JOBS" kunit.enable=1) >"$OUT/kunit.log" 2>&1 || rc=$?
+	grep -a 'Testing complete\.' "$OUT/kunit.log" || tail -n 20 "$OUT/kunit.log"
+	result "kunit.py run --kunitconfig=lib/utfconv" "$rc"
+fi
+
+echo "series-test: $passed passed, $failed failed"
+[ "$failed" = 0 ]
