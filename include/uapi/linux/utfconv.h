@@ -139,16 +139,16 @@ struct utfconv_status {
  * @dst: in: user address of the output buffer
  * @dst_bytes: in: capacity of the output buffer in bytes
  * @src_used: out: input bytes converted
- * @dst_used: out: output bytes written, every one of them
+ * @dst_used: out: output bytes written, whole characters; after EFAULT,
+ *	those of the steps that reached @dst whole (more may have been written)
  * @error_offset: out: byte offset in @src of the first error, when
  *	@error_kind is not %UTFCONV_ERR_NONE
  * @replacements: out: sequences replaced or skipped
  * @error_kind: out: UTFCONV_ERR_* of the first error seen
  * @padding: reserved, must be zero
  *
- * Used by %UTFCONV_IOC_CONVERT. The output never holds part of a
- * character, unless dst faults inside one. The two buffers must not
- * overlap.
+ * Used by %UTFCONV_IOC_CONVERT. The output counted never holds part of
+ * a character. The two buffers must not overlap.
  */
 struct utfconv_convert {
 	__u32 source;
