@@ -450,7 +450,7 @@ static int utfconv_utf8_item(struct utfconv_state *st,
  * DOC: SIMD paths
  *
  * On x86-64 the block paths have SSE2, SSSE3 and AVX2 counterparts for
- * large buffers (utfconv_simd_x86.c). They run only where may_use_simd()
+ * large buffers (utfconv_sse2.c, utfconv_avx2.c). They run only where may_use_simd()
  * allows, between kernel_fpu_begin() and kernel_fpu_end(), a bounded
  * amount of work per FPU section (%UTFCONV_SIMD_CHUNK input bytes, ASCII
  * counted at a fraction of a byte); anything they do not
@@ -707,9 +707,17 @@ static __always_inline u64 utfconv_simd_section(const u8 **sp, const u8 *se,
 		return utfconv_avx512_from_utf8(sp, se, cep, dp, de, flag);
 	if (level >= UTFCONV_LEVEL_AVX512)
 		return utfconv_avx512_from_utf16(sp, se, cep, dp, de, flag);
+	if (level >= UTFCONV_LEVEL_AVX2 && utf8)
+		return utfconv_avx2_from_utf8(sp, se, cep, dp, de, flag);
+	if (level >= UTFCONV_LEVEL_AVX2)
+		return utfconv_avx2_from_utf16(sp, se, cep, dp, de, flag);
+	if (level >= UTFCONV_LEVEL_SSSE3 && utf8)
+		return utfconv_ssse3_from_utf8(sp, se, cep, dp, de, flag);
+	if (level >= UTFCONV_LEVEL_SSSE3)
+		return utfconv_ssse3_from_utf16(sp, se, cep, dp, de, flag);
 	if (utf8)
-		return utfconv_sse2_from_utf8(sp, se, cep, dp, de, flag, level);
-	return utfconv_sse2_from_utf16(sp, se, cep, dp, de, flag, level);
+		return utfconv_sse2_from_utf8(sp, se, cep, dp, de, flag);
+	return utfconv_sse2_from_utf16(sp, se, cep, dp, de, flag);
 }
 
 /*
