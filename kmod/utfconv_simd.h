@@ -6,6 +6,7 @@
 #ifndef _UTFCONV_SIMD_H
 #define _UTFCONV_SIMD_H
 
+#include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
 
@@ -42,7 +43,7 @@ enum utfconv_path {
 #define UTFCONV_LEVEL_AVX2	3
 #define UTFCONV_LEVEL_AVX512	4
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#if IS_ENABLED(CONFIG_KUNIT) && IS_ENABLED(CONFIG_X86_64)
 /**
  * utfconv_force_path() - pin the codec paths that every later call takes
  * @path: %UTFCONV_PATH_AUTO (what users get), %UTFCONV_PATH_SCALAR,
@@ -68,6 +69,12 @@ enum utfconv_path {
  * where the architecture has no SIMD paths); -EINVAL for an unknown @path.
  */
 int utfconv_force_path(enum utfconv_path path);
+#elif IS_ENABLED(CONFIG_KUNIT)
+/* Elsewhere the scalar paths without the BMI2 steps are the only ones. */
+static inline int utfconv_force_path(enum utfconv_path path)
+{
+	return path > UTFCONV_PATH_AVX512 ? -EINVAL : 0;
+}
 #endif
 
 #if IS_ENABLED(CONFIG_X86_64)

@@ -18,5 +18,5 @@ CODEC_DEPS := $(wildcard $(TOPDIR)/kmod/*.[ch] $(CODEC_COMPAT)/*/*.h \
 # that one command line builds them all.
 codec_srcs = $(TOPDIR)/kmod/utfconv_codec.c \
 	$(if $(filter x86_64-%,$(shell $(1) -dumpmachine)), \
-		$(addprefix $(TOPDIR)/kmod/,utfconv_simd_tables.c \
+		$(addprefix $(TOPDIR)/kmod/,utfconv_x86.c utfconv_simd_tables.c \
 			utfconv_sse2.c utfconv_avx2.c utfconv_avx512.c))
