@@ -975,14 +975,24 @@ utfconv_avx2_utf8_lead_runs(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 }
 
 /*
- * Not static: the AVX-512 path from UTF-8 (utfconv_avx512.c) starts with
- * it too, whose 512-bit widening of ASCII measures no faster.
+ * The start of a section from UTF-8: its leading ASCII runs, each byte
+ * 1 / 2^UTFCONV_SIMD_ASCII_SHIFT of the budget, and in *@cep the end of
+ * the budget they leave for the rest of the section. Not static: the
+ * AVX-512 path from UTF-8 (utfconv_avx512.c) starts with it too, whose
+ * 512-bit widening of ASCII measures no faster.
  */
 noinline UTFCONV_AVX2 u64
-utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
+utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, const u8 **cep, u8 **dp,
+		       u8 *de, bool be)
 {
-	return be ? utfconv_avx2_utf8_lead_runs(sp, se, dp, de, true) :
-		    utfconv_avx2_utf8_lead_runs(sp, se, dp, de, false);
+	const u8 *s0 = *sp;
+	const u8 *ce = utfconv_simd_cut(s0, se, (size_t)UTFCONV_SIMD_CHUNK <<
+					       UTFCONV_SIMD_ASCII_SHIFT);
+	u64 ncp = be ? utfconv_avx2_utf8_lead_runs(sp, ce, dp, de, true) :
+		       utfconv_avx2_utf8_lead_runs(sp, ce, dp, de, false);
+
+	*cep = utfconv_simd_cut(*sp, se, utfconv_simd_rest(*sp - s0));
+	return ncp;
 }
 
 /* The AVX2 path from UTF-8, each instance with its flag constant. */
@@ -1018,17 +1028,11 @@ UTFCONV_AVX2 u64 utfconv_avx2_from_utf8(const u8 **sp, const u8 *se,
 					const u8 **cep, u8 **dp, u8 *de,
 					bool be)
 {
-	const u8 *s0 = *sp, *ce;
-	u64 ncp;
+	u64 ncp = utfconv_avx2_utf8_lead(sp, se, cep, dp, de, be);
 
-	ce = utfconv_simd_cut(s0, se, (size_t)UTFCONV_SIMD_CHUNK <<
-				      UTFCONV_SIMD_ASCII_SHIFT);
-	ncp = utfconv_avx2_utf8_lead(sp, ce, dp, de, be);
-	ce = utfconv_simd_cut(*sp, se, utfconv_simd_rest(*sp - s0));
-	*cep = ce;
-	if (!utfconv_utf8_room(*sp, ce, *dp, de))
+	if (!utfconv_utf8_room(*sp, *cep, *dp, de))
 		return ncp;
-	return ncp + utfconv_avx2_utf8_all(sp, ce, dp, de, be);
+	return ncp + utfconv_avx2_utf8_all(sp, *cep, dp, de, be);
 }
 
 /**

@@ -1000,17 +1000,11 @@ static noinline UTFCONV_AVX512 u64 utfconv_avx512(const u8 **sp,
 u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			     u8 **dp, u8 *de, bool be)
 {
-	const u8 *s0 = *sp, *ce;
-	u64 ncp;
+	u64 ncp = utfconv_avx2_utf8_lead(sp, se, cep, dp, de, be);
 
-	ce = utfconv_simd_cut(s0, se, (size_t)UTFCONV_SIMD_CHUNK <<
-				      UTFCONV_SIMD_ASCII_SHIFT);
-	ncp = utfconv_avx2_utf8_lead(sp, ce, dp, de, be);
-	ce = utfconv_simd_cut(*sp, se, utfconv_simd_rest(*sp - s0));
-	*cep = ce;
-	if (!utfconv_utf8_room(*sp, ce, *dp, de))
+	if (!utfconv_utf8_room(*sp, *cep, *dp, de))
 		return ncp;
-	return ncp + utfconv_avx512(sp, ce, dp, de, true, be);
+	return ncp + utfconv_avx512(sp, *cep, dp, de, true, be);
 }
 
 /**

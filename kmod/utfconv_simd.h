@@ -138,8 +138,8 @@ u64 utfconv_avx2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			   u8 **dp, u8 *de, bool be);
 u64 utfconv_avx2_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
 			    u8 **dp, u8 *de, bool le);
-u64 utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			   bool be);
+u64 utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, const u8 **cep,
+			   u8 **dp, u8 *de, bool be);
 u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			     u8 **dp, u8 *de, bool be);
 u64 utfconv_avx512_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,

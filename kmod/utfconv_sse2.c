@@ -840,24 +840,11 @@ u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 	return utfconv_sse_from_utf8(sp, se, cep, dp, de, be, false);
 }
 
-/**
- * utfconv_ssse3_from_utf8() - convert well-formed UTF-8 to UTF-16 with SSSE3
- * @sp: in/out: next input byte
- * @se: end of the input
- * @cep: out: end of the input this call's budget allowed, as for
- *	utfconv_sse2_from_utf8()
- * @dp: in/out: next output byte
- * @de: end of the output buffer
- * @be: UTF-16BE output, else UTF-16LE
- *
- * As utfconv_sse2_from_utf8(), with the decoded lanes packed by pshufb
- * and runs of three- and four-byte sequences decoded in place. The AVX2
- * path also calls it for what its own steps do not take, with @se at
+/*
+ * utfconv_sse2_from_utf8() on a CPU with SSSE3: the decoded lanes packed
+ * by pshufb, runs of three- and four-byte sequences decoded in place. The
+ * AVX2 path also calls it for what its own steps do not take, with @se at
  * most a few vectors on.
- *
- * Context: Between kernel_fpu_begin() and kernel_fpu_end(), on a CPU with
- * SSSE3.
- * Return: the number of code points converted; *@sp and *@dp advanced.
  */
 u64 utfconv_ssse3_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			    u8 **dp, u8 *de, bool be)
@@ -888,24 +875,11 @@ u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
 	return utfconv_sse_from_utf16(sp, se, cep, dp, de, le, false);
 }
 
-/**
- * utfconv_ssse3_from_utf16() - convert well-formed UTF-16 to UTF-8 with SSSE3
- * @sp: in/out: next input byte
- * @se: end of the input
- * @cep: out: end of the input this call's budget allowed, as for
- *	utfconv_sse2_from_utf8()
- * @dp: in/out: next output byte
- * @de: end of the output buffer
- * @le: UTF-16LE input, else UTF-16BE
- *
- * As utfconv_sse2_from_utf16(), with the encoded lanes packed by pshufb
- * and runs of three-byte forms and of surrogate pairs encoded in place.
- * The AVX2 path also calls it for vectors with surrogates its own steps
- * do not take, with @se at most a few vectors on.
- *
- * Context: Between kernel_fpu_begin() and kernel_fpu_end(), on a CPU with
- * SSSE3.
- * Return: the number of code points converted; *@sp and *@dp advanced.
+/*
+ * utfconv_sse2_from_utf16() on a CPU with SSSE3: the encoded lanes packed
+ * by pshufb, runs of three-byte forms and of surrogate pairs encoded in
+ * place. The AVX2 path also calls it for vectors with surrogates its own
+ * steps do not take, with @se at most a few vectors on.
  */
 u64 utfconv_ssse3_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
 			     u8 **dp, u8 *de, bool le)
