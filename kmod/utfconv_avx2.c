@@ -56,7 +56,6 @@
 #define __builtin_ia32_packuswb256(a, b)	((void)(b), (a))
 #define __builtin_ia32_packsswb256(a, b)	((void)(b), (a))
 #define __builtin_ia32_pshufb256(a, b)		((void)(b), (a))
-#define __builtin_ia32_vzeroupper()		((void)0)
 #endif
 
 /* the target of every function here (see above) */
@@ -413,19 +412,15 @@ static __always_inline UTFCONV_AVX2 void utfconv_avx2_utf16_three(u8 *d,
 
 /*
  * The 16 units @a at *@sp, with surrogates: eight surrogate pairs (emoji)
- * as four-byte sequences, advancing by a constant, or the ones that lead;
- * else the SSSE3 steps over the next 16 to 48 bytes (utfconv_sse2.c;
- * the end of their budget, ce, is of no use here: the bound given is
- * inside it). They are legacy SSE code: the upper halves are cleared
- * first, which spares them a merge with them (or a state transition, on
- * older CPUs). Returns the code points taken; *@sp and *@dp advanced, *@sp not
- * at all where the careful path must take over.
+ * as four-byte sequences, advancing by a constant, or the ones that lead.
+ * Returns the code points taken, 0 for anything else, which the SSSE3
+ * steps take (utfconv_avx2_from_utf16()); *@sp and *@dp advanced.
  */
 static __always_inline UTFCONV_AVX2 u64
-utfconv_avx2_utf16_surrogates(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			      utfconv_u16x16 a, bool le)
+utfconv_avx2_utf16_surrogates(const u8 **sp, u8 **dp, utfconv_u16x16 a,
+			      bool le)
 {
-	const u8 *s = *sp, *ce;
+	const u8 *s = *sp;
 	unsigned int k;
 
 	if ((utfconv_get16(s, le) & 0xFC00) == 0xD800) {
@@ -441,9 +436,7 @@ utfconv_avx2_utf16_surrogates(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			return k;
 		}
 	}
-	__builtin_ia32_vzeroupper();
-	return utfconv_ssse3_from_utf16(sp, se - s > 104 ? s + 104 : se, &ce,
-					dp, de, le);
+	return 0;
 }
 
 /* The 32 units @a, then @b, ASCII, narrowed at @d (32 bytes). */
@@ -549,8 +542,7 @@ utfconv_avx2_utf16_step(const struct utfconv_avx2_kv *kv, const u8 **sp,
 		s = *sp;
 	}
 	if (!utfconv_avx2_utf16_vec(kv, dp, a))
-		return ncp + utfconv_avx2_utf16_surrogates(sp, se, dp, de, a,
-							   le);
+		return ncp + utfconv_avx2_utf16_surrogates(sp, dp, a, le);
 	*sp = s + 32;
 	if (!utfconv_avx2_utf16_vec(kv, dp, b))
 		return ncp + 16;
@@ -882,7 +874,6 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 		unsigned int k, m, units;
 		utfconv_u16x16 u;
 		utfconv_u8x32 v;
-		const u8 *s0, *ce;
 
 		__builtin_memcpy(&v, s, sizeof(v));
 		m = utfconv_movemask8x32(v);
@@ -936,13 +927,8 @@ static __always_inline UTFCONV_AVX2 u64 utfconv_avx2_utf8(const u8 **sp,
 			ncp += units;
 			continue;
 		}
-		/* the SSSE3 steps, upper halves cleared as above */
-		__builtin_ia32_vzeroupper();
-		s0 = s;
-		ncp += utfconv_ssse3_from_utf8(&s, se - s > 136 ? s + 136 : se,
-					       &ce, &d, de, be);
-		if (s == s0)
-			break;
+		/* the SSSE3 steps' turn (utfconv_avx2_from_utf8()) */
+		break;
 	}
 	*sp = s;
 	*dp = d;
@@ -995,12 +981,27 @@ utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, const u8 **cep, u8 **dp,
 	return ncp;
 }
 
-/* The AVX2 path from UTF-8, each instance with its flag constant. */
+/*
+ * The AVX2 steps from UTF-8 and from UTF-16, each instance with its flag
+ * constant: they return where the input needs a step of another kind,
+ * which their callers below take through the SSSE3 steps (utfconv_sse2.c)
+ * a few vectors at a time before they call them again. The SSSE3 steps
+ * are legacy SSE code, entered with the upper halves cleared (as every
+ * return from AVX code does), and a call of them from within these loops
+ * would clobber the vector registers that hold the loops' constants.
+ */
 static noinline UTFCONV_AVX2 u64
 utfconv_avx2_utf8_all(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
 {
 	return be ? utfconv_avx2_utf8(sp, se, dp, de, true) :
 		    utfconv_avx2_utf8(sp, se, dp, de, false);
+}
+
+static noinline UTFCONV_AVX2 u64
+utfconv_avx2_utf16_all(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le)
+{
+	return le ? utfconv_avx2_utf16(sp, se, dp, de, true) :
+		    utfconv_avx2_utf16(sp, se, dp, de, false);
 }
 
 /**
@@ -1029,10 +1030,19 @@ UTFCONV_AVX2 u64 utfconv_avx2_from_utf8(const u8 **sp, const u8 *se,
 					bool be)
 {
 	u64 ncp = utfconv_avx2_utf8_lead(sp, se, cep, dp, de, be);
+	const u8 *s0, *ce = *cep, *unused;
 
-	if (!utfconv_utf8_room(*sp, *cep, *dp, de))
-		return ncp;
-	return ncp + utfconv_avx2_utf8_all(sp, *cep, dp, de, be);
+	while (utfconv_utf8_room(*sp, ce, *dp, de)) {
+		ncp += utfconv_avx2_utf8_all(sp, ce, dp, de, be);
+		if (!utfconv_utf8_room(*sp, ce, *dp, de))
+			break;
+		s0 = *sp;
+		ncp += utfconv_ssse3_from_utf8(sp, utfconv_simd_cut(s0, ce, 136),
+					       &unused, dp, de, be);
+		if (*sp == s0)
+			break;
+	}
+	return ncp;
 }
 
 /**
@@ -1058,8 +1068,19 @@ UTFCONV_AVX2 u64 utfconv_avx2_from_utf16(const u8 **sp, const u8 *se,
 					 bool le)
 {
 	const u8 *ce = utfconv_simd_cut(*sp, se, UTFCONV_SIMD_CHUNK);
+	const u8 *s0, *unused;
+	u64 ncp = 0;
 
 	*cep = ce;
-	return le ? utfconv_avx2_utf16(sp, ce, dp, de, true) :
-		    utfconv_avx2_utf16(sp, ce, dp, de, false);
+	while (utfconv_utf16_room(*sp, ce, *dp, de)) {
+		ncp += utfconv_avx2_utf16_all(sp, ce, dp, de, le);
+		if (!utfconv_utf16_room(*sp, ce, *dp, de))
+			break;
+		s0 = *sp;
+		ncp += utfconv_ssse3_from_utf16(sp, utfconv_simd_cut(s0, ce, 104),
+						&unused, dp, de, le);
+		if (*sp == s0)
+			break;
+	}
+	return ncp;
 }
