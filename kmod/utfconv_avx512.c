@@ -5,15 +5,15 @@
  * Built with the kernel's FPU flags and the AVX-512 ones (kmod/Kbuild),
  * its functions marked with the same target besides, so that the host
  * build of the codec compiles them too: everything in this file runs
- * between kernel_fpu_begin() and kernel_fpu_end(), which utfconv_codec.c
+ * between kernel_fpu_begin() and kernel_fpu_end(), which the codec
  * puts around each call, only where may_use_simd() allows and only on
  * CPUs with every instruction used (AVX-512 F, BW, VL, VBMI, VBMI2, BMI2
- * and POPCNT) whose kernel saves the ZMM registers (utfconv_codec.c).
+ * and POPCNT) whose kernel saves the ZMM registers (utfconv_x86.c).
  * The kernel has no <immintrin.h> and GCC and clang name the AVX-512
  * builtins differently: the instructions that work on mask registers are
  * inline assembly, the rest GCC/clang vector extensions.
  *
- * As the other SIMD paths (utfconv_simd_x86.c), these convert only whole,
+ * As the other SIMD paths (utfconv_sse2.c, utfconv_avx2.c), these convert only whole,
  * well-formed characters while the input and output left cover a block's
  * worst case, and stop at anything else, which the codec's careful path
  * then handles: the result is byte for byte the scalar path's. They may
@@ -64,7 +64,7 @@
 	"avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt")))
 
 /*
- * sparse reads vector types as their element types (utfconv_simd_x86.c)
+ * sparse reads vector types as their element types (utfconv_sse.h)
  * and has none of the builtins: for it, and only for it, BMI2's PDEP is
  * a value of the right type.
  */
@@ -1000,17 +1000,11 @@ static noinline UTFCONV_AVX512 u64 utfconv_avx512(const u8 **sp,
 u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			     u8 **dp, u8 *de, bool be)
 {
-	const u8 *s0 = *sp, *ce;
-	u64 ncp;
+	u64 ncp = utfconv_avx2_utf8_lead(sp, se, cep, dp, de, be);
 
-	ce = utfconv_simd_cut(s0, se, (size_t)UTFCONV_SIMD_CHUNK <<
-				      UTFCONV_SIMD_ASCII_SHIFT);
-	ncp = utfconv_avx2_utf8_lead(sp, ce, dp, de, be);
-	ce = utfconv_simd_cut(*sp, se, utfconv_simd_rest(*sp - s0));
-	*cep = ce;
-	if (!utfconv_utf8_room(*sp, ce, *dp, de))
+	if (!utfconv_utf8_room(*sp, *cep, *dp, de))
 		return ncp;
-	return ncp + utfconv_avx512(sp, ce, dp, de, true, be);
+	return ncp + utfconv_avx512(sp, *cep, dp, de, true, be);
 }
 
 /**

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * utfconv codec: the SIMD paths (utfconv_simd_x86.c) and, for KUnit, the
- * hook that pins the codec's paths.
+ * utfconv codec: the SIMD paths (utfconv_sse2.c, utfconv_avx2.c,
+ * utfconv_avx512.c) and, for KUnit, the hook that pins the codec's paths.
  */
 #ifndef _UTFCONV_SIMD_H
 #define _UTFCONV_SIMD_H
 
+#include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
 
@@ -42,7 +43,7 @@ enum utfconv_path {
 #define UTFCONV_LEVEL_AVX2	3
 #define UTFCONV_LEVEL_AVX512	4
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#if IS_ENABLED(CONFIG_KUNIT) && IS_ENABLED(CONFIG_X86_64)
 /**
  * utfconv_force_path() - pin the codec paths that every later call takes
  * @path: %UTFCONV_PATH_AUTO (what users get), %UTFCONV_PATH_SCALAR,
@@ -68,6 +69,12 @@ enum utfconv_path {
  * where the architecture has no SIMD paths); -EINVAL for an unknown @path.
  */
 int utfconv_force_path(enum utfconv_path path);
+#elif IS_ENABLED(CONFIG_KUNIT)
+/* Elsewhere the scalar paths without the BMI2 steps are the only ones. */
+static inline int utfconv_force_path(enum utfconv_path path)
+{
+	return path > UTFCONV_PATH_AVX512 ? -EINVAL : 0;
+}
 #endif
 
 #if IS_ENABLED(CONFIG_X86_64)
@@ -115,12 +122,24 @@ static inline const u8 *utfconv_simd_cut(const u8 *s, const u8 *se,
 /* Below this many bytes of input or output room, calls stay scalar. */
 #define UTFCONV_SIMD_MIN	512
 
+/*
+ * One FPU section's worth of each SIMD path, from UTF-8 (@be: UTF-16BE
+ * output) or from UTF-16 (@le: little-endian input); kernel-doc at each.
+ */
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
-			   u8 **dp, u8 *de, bool be, unsigned int level);
+			   u8 **dp, u8 *de, bool be);
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
-			    u8 **dp, u8 *de, bool le, unsigned int level);
-u64 utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			   bool be);
+			    u8 **dp, u8 *de, bool le);
+u64 utfconv_ssse3_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
+			    u8 **dp, u8 *de, bool be);
+u64 utfconv_ssse3_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
+			     u8 **dp, u8 *de, bool le);
+u64 utfconv_avx2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
+			   u8 **dp, u8 *de, bool be);
+u64 utfconv_avx2_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
+			    u8 **dp, u8 *de, bool le);
+u64 utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, const u8 **cep,
+			   u8 **dp, u8 *de, bool be);
 u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			     u8 **dp, u8 *de, bool be);
 u64 utfconv_avx512_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,

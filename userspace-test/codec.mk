@@ -13,9 +13,10 @@ CODEC_DEPS := $(wildcard $(TOPDIR)/kmod/*.[ch] $(CODEC_COMPAT)/*/*.h \
 	$(TOPDIR)/include/uapi/linux/utfconv.h
 
 # $(call codec_srcs,CC): the codec's sources for CC's target; the SIMD
-# paths only where it is x86-64 (kmod/Kbuild: CONFIG_X86_64). The AVX-512
-# file's functions carry their target attribute themselves, so that one
-# command line builds them all.
+# paths only where it is x86-64 (kmod/Kbuild: CONFIG_X86_64). The AVX2 and
+# AVX-512 files' functions carry their target attribute themselves, so
+# that one command line builds them all.
 codec_srcs = $(TOPDIR)/kmod/utfconv_codec.c \
-	$(if $(filter x86_64-%,$(shell $(1) -dumpmachine)),$(TOPDIR)/kmod/utfconv_simd_x86.c \
-		$(TOPDIR)/kmod/utfconv_avx512.c)
+	$(if $(filter x86_64-%,$(shell $(1) -dumpmachine)), \
+		$(addprefix $(TOPDIR)/kmod/,utfconv_x86.c utfconv_simd_tables.c \
+			utfconv_sse2.c utfconv_avx2.c utfconv_avx512.c))

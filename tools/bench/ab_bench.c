@@ -5,7 +5,7 @@
  * all three in one process, in the same interleaved rounds, on their
  * default paths (AVX2 where the CPU has it), one direction:
  *
- *   ab_bench [-r ROUNDS] [-m MIN_MS] [-8] FILE...
+ *   ab_bench [-r ROUNDS] [-m MIN_MS] [-p PATH] [-8] FILE...
  *
  * UTF-16LE -> UTF-8 (the UTF-16LE input made from each UTF-8 file by B),
  * or with -8 UTF-8 -> UTF-16LE. For a change of a SIMD step, B/A of one
@@ -18,7 +18,10 @@
  * rotated from round to round, each sample a loop of at least MIN_MS
  * milliseconds, and keeps the fastest. Prints input MB/s, A/hsw, B/hsw
  * and B/A per file and their geometric means; the exit status only
- * reports errors.
+ * reports errors. -p pins both codecs to the path PATH (the number of an
+ * enum utfconv_path, kmod/utfconv_simd.h: 3 SSE2, 4 SSSE3, 6 AVX2, 7
+ * AVX-512; default 1, what users get) with utfconv_force_path(), so that
+ * a machine with AVX-512 measures the other SIMD paths too.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -158,24 +161,26 @@ static void *make_input(const char *path, int dir, size_t *n)
 
 int main(int argc, char **argv)
 {
-	int rounds = 15, opt, dir = AB_DIR_16TO8, nf;
+	int rounds = 15, opt, dir = AB_DIR_16TO8, nf, path = AB_PATH_AUTO;
 	double min_ms = 2, gm[3] = { 0 };
+	const char *path_arg = "1";
 
-	while ((opt = getopt(argc, argv, "r:m:8")) != -1) {
+	while ((opt = getopt(argc, argv, "r:m:p:8")) != -1) {
 		switch (opt) {
 		case 'r': rounds = atoi(optarg); break;
 		case 'm': min_ms = atof(optarg); break;
+		case 'p': path_arg = optarg; path = atoi(optarg); break;
 		case '8': dir = AB_DIR_8TO16; break;
 		default:
-			fprintf(stderr, "usage: ab_bench [-r ROUNDS] [-m MIN_MS] [-8] FILE...\n");
+			fprintf(stderr, "usage: ab_bench [-r ROUNDS] [-m MIN_MS] [-p PATH] [-8] FILE...\n");
 			return 2;
 		}
 	}
 	nf = argc - optind;
 	if (nf < 1 || rounds < 1)
 		die("%s", "no files (or no rounds)");
-	A_utfconv_force_path(AB_PATH_AUTO);
-	B_utfconv_force_path(AB_PATH_AUTO);
+	if (A_utfconv_force_path(path) < 0 || B_utfconv_force_path(path) < 0)
+		die("no codec path %s", path_arg);
 #if BENCH_HAVE_SIMDUTF
 	hsw = bench_simdutf_kernel("haswell");
 	if (hsw)

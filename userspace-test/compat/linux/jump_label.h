@@ -5,7 +5,7 @@
  * by utfconv_force_path(). Each key also gets a global pointer to its
  * flag, compat_key_<name>, so that the host tests can check which keys
  * the module's init and utfconv_force_path() set (the keys themselves
- * are static to the codec).
+ * are static to the codec, or declared in its headers only).
  */
 #ifndef _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
 #define _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
@@ -19,6 +19,8 @@ struct static_key_false {
 #define DEFINE_STATIC_KEY_FALSE(name) \
 	struct static_key_false name = { false }; \
 	const bool *const compat_key_##name = &name.enabled
+#define DECLARE_STATIC_KEY_FALSE(name) \
+	extern struct static_key_false name
 #define static_branch_likely(key)	__builtin_expect((key)->enabled, 1)
 #define static_branch_unlikely(key)	__builtin_expect((key)->enabled, 0)
 #define static_branch_enable(key)	((key)->enabled = true)

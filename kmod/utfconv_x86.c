@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utfconv codec: x86 CPU dispatch
+ *
+ * Which of the x86-64 paths the codec takes, decided once, when the
+ * module loads, from the CPU's features and the module parameters, and
+ * kept in static keys that the portable code reads through utfconv_x86.h:
+ * the BMI2 steps of the scalar paths (utfconv_block.h) and the SIMD paths
+ * (utfconv_sse2.c, utfconv_avx2.c, utfconv_avx512.c). Kernels with KUnit
+ * have utfconv_force_path() besides.
+ */
+
+#include <linux/cache.h>
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/init.h>
+#include <linux/jump_label.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/types.h>
+#include <kunit/visibility.h>
+
+#include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#include <asm/processor.h>
+#include <asm/simd.h>
+
+#include "utfconv_simd.h"
+#include "utfconv_x86.h"
+
+/**
+ * DOC: SIMD paths
+ *
+ * On x86-64 the block paths have SSE2, SSSE3 and AVX2 counterparts for
+ * large buffers (utfconv_sse2.c, utfconv_avx2.c). They run only where
+ * may_use_simd() allows, between kernel_fpu_begin() and kernel_fpu_end()
+ * (utfconv_simd(), utfconv_x86.h), a bounded amount of work per FPU
+ * section (%UTFCONV_SIMD_CHUNK input bytes, ASCII counted at a fraction
+ * of a byte); anything they do not convert goes on through the scalar
+ * paths, which stay the only ones in
+ * atomic contexts that forbid the FPU, on other architectures and for
+ * small buffers. The output, errors, offsets and counters are the same on
+ * every path.
+ *
+ * Where the CPU has SSSE3, both directions pack their encoded lanes with
+ * pshufb; where it has AVX2 (and the kernel saves the YMM registers),
+ * UTF-16 to UTF-8 takes 16 or 32 units at a time and UTF-8 to UTF-16 runs
+ * of 32 ASCII bytes. Where it has AVX-512 (F, BW, VL, VBMI and VBMI2,
+ * the kernel saving the ZMM registers) and runs 512-bit vectors at full
+ * clock, the AVX-512 paths (utfconv_avx512.c) take 64 bytes a step, in
+ * the directions where they measure faster than the AVX2 ones
+ * (Documentation/benchmarks.rst). Which of them a call may use is decided
+ * once, when the module loads, from the CPU's features and the module parameter
+ * ``simd`` (bool, read-only at run time; 1, the default: SIMD for calls
+ * with at least %UTFCONV_SIMD_MIN bytes of input and of output room; 0:
+ * scalar paths only), and kept in static keys. Kernels with KUnit have
+ * utfconv_force_path() besides, with which the tests run every path in
+ * one boot.
+ */
+static bool utfconv_simd_param = true;
+module_param_named(simd, utfconv_simd_param, bool, 0444);
+MODULE_PARM_DESC(simd,
+		 "Use the SIMD paths (x86-64: SSE2, SSSE3, AVX2, AVX-512) for large buffers (default: 1)");
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* utfconv_force_path()'s choice */
+static enum utfconv_path utfconv_forced_path = UTFCONV_PATH_AUTO;
+#endif
+
+/**
+ * DOC: BMI2 steps
+ *
+ * On x86-64 CPUs with BMI2 the scalar paths widen ASCII from UTF-8 with
+ * PDEP, decode pairs of three-byte sequences with PEXT and narrow ASCII
+ * from UTF-16 with PEXT (utfconv_block.h): general-purpose instructions,
+ * which need no FPU section and so serve atomic contexts and short buffers
+ * (file names) too. AMD's CPUs before Zen 3 (families before 19h, i.e.
+ * Excavator, Zen 1 and Zen 2) and Hygon's run both in microcode, a step
+ * per bit of the mask, slower than the shifts and masks they replace:
+ * there the steps are not taken. UML has no CPU vendor or family, only
+ * the host's feature flags, and takes them wherever the host has BMI2.
+ * The module parameter ``bmi2`` (bool, read-only at run time; 1, the
+ * default) turns them off. The output is the same either way.
+ */
+static bool utfconv_bmi2_param = true;
+module_param_named(bmi2, utfconv_bmi2_param, bool, 0444);
+MODULE_PARM_DESC(bmi2,
+		 "Use BMI2's PDEP and PEXT on the scalar paths where the CPU runs them fast (x86-64; default: 1)");
+
+/*
+ * Whether the BMI2 steps run (utfconv_bmi2(), utfconv_x86.h).
+ * utfconv_force_path() switches it in kernels with KUnit, where it stays
+ * writable; @utfconv_bmi2_cpu is what the CPU and the parameter allow.
+ */
+#if IS_ENABLED(CONFIG_KUNIT)
+DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
+#else
+__ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
+#endif
+
+static bool utfconv_bmi2_cpu __ro_after_init;
+
+/*
+ * AMD's families before 19h (Zen 3) run PDEP and PEXT in microcode: 17h
+ * (Zen 1 and 2) and 15h (Excavator, the first of AMD's with BMI2), whose
+ * CPUs the kernel's Zen flags leave out; so do Hygon's (family 18h, Zen 1).
+ */
+static bool __init utfconv_bmi2_slow(void)
+{
+#ifdef CONFIG_UML
+	return false;
+#else
+	return boot_cpu_data.x86_vendor == X86_VENDOR_HYGON ||
+	       (boot_cpu_data.x86_vendor == X86_VENDOR_AMD &&
+		boot_cpu_data.x86 < 0x19);
+#endif
+}
+
+void __init utfconv_bmi2_init(void)
+{
+	if (!utfconv_bmi2_param || !boot_cpu_has(X86_FEATURE_BMI2) ||
+	    utfconv_bmi2_slow())
+		return;
+	utfconv_bmi2_cpu = true;
+	static_branch_enable(&utfconv_bmi2_key);
+}
+
+/* The SIMD paths the parameter and the CPU allow (utfconv_simd_init()). */
+static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_simd_key);
+static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_ssse3_key);
+static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx2_key);
+static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx512_key);
+
+/*
+ * CPUs that lower their clock while they run 512-bit vectors, on which
+ * the kernel prefers 256-bit ones: X86_FEATURE_PREFER_YMM from 6.13, the
+ * list that sets it (Intel's Skylake server parts, Ice Lake and Tiger
+ * Lake; later ones and AMD's do not slow down) on the kernels before it.
+ * Under UML there are only the host's feature flags.
+ */
+static bool __init utfconv_zmm_slow(void)
+{
+#if defined(X86_FEATURE_PREFER_YMM)
+	return boot_cpu_has(X86_FEATURE_PREFER_YMM);
+#elif defined(CONFIG_UML)
+	return false;
+#else
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
+	    boot_cpu_data.x86 != 6)
+		return false;
+	switch (boot_cpu_data.x86_model) {
+	case 0x55:	/* Skylake-X, Cascade Lake, Cooper Lake */
+	case 0x6A: case 0x6C: case 0x7D: case 0x7E: case 0x9D:	/* Ice Lake */
+	case 0x8C: case 0x8D:	/* Tiger Lake */
+		return true;
+	}
+	return false;
+#endif
+}
+
+/*
+ * Whether the AVX-512 paths may run: every instruction they use
+ * (utfconv_avx512.c), the ZMM registers saved by the kernel and a CPU
+ * that keeps its clock with 512-bit vectors.
+ */
+static bool __init utfconv_avx512_cpu(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_AVX512F) ||
+	    !boot_cpu_has(X86_FEATURE_AVX512BW) ||
+	    !boot_cpu_has(X86_FEATURE_AVX512VL) ||
+	    !boot_cpu_has(X86_FEATURE_AVX512VBMI) ||
+	    !boot_cpu_has(X86_FEATURE_AVX512_VBMI2) ||
+	    !boot_cpu_has(X86_FEATURE_BMI1) || !boot_cpu_has(X86_FEATURE_BMI2) ||
+	    !boot_cpu_has(X86_FEATURE_POPCNT))
+		return false;
+#ifndef CONFIG_UML
+	if (!cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
+			       XFEATURE_MASK_AVX512, NULL))
+		return false;
+#endif
+	return !utfconv_zmm_slow();
+}
+
+/*
+ * The static keys, from the parameter and the CPU: AVX2 also needs the
+ * kernel to save the YMM registers, AVX-512 the ZMM ones.
+ *
+ * Under UML the flags are the host's, and the kernel code runs in host
+ * processes: the host saves their whole vector state, YMM and ZMM
+ * included, on every switch and signal, and UML's own thread switches are
+ * function calls, across which no vector register is kept; its
+ * kernel_fpu_begin() is empty for that reason, and there is no
+ * cpu_has_xfeatures().
+ */
+void __init utfconv_simd_init(void)
+{
+	bool avx2 = boot_cpu_has(X86_FEATURE_AVX2);
+
+#ifndef CONFIG_UML
+	avx2 = avx2 && cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
+					 NULL);
+#endif
+	if (utfconv_simd_param)
+		static_branch_enable(&utfconv_simd_key);
+	if (boot_cpu_has(X86_FEATURE_SSSE3)) {
+		static_branch_enable(&utfconv_ssse3_key);
+		if (avx2)
+			static_branch_enable(&utfconv_avx2_key);
+		if (avx2 && utfconv_avx512_cpu())
+			static_branch_enable(&utfconv_avx512_key);
+	}
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* What utfconv_force_path() pinned: a lower @level, no minimum size. */
+static inline void utfconv_forced(unsigned int *level, size_t *min)
+{
+	enum utfconv_path path = READ_ONCE(utfconv_forced_path);
+
+	if (path == UTFCONV_PATH_AUTO)
+		return;
+	*min = 0;
+	if (path == UTFCONV_PATH_SCALAR || path == UTFCONV_PATH_GENERIC)
+		*level = 0;
+	else if (path == UTFCONV_PATH_SSE2)
+		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_SSE2);
+	else if (path == UTFCONV_PATH_SSSE3)
+		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_SSSE3);
+	else if (path == UTFCONV_PATH_AVX2)
+		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_AVX2);
+}
+#else
+static inline void utfconv_forced(unsigned int *level, size_t *min)
+{
+}
+#endif
+
+/**
+ * utfconv_simd_usable() - whether a call takes the SIMD paths
+ * @in_bytes: input the call has, in bytes
+ * @out_bytes: output room the call has, in bytes
+ *
+ * By default both must be large: a small output window (a caller that
+ * counts the output of a stream through a 128-byte buffer) would pay for
+ * an FPU section every few dozen characters.
+ *
+ * Context: Any context; where may_use_simd() is false the answer is 0.
+ * Return: 0 for the scalar paths, else the UTFCONV_LEVEL_* of the
+ * instruction sets to use, for utfconv_simd().
+ */
+unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes)
+{
+	unsigned int level = UTFCONV_LEVEL_SSE2;
+	size_t min = UTFCONV_SIMD_MIN;
+
+	if (!static_branch_likely(&utfconv_simd_key))
+		return 0;
+	if (static_branch_likely(&utfconv_avx512_key))
+		level = UTFCONV_LEVEL_AVX512;
+	else if (static_branch_likely(&utfconv_avx2_key))
+		level = UTFCONV_LEVEL_AVX2;
+	else if (static_branch_likely(&utfconv_ssse3_key))
+		level = UTFCONV_LEVEL_SSSE3;
+	utfconv_forced(&level, &min);
+	if (!level || in_bytes < min || out_bytes < min || !may_use_simd())
+		return 0;
+	return level;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For KUnit only (kernel-doc in utfconv_simd.h): pins the paths. */
+VISIBLE_IF_KUNIT int utfconv_force_path(enum utfconv_path path)
+{
+	bool bmi2;
+
+	if (path > UTFCONV_PATH_AVX512)
+		return -EINVAL;
+	WRITE_ONCE(utfconv_forced_path, path);
+	bmi2 = utfconv_bmi2_cpu && path != UTFCONV_PATH_GENERIC;
+	/* the bench pins a path per call: switch only on a change */
+	if (bmi2 && !static_key_enabled(&utfconv_bmi2_key))
+		static_branch_enable(&utfconv_bmi2_key);
+	else if (!bmi2 && static_key_enabled(&utfconv_bmi2_key))
+		static_branch_disable(&utfconv_bmi2_key);
+	return utfconv_simd_usable(SIZE_MAX, SIZE_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(utfconv_force_path);
+#endif
