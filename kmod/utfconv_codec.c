@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * utfconv codec: streaming UTF-8 <-> UTF-16 conversion
+ * utfconv codec: streaming UTF-8 <-> UTF-16 conversion: the stream API,
+ * its errors and policies, the choice of paths (x86-64: SIMD, BMI2) and
+ * module set-up. The UTF-8 side is in utfconv_utf8.c, the UTF-16 side in
+ * utfconv_utf16.c, the one-shot API in utfconv_oneshot.c.
  *
  * Exact per the Unicode Standard chapter 3 (D76 scalar value, D91 UTF-16,
  * D92 UTF-8, Table 3-7, section 3.9 "U+FFFD Substitution of Maximal
@@ -25,7 +28,10 @@
 #include <kunit/visibility.h>
 
 #include "utfconv_block.h"
+#define UTFCONV_BRIDGE_OWNER
+#include "utfconv_bridge.h"
 #include "utfconv_codec.h"
+#include "utfconv_internal.h"
 #include "utfconv_simd.h"
 
 #if UTFCONV_HAVE_SIMD
@@ -96,37 +102,6 @@
  * utfconv_state.
  */
 
-/* utfconv_state.bits */
-#define UTFCONV_BIT_STARTED	BIT(0)	/* first input item processed or plain */
-#define UTFCONV_BIT_BOM_DONE	BIT(1)	/* output BOM written */
-#define UTFCONV_BIT_LEAD	BIT(2)	/* lead surrogate pending in ->lead */
-#define UTFCONV_BIT_LEAD_FORM	BIT(3)	/* WTF-8 input: last item a lead form */
-#define UTFCONV_BIT_ENDED	BIT(4)	/* input ended */
-#define UTFCONV_BIT_LE_IN	BIT(5)	/* UTF-16 input is little-endian */
-
-#define UTFCONV_REPLACEMENT	0xFFFD
-#define UTFCONV_BOM		0xFEFF
-
-struct utfconv_cursor {
-	const u8 *start;	/* input of this call */
-	const u8 *s;		/* next input byte */
-	const u8 *se;		/* end of input */
-	u8 *d;			/* next output byte */
-	u8 *de;			/* end of output */
-	u64 base;		/* stream offset of @start */
-};
-
-static inline bool utfconv_utf8_in(const struct utfconv_state *st)
-{
-	return st->direction == UTFCONV_DIR_UTF8_TO_UTF16LE ||
-	       st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
-}
-
-static inline u64 utfconv_pos(const struct utfconv_cursor *c)
-{
-	return c->base + (c->s - c->start);
-}
-
 static void utfconv_note_error(struct utfconv_state *st, u32 kind, u64 off)
 {
 	if (st->error_kind == UTFCONV_ERR_NONE) {
@@ -136,7 +111,7 @@ static void utfconv_note_error(struct utfconv_state *st, u32 kind, u64 off)
 }
 
 /* Stop the stream at @off: nothing at or after it was accepted. */
-static int utfconv_halt(struct utfconv_state *st, u32 kind, u64 off)
+int utfconv_halt(struct utfconv_state *st, u32 kind, u64 off)
 {
 	utfconv_note_error(st, kind, off);
 	st->halt = kind == UTFCONV_ERR_ILLFORMED ? -EILSEQ : -EINVAL;
@@ -152,8 +127,8 @@ static int utfconv_halt(struct utfconv_state *st, u32 kind, u64 off)
  * Returns 0 when the caller may consume the sequence, -E2BIG when U+FFFD
  * does not fit, or the halting errno.
  */
-static int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
-		       u32 kind, u64 off)
+int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
+		u32 kind, u64 off)
 {
 	unsigned int n;
 
@@ -177,42 +152,6 @@ static int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
 	default:
 		return utfconv_halt(st, kind, off);
 	}
-}
-
-/*
- * What the UTF-8 bytes or UTF-16 code units at the input start with: per
- * Table 3-7 and D93b for UTF-8, where each ill-formed sequence is one
- * maximal subpart, so that REPLACE writes one U+FFFD per subpart and the
- * next one starts where it ends; per D91 for UTF-16. A surrogate is, in
- * UTF-8, its WTF-8 form; in UTF-16, a lead surrogate without a trail
- * after it, or a trail surrogate: the careful path pairs or rejects it.
- */
-enum utfconv_seq_kind {
-	UTFCONV_SEQ_SCALAR,	/* a scalar value */
-	UTFCONV_SEQ_SURROGATE,	/* a surrogate code point */
-	UTFCONV_SEQ_ILLFORMED,	/* UTF-8: a maximal subpart */
-	UTFCONV_SEQ_INCOMPLETE,	/* UTF-8: a proper prefix of a sequence */
-};
-
-/**
- * struct utfconv_seq - one decoded UTF-8 or UTF-16 sequence
- * @kind: what it is
- * @len: its length in bytes: of the character, of the maximal subpart, or
- *	(incomplete) of all the bytes there were
- * @cp: the code point of a scalar value or a surrogate
- */
-struct utfconv_seq {
-	enum utfconv_seq_kind kind;
-	unsigned int len;
-	u32 cp;
-};
-
-static __always_inline struct utfconv_seq
-utfconv_seq(enum utfconv_seq_kind kind, unsigned int len, u32 cp)
-{
-	struct utfconv_seq seq = { .kind = kind, .len = len, .cp = cp };
-
-	return seq;
 }
 
 /*
@@ -777,6 +716,28 @@ EXPORT_SYMBOL_IF_KUNIT(utfconv_force_path);
 
 #endif
 
+/*
+ * TEMPORARY (branch codec-split, utfconv_bridge.h): the dispatch above
+ * for utfconv_utf8.c and utfconv_utf16.c, until it moves to a file and a
+ * header of its own (branch simd-split), which replace this bridge.
+ */
+unsigned int utfconv_bridge_simd_usable(size_t in_bytes, size_t out_bytes)
+{
+	return utfconv_simd_usable(in_bytes, out_bytes);
+}
+
+u64 utfconv_bridge_simd_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			     bool be, unsigned int level)
+{
+	return utfconv_simd(sp, se, dp, de, true, be, level);
+}
+
+u64 utfconv_bridge_simd_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
+			      bool le, unsigned int level)
+{
+	return utfconv_simd(sp, se, dp, de, false, le, level);
+}
+
 /* Room for eight ASCII bytes in and their eight code units out. */
 static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
 						     const u8 *d, const u8 *de)
@@ -900,13 +861,6 @@ static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
 	return ncp;
 }
 
-/* Where the careful path's common case hands over. */
-enum utfconv_next {
-	UTFCONV_NEXT_FAST,	/* back to the fast path */
-	UTFCONV_NEXT_ITEM,	/* an item for utfconv_*_item(), or the end */
-	UTFCONV_NEXT_FULL,	/* the next character does not fit: -E2BIG */
-};
-
 /*
  * The careful path's common case, kept out of utfconv_utf8_item() so that
  * it needs no cursor in memory: on a stream with no state to mind
@@ -972,7 +926,7 @@ static inline bool utfconv_zero_lane16(const u8 *s, unsigned int unit)
  * which may overlap bytes already seen, so that input without one (the
  * common case) ends without a loop of units.
  */
-static size_t utfconv_zero_unit(const u8 *s, size_t n, unsigned int unit)
+size_t utfconv_zero_unit(const u8 *s, size_t n, unsigned int unit)
 {
 	size_t i;
 
@@ -1060,408 +1014,29 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 	return ret;
 }
 
-/*
- * Deal with an unpaired surrogate @unit at @off: halt (strict), write
- * U+FFFD (replace), nothing (skip) or its three-byte form (wtf8).
- */
-static int utfconv_lone_surrogate(struct utfconv_state *st,
-				  struct utfconv_cursor *c, u16 unit, u64 off)
-{
-	if (st->policy != UTFCONV_POLICY_WTF8)
-		return utfconv_bad(st, c, UTFCONV_ERR_ILLFORMED, off);
-	if (c->de - c->d < 3)
-		return -E2BIG;
-	c->d += utfconv_put_utf8(c->d, unit);
-	st->code_points++;
-	return 0;
-}
-
-/* The input ended with a pending odd byte and/or lead surrogate. */
-static int utfconv_utf16_tail(struct utfconv_state *st,
-			      struct utfconv_cursor *c)
-{
-	u64 pos = utfconv_pos(c);
-	int ret;
-
-	if (st->bits & UTFCONV_BIT_LEAD) {
-		u64 off = pos - st->npend - 2;
-
-		if (st->npend || st->policy != UTFCONV_POLICY_WTF8)
-			ret = utfconv_bad(st, c, UTFCONV_ERR_INCOMPLETE, off);
-		else
-			ret = utfconv_lone_surrogate(st, c, st->lead, off);
-	} else {
-		ret = utfconv_bad(st, c, UTFCONV_ERR_INCOMPLETE, pos - 1);
-	}
-	if (!ret) {
-		st->npend = 0;
-		st->bits &= ~UTFCONV_BIT_LEAD;
-	}
-	return ret;
-}
-
-/*
- * Keep an odd byte: less than a code unit is left. At the end of the
- * stream, what is pending is resolved instead.
- */
-static int utfconv_utf16_odd(struct utfconv_state *st,
-			     struct utfconv_cursor *c, bool end)
-{
-	if (c->s < c->se) {
-		st->pend[0] = *c->s;
-		st->npend = 1;
-		c->s++;
-	}
-	if (end && (st->npend || (st->bits & UTFCONV_BIT_LEAD)))
-		return utfconv_utf16_tail(st, c);
-	return 0;
-}
-
-/*
- * The first code unit, @unit, of a stream: whether it is a BOM to drop.
- * UTFCONV_DIR_UTF16_TO_UTF8 reads big-endian until a BOM says otherwise
- * (RFC 2781 section 4.3) and always drops it; the other directions know
- * their byte order and drop a BOM only when asked to.
- */
-static bool utfconv_utf16_bom(struct utfconv_state *st, u16 unit)
-{
-	st->bits |= UTFCONV_BIT_STARTED;
-	if (st->direction != UTFCONV_DIR_UTF16_TO_UTF8)
-		return unit == UTFCONV_BOM &&
-		       (st->flags & UTFCONV_FLAG_STRIP_BOM);
-	if (unit == 0xFFFE)
-		st->bits |= UTFCONV_BIT_LE_IN;
-	return unit == UTFCONV_BOM || unit == 0xFFFE;
-}
-
-/* A BMP code unit that is no surrogate: the code point it is. */
-static int utfconv_utf16_put_bmp(struct utfconv_state *st,
-				 struct utfconv_cursor *c, u16 unit)
-{
-	if (c->de - c->d < utfconv_utf8_len(unit))
-		return -E2BIG;
-	c->d += utfconv_put_utf8(c->d, unit);
-	st->code_points++;
-	return 0;
-}
-
-/*
- * A trail surrogate @unit at @off: with the pending lead surrogate, the
- * pair's scalar value; without one, unpaired.
- */
-static int utfconv_utf16_put_trail(struct utfconv_state *st,
-				   struct utfconv_cursor *c, u16 unit, u64 off)
-{
-	if (!(st->bits & UTFCONV_BIT_LEAD))
-		return utfconv_lone_surrogate(st, c, unit, off);
-	if (c->de - c->d < 4)
-		return -E2BIG;
-	c->d += utfconv_put_utf8(c->d, utfconv_pair(st->lead, unit));
-	st->code_points++;
-	st->bits &= ~UTFCONV_BIT_LEAD;
-	return 0;
-}
-
-static inline bool utfconv_utf16_is_trail(u16 unit)
-{
-	return (unit & 0xFC00) == 0xDC00;
-}
-
-/* A lead surrogate: it waits in the state for the trail after it. */
-static void utfconv_utf16_keep_lead(struct utfconv_state *st, u16 unit)
-{
-	st->lead = unit;
-	st->bits |= UTFCONV_BIT_LEAD;
-}
-
-/*
- * The careful path of UTF-16 input: one item, i.e. a code unit (with a
- * pending odd byte before it), the trail surrogate of a pending lead, a
- * BOM or an unpaired surrogate, or the end of the stream, under the
- * stream's policy. A lead surrogate waits in the state for its trail.
- * Returns 0 (item done, or the input is used up), -E2BIG with nothing
- * consumed, or the halting errno.
- */
-static int utfconv_utf16_item(struct utfconv_state *st,
-			      struct utfconv_cursor *c, bool end)
-{
-	bool le = st->bits & UTFCONV_BIT_LE_IN;
-	unsigned int take = 2 - st->npend;
-	u8 b[2];
-	u16 unit;
-	int ret = 0;
-
-	if (c->se - c->s < take)
-		return utfconv_utf16_odd(st, c, end);
-	b[0] = st->npend ? st->pend[0] : c->s[0];
-	b[1] = c->s[take - 1];
-	unit = utfconv_get16(b, le);
-	if ((st->bits & UTFCONV_BIT_LEAD) && !utfconv_utf16_is_trail(unit)) {
-		/* the lead is unpaired; @unit comes next on its own */
-		ret = utfconv_lone_surrogate(st, c, st->lead,
-					     utfconv_pos(c) - st->npend - 2);
-		if (!ret)
-			st->bits &= ~UTFCONV_BIT_LEAD;
-		return ret;
-	}
-	if (!(st->bits & UTFCONV_BIT_STARTED) && utfconv_utf16_bom(st, unit))
-		ret = 0;
-	else if ((unit & 0xF800) != 0xD800)
-		ret = utfconv_utf16_put_bmp(st, c, unit);
-	else if (utfconv_utf16_is_trail(unit))
-		ret = utfconv_utf16_put_trail(st, c, unit,
-					      utfconv_pos(c) - st->npend);
-	else
-		utfconv_utf16_keep_lead(st, unit);
-	if (ret)
-		return ret;
-	c->s += take;
-	st->npend = 0;
-	return 0;
-}
-
-/*
- * A lead surrogate @unit at @s, @n bytes there: a scalar value only with
- * a trail surrogate right after it. Whether it has one further on, or is
- * unpaired, is the careful path's question.
- */
-static __always_inline struct utfconv_seq
-utfconv_utf16_lead(const u8 *s, size_t n, bool le, u16 unit)
-{
-	u16 trail;
-
-	if (n < 4)
-		return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
-	trail = utfconv_get16(s + 2, le);
-	if (!utfconv_utf16_is_trail(trail))
-		return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
-	return utfconv_seq(UTFCONV_SEQ_SCALAR, 4, utfconv_pair(unit, trail));
-}
-
-/* Decode the UTF-16 at @s, @n >= 2 bytes, by the class of its first unit. */
-static __always_inline struct utfconv_seq
-utfconv_utf16_decode(const u8 *s, size_t n, bool le)
-{
-	u16 unit = utfconv_get16(s, le);
-
-	if ((unit & 0xF800) != 0xD800)
-		return utfconv_seq(UTFCONV_SEQ_SCALAR, 2, unit);
-	if (!utfconv_utf16_is_trail(unit))
-		return utfconv_utf16_lead(s, n, le, unit);
-	return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
-}
-
-/*
- * Nothing pending, no lead surrogate waiting, no first code unit to set
- * apart (UTFCONV_BIT_STARTED): the next one needs none of the stream's
- * state.
- */
-static inline bool utfconv_utf16_plain(const struct utfconv_state *st)
-{
-	return !st->npend &&
-	       (st->bits & (UTFCONV_BIT_LEAD | UTFCONV_BIT_STARTED)) ==
-	       UTFCONV_BIT_STARTED;
-}
-
-/* Room for eight ASCII code units in and their eight bytes out. */
-static __always_inline bool utfconv_utf16_ascii8_room(const u8 *s,
-						      const u8 *se,
-						      const u8 *d,
-						      const u8 *de)
-{
-	return se - s >= 16 && de - d >= 8;
-}
-
-/*
- * The fast path of UTF-16 input: whole blocks while there is room for
- * one, then eight ASCII code units at a time while there is room for
- * those; as utfconv_utf8_fast().
- */
-static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
-					      u8 **dp, u8 *de, bool le,
-					      bool nul)
-{
-	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	/* a static branch, so that each loop is built for one kind of steps */
-	u64 ncp = utfconv_bmi2() ?
-		  utfconv_utf16_block(sp, se, dp, de, le, nul, true) :
-		  utfconv_utf16_block(sp, se, dp, de, le, nul, false);
-	const u8 *s = *sp;
-	u8 *d = *dp;
-
-	while (utfconv_utf16_ascii8_room(s, se, d, de)) {
-		u64 w0 = get_unaligned_le64(s);
-		u64 w1 = get_unaligned_le64(s + 8);
-
-		if (nul ? utfconv_ascii16_stop(w0, le, true) |
-			  utfconv_ascii16_stop(w1, le, true) :
-			  (w0 | w1) & nonascii)
-			break;
-		put_unaligned_le32(utfconv_ascii4(w0, le, utfconv_bmi2()), d);
-		put_unaligned_le32(utfconv_ascii4(w1, le, utfconv_bmi2()),
-				   d + 4);
-		s += 16;
-		d += 8;
-		ncp += 8;
-	}
-	*sp = s;
-	*dp = d;
-	return ncp;
-}
-
-/*
- * The careful path's common case for UTF-16 input, as
- * utfconv_utf8_scalars(): scalar values that fit, on a stream with no
- * state to mind (utfconv_utf16_plain()).
- */
-static __always_inline enum utfconv_next
-utfconv_utf16_scalars(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le,
-		      u64 *ncp)
-{
-	enum utfconv_next next = UTFCONV_NEXT_ITEM;
-	const u8 *s = *sp;
-	u8 *d = *dp;
-
-	while (se - s >= 2) {
-		struct utfconv_seq seq = utfconv_utf16_decode(s, se - s, le);
-
-		if (seq.kind != UTFCONV_SEQ_SCALAR)
-			break;
-		if (de - d < utfconv_utf8_len(seq.cp)) {
-			next = UTFCONV_NEXT_FULL;
-			break;
-		}
-		d += utfconv_put_utf8(d, seq.cp);
-		s += seq.len;
-		(*ncp)++;
-		if (se - s >= 2 && utfconv_get16(s, le) < 0x80 &&
-		    utfconv_utf16_ascii8_room(s, se, d, de)) {
-			next = UTFCONV_NEXT_FAST;
-			break;
-		}
-	}
-	*sp = s;
-	*dp = d;
-	return next;
-}
-
-/*
- * As utfconv_utf8_nul(), for UTF-16 input: its first U+0000 unit (the
- * 16-bit lanes of a word are its units in either byte order).
- */
-static inline const u8 *utfconv_utf16_nul(const u8 *s, const u8 *se)
-{
-	size_t n = (se - s) & ~(size_t)1;
-	size_t i = utfconv_zero_unit(s, n, 2);
-
-	return i < n ? s + i : se;
-}
-
-/*
- * Returns 0 also, before the end of the input, when a BOM has just set
- * the byte order to the other one than @le: utfconv_run() goes on with
- * the converter built for it. @nul as for utfconv_from_utf8().
- */
-static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
-					      struct utfconv_cursor *c,
-					      bool end, bool le, bool nul)
-{
-	const u8 *s = c->s, *se = c->se;
-	u8 *d = c->d, *de = c->de;
-	bool plain = utfconv_utf16_plain(st), seek = nul;
-	unsigned int simd = utfconv_simd_usable(se - s, de - d);
-	enum utfconv_next next;
-	u64 ncp = 0;
-	int ret = 0;
-
-	for (;;) {
-		next = UTFCONV_NEXT_ITEM;
-		if (likely(plain)) {
-			if (seek && simd)
-				se = utfconv_utf16_nul(s, se);
-			if (simd)
-				ncp += utfconv_simd(&s, se, &d, de, false, le,
-						    simd);
-			ncp += utfconv_utf16_fast(&s, se, &d, de, le, nul);
-		}
-		if (seek) {
-			se = utfconv_utf16_nul(s, se);
-			c->se = se;
-			seek = false;
-		}
-		if (likely(plain))
-			next = utfconv_utf16_scalars(&s, se, &d, de, le, &ncp);
-		if (next == UTFCONV_NEXT_FAST)
-			continue;
-		if (next == UTFCONV_NEXT_FULL) {
-			ret = -E2BIG;
-			break;
-		}
-		if (s == se && !(end && (st->npend ||
-					 (st->bits & UTFCONV_BIT_LEAD))))
-			break;
-		c->s = s;
-		c->d = d;
-		ret = utfconv_utf16_item(st, c, end);
-		s = c->s;
-		d = c->d;
-		if (ret || le != !!(st->bits & UTFCONV_BIT_LE_IN))
-			break;
-		plain = utfconv_utf16_plain(st);
-	}
-	c->s = s;
-	c->d = d;
-	st->code_points += ncp;
-	return ret;
-}
-
-static noinline int utfconv_utf8_to_le(struct utfconv_state *st,
-				       struct utfconv_cursor *c, bool end)
+noinline int utfconv_utf8_to_le(struct utfconv_state *st,
+				struct utfconv_cursor *c, bool end)
 {
 	return utfconv_from_utf8(st, c, end, false, false);
 }
 
-static noinline int utfconv_utf8_to_be(struct utfconv_state *st,
-				       struct utfconv_cursor *c, bool end)
+noinline int utfconv_utf8_to_be(struct utfconv_state *st,
+				struct utfconv_cursor *c, bool end)
 {
 	return utfconv_from_utf8(st, c, end, true, false);
 }
 
-static noinline int utfconv_le_to_utf8(struct utfconv_state *st,
-				       struct utfconv_cursor *c, bool end)
-{
-	return utfconv_from_utf16(st, c, end, true, false);
-}
-
-static noinline int utfconv_be_to_utf8(struct utfconv_state *st,
-				       struct utfconv_cursor *c, bool end)
-{
-	return utfconv_from_utf16(st, c, end, false, false);
-}
-
-/* The converters of input that ends at its first NUL (file names). */
-static noinline int utfconv_utf8_to_le_nul(struct utfconv_state *st,
-					   struct utfconv_cursor *c)
+/* The converters of UTF-8 that ends at its first NUL (file names). */
+noinline int utfconv_utf8_to_le_nul(struct utfconv_state *st,
+				    struct utfconv_cursor *c)
 {
 	return utfconv_from_utf8(st, c, true, false, true);
 }
 
-static noinline int utfconv_utf8_to_be_nul(struct utfconv_state *st,
-					   struct utfconv_cursor *c)
+noinline int utfconv_utf8_to_be_nul(struct utfconv_state *st,
+				    struct utfconv_cursor *c)
 {
 	return utfconv_from_utf8(st, c, true, true, true);
-}
-
-static noinline int utfconv_le_to_utf8_nul(struct utfconv_state *st,
-					   struct utfconv_cursor *c)
-{
-	return utfconv_from_utf16(st, c, true, true, true);
-}
-
-static noinline int utfconv_be_to_utf8_nul(struct utfconv_state *st,
-					   struct utfconv_cursor *c)
-{
-	return utfconv_from_utf16(st, c, true, false, true);
 }
 
 /*
@@ -1488,8 +1063,8 @@ static int utfconv_run_nul(struct utfconv_state *st, struct utfconv_cursor *c)
  * BOM that it is little-endian: the converter built for that order takes
  * over where the other stopped.
  */
-static int utfconv_run(struct utfconv_state *st, struct utfconv_cursor *c,
-		       bool end)
+int utfconv_run(struct utfconv_state *st, struct utfconv_cursor *c,
+		bool end)
 {
 	bool le;
 	int ret;
@@ -1523,57 +1098,6 @@ static int utfconv_emit_bom(struct utfconv_state *st, struct utfconv_cursor *c)
 	st->code_points++;
 	st->bits |= UTFCONV_BIT_BOM_DONE;
 	return 0;
-}
-
-/*
- * The cursor of a call at stream offset @base; false, and nothing to
- * convert, where a buffer wraps around the end of the address space.
- */
-static bool utfconv_cursor_set(struct utfconv_cursor *c, const void *src,
-			       size_t src_bytes, void *dst, size_t dst_bytes,
-			       u64 base)
-{
-	if (src_bytes > UINTPTR_MAX - (uintptr_t)src ||
-	    dst_bytes > UINTPTR_MAX - (uintptr_t)dst)
-		return false;
-	c->start = src;
-	c->s = src;
-	c->se = (const u8 *)src + src_bytes;
-	c->d = dst;
-	c->de = (u8 *)dst + dst_bytes;
-	c->base = base;
-	return true;
-}
-
-static bool utfconv_valid_config(u32 direction, u32 policy, u32 flags)
-{
-	return direction >= UTFCONV_DIR_UTF8_TO_UTF16LE &&
-	       direction <= UTFCONV_DIR_MAX && policy <= UTFCONV_POLICY_MAX &&
-	       !(flags & ~UTFCONV_FLAGS_ALL);
-}
-
-/*
- * A new stream in the zeroed state @st: the one place that says how a
- * stream starts, for utfconv_reset() and utfconv_buf()'s direct path.
- */
-static void utfconv_start(struct utfconv_state *st, u8 direction, u8 policy,
-			  u8 flags)
-{
-	st->direction = direction;
-	st->policy = policy;
-	st->flags = flags;
-	if (direction == UTFCONV_DIR_UTF16LE_TO_UTF8)
-		st->bits |= UTFCONV_BIT_LE_IN;
-	if (!(flags & UTFCONV_FLAG_EMIT_BOM))
-		st->bits |= UTFCONV_BIT_BOM_DONE;
-	/*
-	 * Only a BOM to strip or a byte order to learn from it sets the first
-	 * character apart; without them the fast path may take it, which is
-	 * what a short buffer such as a file name wants.
-	 */
-	if (!(flags & UTFCONV_FLAG_STRIP_BOM) &&
-	    direction != UTFCONV_DIR_UTF16_TO_UTF8)
-		st->bits |= UTFCONV_BIT_STARTED;
 }
 
 /**

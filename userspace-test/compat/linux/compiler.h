@@ -30,6 +30,9 @@
 #ifndef __packed
 #define __packed	__attribute__((__packed__))
 #endif
+#ifndef __alias
+#define __alias(symbol)	__attribute__((__alias__(#symbol)))
+#endif
 #ifndef __aligned
 #define __aligned(x)	__attribute__((__aligned__(x)))
 #endif
