@@ -16,6 +16,7 @@ CODEC_DEPS := $(wildcard $(TOPDIR)/kmod/*.[ch] $(CODEC_COMPAT)/*/*.h \
 # paths only where it is x86-64 (kmod/Kbuild: CONFIG_X86_64). The AVX-512
 # file's functions carry their target attribute themselves, so that one
 # command line builds them all.
-codec_srcs = $(addprefix $(TOPDIR)/kmod/,utfconv_codec.c utfconv_utf16.c) \
+codec_srcs = $(addprefix $(TOPDIR)/kmod/,utfconv_codec.c utfconv_utf8.c \
+	utfconv_utf16.c) \
 	$(if $(filter x86_64-%,$(shell $(1) -dumpmachine)),$(TOPDIR)/kmod/utfconv_simd_x86.c \
 		$(TOPDIR)/kmod/utfconv_avx512.c)
