@@ -146,7 +146,7 @@ int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
 		u32 kind, u64 off);
 int utfconv_run(struct utfconv_state *st, struct utfconv_cursor *c, bool end);
 
-/* utfconv_codec.c */
+/* utfconv_oneshot.c */
 size_t utfconv_zero_unit(const u8 *s, size_t n, unsigned int unit);
 
 /* utfconv_utf8.c */

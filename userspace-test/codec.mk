@@ -17,6 +17,6 @@ CODEC_DEPS := $(wildcard $(TOPDIR)/kmod/*.[ch] $(CODEC_COMPAT)/*/*.h \
 # file's functions carry their target attribute themselves, so that one
 # command line builds them all.
 codec_srcs = $(addprefix $(TOPDIR)/kmod/,utfconv_codec.c utfconv_utf8.c \
-	utfconv_utf16.c) \
+	utfconv_utf16.c utfconv_oneshot.c) \
 	$(if $(filter x86_64-%,$(shell $(1) -dumpmachine)),$(TOPDIR)/kmod/utfconv_simd_x86.c \
 		$(TOPDIR)/kmod/utfconv_avx512.c)
