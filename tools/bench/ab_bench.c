@@ -5,12 +5,15 @@
  * all three in one process, in the same interleaved rounds, on their
  * default paths (AVX2 where the CPU has it), one direction:
  *
- *   ab_bench [-r ROUNDS] [-m MIN_MS] [-8] FILE...
+ *   ab_bench [-r ROUNDS] [-m MIN_MS] [-p PATH] [-8] FILE...
  *
  * UTF-16LE -> UTF-8 (the UTF-16LE input made from each UTF-8 file by B),
- * or with -8 UTF-8 -> UTF-16LE. For a change of a SIMD step, B/A of one
- * run is what to judge it by: two builds run one after the other on a
- * machine shared with other jobs differ by more than most changes do.
+ * or with -8 UTF-8 -> UTF-16LE. -p pins both codecs to the path PATH
+ * (the number of an enum utfconv_path, kmod/utfconv_simd.h; default 1,
+ * the default path; 0 the scalar paths). For a change of a SIMD step,
+ * B/A of one run is what to judge it by: two builds run one after the
+ * other on a machine shared with other jobs differ by more than most
+ * changes do.
  * Both codecs are linked into this program with their symbols renamed
  * (the Makefile's objcopy lines: A_utfconv_buf(), B_utfconv_buf(), ...,
  * everything else made local). The outputs of the three are compared byte
@@ -158,24 +161,25 @@ static void *make_input(const char *path, int dir, size_t *n)
 
 int main(int argc, char **argv)
 {
-	int rounds = 15, opt, dir = AB_DIR_16TO8, nf;
+	int rounds = 15, opt, dir = AB_DIR_16TO8, nf, path = AB_PATH_AUTO;
 	double min_ms = 2, gm[3] = { 0 };
 
-	while ((opt = getopt(argc, argv, "r:m:8")) != -1) {
+	while ((opt = getopt(argc, argv, "r:m:p:8")) != -1) {
 		switch (opt) {
 		case 'r': rounds = atoi(optarg); break;
 		case 'm': min_ms = atof(optarg); break;
+		case 'p': path = atoi(optarg); break;
 		case '8': dir = AB_DIR_8TO16; break;
 		default:
-			fprintf(stderr, "usage: ab_bench [-r ROUNDS] [-m MIN_MS] [-8] FILE...\n");
+			fprintf(stderr, "usage: ab_bench [-r ROUNDS] [-m MIN_MS] [-p PATH] [-8] FILE...\n");
 			return 2;
 		}
 	}
 	nf = argc - optind;
 	if (nf < 1 || rounds < 1)
 		die("%s", "no files (or no rounds)");
-	A_utfconv_force_path(AB_PATH_AUTO);
-	B_utfconv_force_path(AB_PATH_AUTO);
+	if (A_utfconv_force_path(path) < 0 || B_utfconv_force_path(path) < 0)
+		die("%s", "unknown path (-p)");
 #if BENCH_HAVE_SIMDUTF
 	hsw = bench_simdutf_kernel("haswell");
 	if (hsw)
