@@ -486,25 +486,13 @@ EXPORT_SYMBOL_IF_KUNIT(utfconv_force_path);
 #endif
 
 /*
- * TEMPORARY (branch codec-split, utfconv_bridge.h): the dispatch above
- * for utfconv_utf8.c and utfconv_utf16.c, until it moves to a file and a
- * header of its own (branch simd-split), which replace this bridge.
+ * TEMPORARY (branch codec-split, utfconv_bridge.h): utfconv_simd_usable()
+ * for utfconv_utf8.c and utfconv_utf16.c (an alias of it would not count
+ * as a use of it where nothing else here calls it).
  */
 unsigned int utfconv_bridge_simd_usable(size_t in_bytes, size_t out_bytes)
 {
 	return utfconv_simd_usable(in_bytes, out_bytes);
-}
-
-u64 utfconv_bridge_simd_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			     bool be, unsigned int level)
-{
-	return utfconv_simd(sp, se, dp, de, true, be, level);
-}
-
-u64 utfconv_bridge_simd_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
-			      bool le, unsigned int level)
-{
-	return utfconv_simd(sp, se, dp, de, false, le, level);
 }
 
 /*
