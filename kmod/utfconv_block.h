@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * utfconv codec internals shared by the scalar code (utfconv_codec.c) and
- * the SIMD code (utfconv_simd_x86.c, which runs the block paths below
- * inside its FPU sections): byte helpers and the unchecked block paths.
+ * utfconv codec internals shared by the scalar code (utfconv_utf8.c,
+ * utfconv_utf16.c) and the SIMD code (utfconv_sse2.c, utfconv_avx2.c,
+ * utfconv_avx512.c, which run the block paths below inside their FPU
+ * sections): byte helpers and the unchecked block paths, portable C; the
+ * BMI2 steps they may take are in utfconv_bmi2.h.
  */
 #ifndef _UTFCONV_BLOCK_H
 #define _UTFCONV_BLOCK_H
@@ -12,6 +14,8 @@
 #include <linux/swab.h>
 #include <linux/types.h>
 #include <linux/unaligned.h>
+
+#include "utfconv_bmi2.h"
 
 static inline void utfconv_put16(u8 *d, u16 unit, bool be)
 {
@@ -81,41 +85,6 @@ static inline unsigned int utfconv_put_utf16(u8 *d, u32 cp, bool be)
 	utfconv_put16(d + 2, 0xDC00 | (cp & 0x3FF), be);
 	return 4;
 }
-
-/*
- * BMI2's PDEP (scatter the low bits of @v to the bits set in @mask) and
- * PEXT (gather the bits of @v under @mask to the low bits), x86-64 only:
- * general-purpose instructions, so that the scalar paths may use them in
- * any context, without an FPU section. utfconv_bmi2_init() decides where
- * they are fast enough to take; the steps that call them take a @bmi2
- * argument, a constant, false elsewhere. The masks are constants: in a
- * register ("r", not "rm", which clang serves from memory even then).
- */
-#if IS_ENABLED(CONFIG_X86_64)
-#define UTFCONV_HAVE_BMI2	1
-
-static __always_inline u64 utfconv_pdep(u64 v, u64 mask)
-{
-	u64 r;
-
-	asm("pdep %2, %1, %0" : "=r" (r) : "r" (v), "r" (mask));
-	return r;
-}
-
-static __always_inline u64 utfconv_pext(u64 v, u64 mask)
-{
-	u64 r;
-
-	asm("pext %2, %1, %0" : "=r" (r) : "r" (v), "r" (mask));
-	return r;
-}
-#else
-#define UTFCONV_HAVE_BMI2	0
-
-/* Never defined: a call that UTFCONV_HAVE_BMI2 leaves in fails to link. */
-u64 utfconv_pdep(u64 v, u64 mask);
-u64 utfconv_pext(u64 v, u64 mask);
-#endif
 
 /* The low four bytes of @w, each widened to a 16-bit lane. */
 static inline u64 utfconv_spread4(u64 w)

@@ -9,7 +9,7 @@
 
 #include <linux/types.h>
 
-/* kernel-doc at the definition in utfconv_codec.c */
+/* kernel-doc at the definition in utfconv_oneshot.c */
 ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 		    size_t src_bytes, void *dst, size_t dst_bytes,
 		    u64 *error_offset);

@@ -16,7 +16,8 @@ CODEC_DEPS := $(wildcard $(TOPDIR)/kmod/*.[ch] $(CODEC_COMPAT)/*/*.h \
 # paths only where it is x86-64 (kmod/Kbuild: CONFIG_X86_64). The AVX2 and
 # AVX-512 files' functions carry their target attribute themselves, so
 # that one command line builds them all.
-codec_srcs = $(TOPDIR)/kmod/utfconv_codec.c \
+codec_srcs = $(addprefix $(TOPDIR)/kmod/,utfconv_codec.c utfconv_utf8.c \
+	utfconv_utf16.c utfconv_oneshot.c) \
 	$(if $(filter x86_64-%,$(shell $(1) -dumpmachine)), \
 		$(addprefix $(TOPDIR)/kmod/,utfconv_x86.c utfconv_simd_tables.c \
 			utfconv_sse2.c utfconv_avx2.c utfconv_avx512.c))

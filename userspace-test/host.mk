@@ -193,8 +193,10 @@ $(HOST_BUILD)/host_test-s390x: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 		-Wno-unused-parameter -Wno-missing-field-initializers \
 		$(HOST_INC) -o $@ $< $(call codec_srcs,$(BE_CC))
 	@# the codec as a kernel without KUnit and without BMI2 builds it
-	$(BE_CC) -std=gnu11 -O2 -c -o /dev/null -Wall -Werror \
-		-DUTFCONV_COMPAT_NO_KUNIT $(HOST_INC) $(call codec_srcs,$(BE_CC))
+	for f in $(call codec_srcs,$(BE_CC)); do \
+		$(BE_CC) -std=gnu11 -O2 -c -o /dev/null -Wall -Werror \
+			-DUTFCONV_COMPAT_NO_KUNIT $(HOST_INC) $$f || exit 1; \
+	done
 
 host-be: $(HOST_BUILD)/host_test-s390x
 	@for p in $(BE_PARTS); do \

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * host_bench: throughput of utfconv's codec (kmod/utfconv_codec.c built
+ * host_bench: throughput of utfconv's codec (its kmod/ sources built
  * natively, strict policy, utfconv_buf()) on its scalar paths only
  * (simd=0), its SIMD paths without AVX2 (simd=4: SSE2 and SSSE3) and as
  * shipped (simd=1: AVX2 where the CPU has it), against glibc iconv, ICU

@@ -18,7 +18,7 @@
  *			loader and libc, the UTF-16 gconv module), file ->
  *			stdout
  *	utfconv(1)	the CLI through /dev/utfconv, file -> stdout
- *	codec		kmod/utfconv_codec.c built for userspace (as the
+ *	codec		the codec's kmod/ sources built for userspace (as the
  *			host tests build it), utfconv_buf(), memory to memory
  *	CONVERT		one UTFCONV_IOC_CONVERT call on the whole buffer
  *	stream		write()/read() on one open file from and to memory,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The userspace build of kmod/utfconv_codec.c (through ../compat/) as the
+ * The userspace build of the codec (../codec.mk, through ../compat/) as the
  * reference of the hardening tests: the whole input as one stream; and
  * the tests' one encoder of test texts (kunit/utfconv_encode.h).
  */

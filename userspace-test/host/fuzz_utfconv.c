@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the utfconv codec (kmod/utfconv_codec.c built in
+ * libFuzzer target for the utfconv codec (its kmod/ sources built in
  * userspace through userspace-test/compat/).
  *
  * Input: byte 0 picks the direction, policy and flags (mod 80) and the
