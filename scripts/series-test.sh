@@ -123,7 +123,7 @@ if [ "${SERIES_KUNIT:-0}" = 1 ] && [ "$failed" = 0 ]; then
 	rc=0
 	(cd "$TEST" && nice python3 ./tools/testing/kunit/kunit.py run \
 		--kunitconfig=lib/utfconv --build_dir="$CDIR/uml" \
-		--jobs="$JOBS" kunit.enable=1) >"$OUT/kunit.log" 2>&1 || rc=$?
+		--jobs="$JOBS") >"$OUT/kunit.log" 2>&1 || rc=$?
 	grep -a 'Testing complete\.' "$OUT/kunit.log" || tail -n 20 "$OUT/kunit.log"
 	result "kunit.py run --kunitconfig=lib/utfconv" "$rc"
 fi
