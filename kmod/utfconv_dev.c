@@ -762,17 +762,13 @@ static __poll_t utfconv_poll(struct file *file, poll_table *wait)
 }
 
 /*
- * Sizes of the structures as first published (ABI 2). A command may carry
- * a larger size, from a later header: see utfconv_ioctl().
+ * The sizes are part of the commands, which utfconv_ioctl() matches whole:
+ * a structure never changes size (the UAPI header says how it extends).
  */
-#define UTFCONV_INFO_SIZE_VER0		64
-#define UTFCONV_CONFIG_SIZE_VER0	32
-#define UTFCONV_STATUS_SIZE_VER0	80
-#define UTFCONV_CONVERT_SIZE_VER0	96
-static_assert(sizeof(struct utfconv_info) == UTFCONV_INFO_SIZE_VER0);
-static_assert(sizeof(struct utfconv_config) == UTFCONV_CONFIG_SIZE_VER0);
-static_assert(sizeof(struct utfconv_status) == UTFCONV_STATUS_SIZE_VER0);
-static_assert(sizeof(struct utfconv_convert) == UTFCONV_CONVERT_SIZE_VER0);
+static_assert(sizeof(struct utfconv_info) == 64);
+static_assert(sizeof(struct utfconv_config) == 32);
+static_assert(sizeof(struct utfconv_status) == 80);
+static_assert(sizeof(struct utfconv_convert) == 96);
 
 /**
  * struct utfconv_mode - a configuration as the codec takes it
@@ -790,76 +786,52 @@ struct utfconv_mode {
  * struct utfconv_pair - the codec direction of a source and target
  * @source: UTFCONV_ENC_* of the input
  * @target: UTFCONV_ENC_* of the output
- * @detect: %UTFCONV_FLAG_DETECT_BOM or 0
  * @direction: UTFCONV_DIR_* of the codec
  */
 struct utfconv_pair {
 	u8 source;
 	u8 target;
-	u8 detect;
 	u8 direction;
 };
 
 static const struct utfconv_pair utfconv_pairs[] = {
-	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE, 0,
-	  UTFCONV_DIR_UTF8_TO_UTF16LE },
-	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16BE, 0,
-	  UTFCONV_DIR_UTF8_TO_UTF16BE },
-	{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF8, 0,
-	  UTFCONV_DIR_UTF16LE_TO_UTF8 },
-	{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8, 0,
-	  UTFCONV_DIR_UTF16BE_TO_UTF8 },
-	/* RFC 2781 4.3: without a byte order mark, UTF-16 is big-endian. */
-	{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8, UTFCONV_FLAG_DETECT_BOM,
-	  UTFCONV_DIR_UTF16_TO_UTF8 },
+	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE, UTFCONV_DIR_UTF8_TO_UTF16LE },
+	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16BE, UTFCONV_DIR_UTF8_TO_UTF16BE },
+	{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF8, UTFCONV_DIR_UTF16LE_TO_UTF8 },
+	{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8, UTFCONV_DIR_UTF16BE_TO_UTF8 },
+	{ UTFCONV_ENC_UTF16, UTFCONV_ENC_UTF8, UTFCONV_DIR_UTF16_TO_UTF8 },
 };
 
 /*
  * Validates the configuration of SET_CONFIG or CONVERT and maps (source,
- * target, %UTFCONV_FLAG_DETECT_BOM) to a codec direction: 0 or -EINVAL.
+ * target) to a codec direction: 0 or -EINVAL.
  */
 static int utfconv_check_config(u32 source, u32 target, u32 policy,
 				u32 flags, const void *padding,
 				size_t padding_bytes, struct utfconv_mode *mode)
 {
-	u32 detect = flags & UTFCONV_FLAG_DETECT_BOM;
 	size_t i;
 
 	if (policy > UTFCONV_POLICY_MAX)
 		return -EINVAL;
-	if (flags & ~(UTFCONV_FLAGS_ALL | UTFCONV_FLAG_DETECT_BOM))
+	if (flags & ~UTFCONV_FLAGS_ALL)
 		return -EINVAL;
 	if (memchr_inv(padding, 0, padding_bytes))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
 		if (utfconv_pairs[i].source == source &&
-		    utfconv_pairs[i].target == target &&
-		    utfconv_pairs[i].detect == detect) {
+		    utfconv_pairs[i].target == target) {
 			mode->direction = utfconv_pairs[i].direction;
 			mode->policy = policy;
-			mode->flags = flags & UTFCONV_FLAGS_ALL;
+			mode->flags = flags;
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
-/*
- * Copies a structure out to a command of any size: an older, smaller one
- * gets the fields it knows, a newer, larger one zeros past them.
- */
-static int utfconv_copy_out(void __user *argp, size_t usize,
-			    const void *kbuf, size_t ksize)
-{
-	if (copy_to_user(argp, kbuf, min(usize, ksize)))
-		return -EFAULT;
-	if (usize > ksize && clear_user(argp + ksize, usize - ksize))
-		return -EFAULT;
-	return 0;
-}
-
 /* %UTFCONV_IOC_GET_INFO: 0 or -EFAULT. */
-static long utfconv_ioctl_get_info(void __user *argp, size_t usize)
+static long utfconv_ioctl_get_info(void __user *argp)
 {
 	struct utfconv_info info;
 	size_t i;
@@ -870,11 +842,11 @@ static long utfconv_ioctl_get_info(void __user *argp, size_t usize)
 		info.targets |= BIT(utfconv_pairs[i].target);
 	}
 	info.policies = GENMASK(UTFCONV_POLICY_MAX, UTFCONV_POLICY_STRICT);
-	info.flags = UTFCONV_FLAGS_ALL | UTFCONV_FLAG_DETECT_BOM;
+	info.flags = UTFCONV_FLAGS_ALL;
 	info.buffer_bytes = utfconv_buffer_bytes;
 	info.max_pending_bytes = UTFCONV_MAX_PENDING;
 
-	return utfconv_copy_out(argp, usize, &info, sizeof(info));
+	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
 /*
@@ -891,19 +863,18 @@ static bool utfconv_fresh_locked(struct utfconv_file *uf)
 }
 
 /*
- * %UTFCONV_IOC_SET_CONFIG: 0, or -EFAULT, -EINVAL, -E2BIG, -EBUSY,
- * -ERESTARTSYS with the stream unchanged.
+ * %UTFCONV_IOC_SET_CONFIG: 0, or -EFAULT, -EINVAL, -EBUSY, -ERESTARTSYS
+ * with the stream unchanged.
  */
 static long utfconv_ioctl_set_config(struct utfconv_file *uf,
-				     void __user *argp, size_t usize)
+				     void __user *argp)
 {
 	struct utfconv_config config;
 	struct utfconv_mode mode;
 	int ret;
 
-	ret = copy_struct_from_user(&config, sizeof(config), argp, usize);
-	if (ret)
-		return ret;
+	if (copy_from_user(&config, argp, sizeof(config)))
+		return -EFAULT;
 	ret = utfconv_check_config(config.source, config.target,
 				   config.policy, config.flags,
 				   config.padding, sizeof(config.padding),
@@ -934,11 +905,10 @@ static void utfconv_config_of(const struct utfconv_state *st,
 		if (utfconv_pairs[i].direction == st->direction) {
 			config->source = utfconv_pairs[i].source;
 			config->target = utfconv_pairs[i].target;
-			config->flags = utfconv_pairs[i].detect;
 		}
 	}
 	config->policy = st->policy;
-	config->flags |= st->flags;
+	config->flags = st->flags;
 }
 
 /*
@@ -977,7 +947,7 @@ static int utfconv_snapshot(struct utfconv_file *uf,
 
 /* %UTFCONV_IOC_GET_CONFIG and GET_STATUS: 0, -EFAULT or -ERESTARTSYS. */
 static long utfconv_ioctl_get(struct utfconv_file *uf, void __user *argp,
-			      size_t usize, bool status)
+			      bool status)
 {
 	struct utfconv_config config;
 	struct utfconv_status st;
@@ -987,8 +957,8 @@ static long utfconv_ioctl_get(struct utfconv_file *uf, void __user *argp,
 	if (ret)
 		return ret;
 	if (status)
-		return utfconv_copy_out(argp, usize, &st, sizeof(st));
-	return utfconv_copy_out(argp, usize, &config, sizeof(config));
+		return copy_to_user(argp, &st, sizeof(st)) ? -EFAULT : 0;
+	return copy_to_user(argp, &config, sizeof(config)) ? -EFAULT : 0;
 }
 
 /* %UTFCONV_IOC_FLUSH: steps until the input ended, waiting for room. */
@@ -1156,7 +1126,6 @@ static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
 /**
  * utfconv_ioctl_convert() - %UTFCONV_IOC_CONVERT
  * @argp: user address of a &struct utfconv_convert
- * @usize: its size, from the command
  *
  * Converts through bounce buffers of its own (charged to the caller), so
  * that it neither touches nor waits for the file's stream, and so that
@@ -1168,7 +1137,7 @@ static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
  * or overlapping buffers, -EFAULT if @argp is not accessible or a
  * buffer's range wraps or leaves user space (nothing written), -ENOMEM.
  */
-static long utfconv_ioctl_convert(void __user *argp, size_t usize)
+static long utfconv_ioctl_convert(void __user *argp)
 {
 	struct utfconv_mode mode;
 	struct utfconv_convert cv;
@@ -1178,9 +1147,8 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 	u8 *in_buf;
 	int ret;
 
-	ret = copy_struct_from_user(&cv, sizeof(cv), argp, usize);
-	if (ret)
-		return ret;
+	if (copy_from_user(&cv, argp, sizeof(cv)))
+		return -EFAULT;
 	ret = utfconv_check_config(cv.source, cv.target, cv.policy, cv.flags,
 				   cv.padding, sizeof(cv.padding), &mode);
 	if (ret)
@@ -1207,18 +1175,9 @@ static long utfconv_ioctl_convert(void __user *argp, size_t usize)
 	if (ret == -ENOMEM)
 		return ret;
 
-	if (utfconv_copy_out(argp, usize, &cv, sizeof(cv)))
+	if (copy_to_user(argp, &cv, sizeof(cv)))
 		return -EFAULT;
 	return ret;
-}
-
-/* Whether @cmd is @ref with a structure of at least @min_size bytes. */
-static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
-			   size_t min_size)
-{
-	return _IOC_TYPE(cmd) == _IOC_TYPE(ref) &&
-	       _IOC_NR(cmd) == _IOC_NR(ref) &&
-	       _IOC_DIR(cmd) == _IOC_DIR(ref) && _IOC_SIZE(cmd) >= min_size;
 }
 
 /**
@@ -1237,11 +1196,9 @@ static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
  * the stream, and writes the structure back also when it fails.
  * Documentation/userspace-api/ has a page for each.
  *
- * A command with a structure is recognised by its type, number and
- * direction; its size may be that of the structure's first version or
- * larger (a newer header): larger input must be zero past the fields this
- * module knows (copy_struct_from_user(), else -E2BIG), larger output is
- * zeroed there. A smaller size is an unknown command.
+ * A command is matched whole, its structure's size included: another
+ * size is an unknown command, as another number is. New features come as
+ * new commands or as new bits in GET_INFO (the UAPI header).
  *
  * Context: Process context; may sleep (for the stream's lock, for room,
  * and in CONVERT's steps).
@@ -1252,8 +1209,7 @@ static bool utfconv_cmd_is(unsigned int cmd, unsigned int ref,
  *   or CONVERT: the input ends inside a character (strict, wtf8)
  * * -EILSEQ - FLUSH: the stream stopped at ill-formed input; CONVERT:
  *   ill-formed input (strict, wtf8)
- * * -E2BIG - CONVERT: the next character does not fit into dst;
- *   nonzero bytes past the known structure
+ * * -E2BIG - CONVERT: the next character does not fit into dst
  * * -EBUSY - SET_CONFIG on a stream that is not fresh
  * * -EAGAIN - FLUSH: no room for the final output, non-blocking file
  * * -ECANCELED - FLUSH: a RESET discarded the stream it was ending
@@ -1268,44 +1224,22 @@ static long utfconv_ioctl(struct file *file, unsigned int cmd,
 {
 	struct utfconv_file *uf = file->private_data;
 	void __user *argp = (void __user *)arg;
-	size_t usize = _IOC_SIZE(cmd);
 
-	if (_IOC_TYPE(cmd) != UTFCONV_IOC_MAGIC)
-		return -ENOIOCTLCMD;
-	switch (_IOC_NR(cmd)) {
-	case _IOC_NR(UTFCONV_IOC_GET_INFO):
-		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_GET_INFO,
-				    UTFCONV_INFO_SIZE_VER0))
-			break;
-		return utfconv_ioctl_get_info(argp, usize);
-	case _IOC_NR(UTFCONV_IOC_SET_CONFIG):
-		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_SET_CONFIG,
-				    UTFCONV_CONFIG_SIZE_VER0))
-			break;
-		return utfconv_ioctl_set_config(uf, argp, usize);
-	case _IOC_NR(UTFCONV_IOC_GET_CONFIG):
-		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_GET_CONFIG,
-				    UTFCONV_CONFIG_SIZE_VER0))
-			break;
-		return utfconv_ioctl_get(uf, argp, usize, false);
-	case _IOC_NR(UTFCONV_IOC_GET_STATUS):
-		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_GET_STATUS,
-				    UTFCONV_STATUS_SIZE_VER0))
-			break;
-		return utfconv_ioctl_get(uf, argp, usize, true);
-	case _IOC_NR(UTFCONV_IOC_FLUSH):
-		if (cmd != UTFCONV_IOC_FLUSH)
-			break;
+	switch (cmd) {
+	case UTFCONV_IOC_GET_INFO:
+		return utfconv_ioctl_get_info(argp);
+	case UTFCONV_IOC_SET_CONFIG:
+		return utfconv_ioctl_set_config(uf, argp);
+	case UTFCONV_IOC_GET_CONFIG:
+		return utfconv_ioctl_get(uf, argp, false);
+	case UTFCONV_IOC_GET_STATUS:
+		return utfconv_ioctl_get(uf, argp, true);
+	case UTFCONV_IOC_FLUSH:
 		return utfconv_ioctl_flush(uf, file->f_flags & O_NONBLOCK);
-	case _IOC_NR(UTFCONV_IOC_RESET):
-		if (cmd != UTFCONV_IOC_RESET)
-			break;
+	case UTFCONV_IOC_RESET:
 		return utfconv_ioctl_reset(uf);
-	case _IOC_NR(UTFCONV_IOC_CONVERT):
-		if (!utfconv_cmd_is(cmd, UTFCONV_IOC_CONVERT,
-				    UTFCONV_CONVERT_SIZE_VER0))
-			break;
-		return utfconv_ioctl_convert(argp, usize);
+	case UTFCONV_IOC_CONVERT:
+		return utfconv_ioctl_convert(argp);
 	}
 	return -ENOIOCTLCMD;
 }
@@ -1318,8 +1252,10 @@ static const char *utfconv_enc_name(u32 enc)
 		return "UTF-8";
 	case UTFCONV_ENC_UTF16LE:
 		return "UTF-16LE";
-	default:
+	case UTFCONV_ENC_UTF16BE:
 		return "UTF-16BE";
+	default:
+		return "UTF-16";
 	}
 }
 

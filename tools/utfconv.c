@@ -1174,8 +1174,8 @@ static int unsupported(const char *fmt, ...)
 	return EXIT_UNSUPPORTED;
 }
 
-/* The device's encoding of a CLI encoding; UTF-16 is UTF-16BE + DETECT_BOM. */
-static unsigned int device_enc(enum utfconv_enc enc, unsigned int *flags)
+/* The device's encoding of a CLI encoding. */
+static unsigned int device_enc(enum utfconv_enc enc)
 {
 	switch (enc) {
 	case ENC_UTF8:
@@ -1185,8 +1185,7 @@ static unsigned int device_enc(enum utfconv_enc enc, unsigned int *flags)
 	case ENC_UTF16BE:
 		return UTFCONV_ENC_UTF16BE;
 	case ENC_UTF16:
-		*flags |= UTFCONV_FLAG_DETECT_BOM;
-		return UTFCONV_ENC_UTF16BE;
+		return UTFCONV_ENC_UTF16;
 	}
 	return 0;
 }
@@ -1201,8 +1200,8 @@ static int config_of(enum utfconv_enc from, enum utfconv_enc to,
 		return -1;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->flags = flags;
-	cfg->source = device_enc(from, &cfg->flags);
-	cfg->target = device_enc(to, &cfg->flags);
+	cfg->source = device_enc(from);
+	cfg->target = device_enc(to);
 	return 0;
 }
 

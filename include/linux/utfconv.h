@@ -33,7 +33,7 @@
 /* The last UTFCONV_POLICY_* of include/uapi/linux/utfconv.h. */
 #define UTFCONV_POLICY_MAX		UTFCONV_POLICY_WTF8
 
-/* The flags the codec takes (the device's DETECT_BOM picks a direction). */
+/* The UTFCONV_FLAG_* bits of include/uapi/linux/utfconv.h, all of them. */
 #define UTFCONV_FLAGS_ALL		(UTFCONV_FLAG_STRIP_BOM | \
 					 UTFCONV_FLAG_EMIT_BOM)
 

@@ -19,26 +19,24 @@
 
 /* The last UTFCONV_POLICY_* the tests know. */
 #define TEST_POLICY_LAST		UTFCONV_POLICY_WTF8
-/* The UTFCONV_FLAG_* bits that are options (not DETECT_BOM). */
+/* The UTFCONV_FLAG_* bits. */
 #define TEST_FLAG_OPTIONS		(UTFCONV_FLAG_STRIP_BOM | \
 					 UTFCONV_FLAG_EMIT_BOM)
 
-/* Source and target encodings of @dir; DETECT_BOM added to *@flags. */
+/* Source and target encodings of @dir. */
 static inline void test_dir_encodings(unsigned int dir, __u32 *source,
-				      __u32 *target, __u32 *flags)
+				      __u32 *target)
 {
 	static const unsigned char enc[TEST_DIR_COUNT + 1][2] = {
 		[TEST_DIR_UTF8_TO_UTF16LE] = { UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE },
 		[TEST_DIR_UTF8_TO_UTF16BE] = { UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16BE },
 		[TEST_DIR_UTF16LE_TO_UTF8] = { UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF8 },
 		[TEST_DIR_UTF16BE_TO_UTF8] = { UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8 },
-		[TEST_DIR_UTF16_TO_UTF8] = { UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8 },
+		[TEST_DIR_UTF16_TO_UTF8] = { UTFCONV_ENC_UTF16, UTFCONV_ENC_UTF8 },
 	};
 
 	*source = dir <= TEST_DIR_COUNT ? enc[dir][0] : 0;
 	*target = dir <= TEST_DIR_COUNT ? enc[dir][1] : 0;
-	if (dir == TEST_DIR_UTF16_TO_UTF8)
-		*flags |= UTFCONV_FLAG_DETECT_BOM;
 }
 
 #endif /* UTFCONV_DIRS_H */

@@ -79,7 +79,7 @@ static inline int utfconv_set(int fd, unsigned int dir, unsigned int policy,
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.policy = policy;
 	cfg.flags = flags;
-	test_dir_encodings(dir, &cfg.source, &cfg.target, &cfg.flags);
+	test_dir_encodings(dir, &cfg.source, &cfg.target);
 	return ioctl(fd, UTFCONV_IOC_SET_CONFIG, &cfg);
 }
 

@@ -347,7 +347,7 @@ static void convert_init(struct utfconv_convert *cv,
 			 size_t src_bytes, void *dst, size_t dst_bytes)
 {
 	memset(cv, 0, sizeof(*cv));
-	test_dir_encodings(v->direction, &cv->source, &cv->target, &cv->flags);
+	test_dir_encodings(v->direction, &cv->source, &cv->target);
 	cv->policy = v->policy;
 	cv->src = (uintptr_t)src;
 	cv->src_bytes = src_bytes;

@@ -180,7 +180,7 @@ static int set_config(int fd, struct job *j)
 {
 	struct utfconv_config c = { .policy = j->policy, .flags = j->flags };
 
-	test_dir_encodings(j->dir, &c.source, &c.target, &c.flags);
+	test_dir_encodings(j->dir, &c.source, &c.target);
 	return ioctl(fd, UTFCONV_IOC_SET_CONFIG, &c);
 }
 
@@ -416,7 +416,7 @@ static void *trio_poller(void *arg)
 	struct trio *t = arg;
 	struct utfconv_config c, want = { .policy = t->j.policy };
 
-	test_dir_encodings(t->j.dir, &want.source, &want.target, &want.flags);
+	test_dir_encodings(t->j.dir, &want.source, &want.target);
 	while (!atomic_load(&t->done)) {
 		struct pollfd p = { .fd = t->fd, .events = POLLIN | POLLOUT };
 
@@ -727,7 +727,7 @@ static int fault_case(enum fop op, unsigned int n, struct job *j)
 		struct utfconv_config c = { .policy = j->policy,
 					    .flags = j->flags };
 
-		test_dir_encodings(j->dir, &c.source, &c.target, &c.flags);
+		test_dir_encodings(j->dir, &c.source, &c.target);
 
 		nth_arm(n);
 		r = ioctl(fd, UTFCONV_IOC_SET_CONFIG, &c);
@@ -786,7 +786,7 @@ static int fault_case(enum fop op, unsigned int n, struct job *j)
 		memset(&cv, 0, sizeof(cv));
 		cv.policy = j->policy;
 		cv.flags = j->flags;
-		test_dir_encodings(j->dir, &cv.source, &cv.target, &cv.flags);
+		test_dir_encodings(j->dir, &cv.source, &cv.target);
 		cv.src = (uintptr_t)j->in;
 		cv.src_bytes = j->len;
 		cv.dst = (uintptr_t)dst;

@@ -3,19 +3,16 @@
  * utfconv: UTF-8 <-> UTF-16 conversion through /dev/utfconv
  *
  * Every open file of /dev/utfconv is an independent conversion stream.
- * This is version 2 of the interface (nothing depends on version 1); the
- * module's features are discovered with UTFCONV_IOC_GET_INFO.
  * The ioctls below select its direction and options, report its status,
  * end its input and reset it; write() feeds input bytes and read()
  * returns converted bytes. UTFCONV_IOC_CONVERT converts one buffer in one
  * call without touching the stream.
  *
- * All structures use fixed-size types only; padding words are reserved,
- * must be zero on input and are written as zero on output. A structure
- * may grow at its end in a later version: its size is encoded in the
- * command, and the module takes any size from the first one up (extra
- * bytes from userspace must be zero; extra bytes to userspace are
- * zeroed).
+ * One way to extend it: every command is matched whole (type, number,
+ * direction and size), so each structure's size is fixed. Its padding
+ * words are reserved: they must be zero on input (else EINVAL) and are
+ * written as zero on output. A new feature is a new value whose bit
+ * UTFCONV_IOC_GET_INFO sets, or a new command; nothing else changes.
  */
 #ifndef _UAPI_LINUX_UTFCONV_H
 #define _UAPI_LINUX_UTFCONV_H
@@ -27,13 +24,16 @@
 /*
  * Encodings of &utfconv_config.source and .target. One of the two is
  * UTF-8 and the other UTF-16 (UTFCONV_IOC_GET_INFO lists which this module
- * reads and writes); a new encoding gets a new value. UTF-16 input may
- * instead take its byte order from a leading byte order mark with
- * %UTFCONV_FLAG_DETECT_BOM.
+ * reads and writes); a new encoding gets a new value.
+ *
+ * UTF16: a source only, iconv's "UTF-16": the byte order comes from a
+ *        leading byte order mark, which is consumed; without one it is
+ *        big-endian (RFC 2781 section 4.3).
  */
 #define UTFCONV_ENC_UTF8		1
 #define UTFCONV_ENC_UTF16LE		2
 #define UTFCONV_ENC_UTF16BE		3
+#define UTFCONV_ENC_UTF16		4
 
 /*
  * Error policies: what happens on ill-formed or incomplete input.
@@ -53,16 +53,12 @@
 /*
  * Option flags of &struct utfconv_config and &struct utfconv_convert.
  *
- * STRIP_BOM:  drop a leading U+FEFF from input of a given byte order.
+ * STRIP_BOM:  drop a leading U+FEFF from input of a given byte order
+ *             (UTFCONV_ENC_UTF16 consumes its byte order mark anyway).
  * EMIT_BOM:   start the output with U+FEFF in the target encoding.
- * DETECT_BOM: the source is UTF-16 (source UTFCONV_ENC_UTF16BE) whose
- *             byte order comes from a leading byte order mark, which is
- *             consumed; without one it is big-endian (RFC 2781 section
- *             4.3).
  */
 #define UTFCONV_FLAG_STRIP_BOM		_BITUL(0)
 #define UTFCONV_FLAG_EMIT_BOM		_BITUL(1)
-#define UTFCONV_FLAG_DETECT_BOM		_BITUL(2)
 
 /* Error kinds reported in &struct utfconv_status and &struct utfconv_convert. */
 #define UTFCONV_ERR_NONE		0
@@ -81,9 +77,7 @@
  * @flags: zero or more of UTFCONV_FLAG_*
  * @padding: reserved, must be zero
  *
- * Used by %UTFCONV_IOC_SET_CONFIG and %UTFCONV_IOC_GET_CONFIG. A later
- * version may append fields: the size is part of the command, and the
- * module accepts this size and any larger one whose extra bytes are zero.
+ * Used by %UTFCONV_IOC_SET_CONFIG and %UTFCONV_IOC_GET_CONFIG.
  */
 struct utfconv_config {
 	__u32 source;
