@@ -53,20 +53,20 @@
 #define UTFCONV_DEV_NAME		"utfconv"
 
 /* Input bytes converted per step of write() and of UTFCONV_IOC_CONVERT. */
-#define UTFCONV_IN_BYTES		4096
+#define UTFCONV_DEV_IN_BYTES		4096
 /* Output bytes per step of UTFCONV_IOC_CONVERT: a full input step's worst case. */
-#define UTFCONV_OUT_BYTES		(2 * UTFCONV_IN_BYTES)
+#define UTFCONV_DEV_OUT_BYTES		(2 * UTFCONV_DEV_IN_BYTES)
 /* Free bytes that hold any character the codec writes in one piece. */
-#define UTFCONV_MIN_ROOM		4
+#define UTFCONV_DEV_MIN_ROOM		4
 /*
  * Output of a step that may straddle the end of the ring: a BOM, a
  * replacement and a character.
  */
-#define UTFCONV_WRAP_BYTES		16
+#define UTFCONV_DEV_WRAP_BYTES		16
 
-#define UTFCONV_BUFFER_MIN		4096U
-#define UTFCONV_BUFFER_MAX		(16U << 20)
-#define UTFCONV_BUFFER_DEFAULT		65536U
+#define UTFCONV_DEV_BUFFER_MIN		4096U
+#define UTFCONV_DEV_BUFFER_MAX		(16U << 20)
+#define UTFCONV_DEV_BUFFER_DEFAULT	65536U
 
 /**
  * DOC: buffer_bytes
@@ -76,10 +76,10 @@
  * two from 4096 to 16777216; any other value fails the load with -EINVAL.
  * Fixed while the module is loaded, reported by %UTFCONV_IOC_GET_INFO.
  */
-static unsigned int utfconv_buffer_bytes = UTFCONV_BUFFER_DEFAULT;
+static unsigned int utfconv_dev_buffer_bytes = UTFCONV_DEV_BUFFER_DEFAULT;
 
 /**
- * utfconv_buffer_bytes_set() - parse and check ``buffer_bytes``
+ * utfconv_dev_buffer_bytes_set() - parse and check ``buffer_bytes``
  * @val: the value given to the module
  * @kp: the parameter
  *
@@ -87,27 +87,27 @@ static unsigned int utfconv_buffer_bytes = UTFCONV_BUFFER_DEFAULT;
  * Return: 0, or -EINVAL for anything but a power of two in [4096, 16 MiB]
  * (kstrtouint()'s -ERANGE included: the parameter has one error).
  */
-static int utfconv_buffer_bytes_set(const char *val,
-				    const struct kernel_param *kp)
+static int utfconv_dev_buffer_bytes_set(const char *val,
+					const struct kernel_param *kp)
 {
 	unsigned int v;
 
-	if (kstrtouint(val, 0, &v) || v < UTFCONV_BUFFER_MIN ||
-	    v > UTFCONV_BUFFER_MAX || !is_power_of_2(v)) {
+	if (kstrtouint(val, 0, &v) || v < UTFCONV_DEV_BUFFER_MIN ||
+	    v > UTFCONV_DEV_BUFFER_MAX || !is_power_of_2(v)) {
 		pr_err("buffer_bytes=%s: must be a power of two from %u to %u\n",
-		       val, UTFCONV_BUFFER_MIN, UTFCONV_BUFFER_MAX);
+		       val, UTFCONV_DEV_BUFFER_MIN, UTFCONV_DEV_BUFFER_MAX);
 		return -EINVAL;
 	}
 	*(unsigned int *)kp->arg = v;
 	return 0;
 }
 
-static const struct kernel_param_ops utfconv_buffer_bytes_ops = {
-	.set = utfconv_buffer_bytes_set,
+static const struct kernel_param_ops utfconv_dev_buffer_bytes_ops = {
+	.set = utfconv_dev_buffer_bytes_set,
 	.get = param_get_uint,
 };
-module_param_cb(buffer_bytes, &utfconv_buffer_bytes_ops,
-		&utfconv_buffer_bytes, 0444);
+module_param_cb(buffer_bytes, &utfconv_dev_buffer_bytes_ops,
+		&utfconv_dev_buffer_bytes, 0444);
 MODULE_PARM_DESC(buffer_bytes,
 		 "Output buffer bytes per open file: a power of two in [4096, 16777216] (default 65536)");
 
@@ -117,49 +117,49 @@ MODULE_PARM_DESC(buffer_bytes,
  * Module parameter ``max_user_streams``: how many files of /dev/utfconv
  * one user may have open at once (default 4096, 0 for no limit); open()
  * fails with -EMFILE beyond it, as at inotify's max_user_instances. The
- * user is the one utfconv_user_uid() names, so that the uids a user maps
+ * user is the one utfconv_dev_user_uid() names, so that the uids a user maps
  * into user namespaces share that user's limit. An open file holds its
  * state, and from its first write or flush its output buffer, all charged
  * to the opener's memory cgroup; where no cgroup limit applies, this cap
  * times ``buffer_bytes`` bounds what one user pins. Root may change it.
  */
-static unsigned int utfconv_max_user_streams = 4096;
-module_param_named(max_user_streams, utfconv_max_user_streams, uint, 0644);
+static unsigned int utfconv_dev_max_user_streams = 4096;
+module_param_named(max_user_streams, utfconv_dev_max_user_streams, uint, 0644);
 MODULE_PARM_DESC(max_user_streams,
 		 "Most open files of /dev/utfconv per user (default 4096, 0: no limit)");
 
 /**
- * struct utfconv_user - open files of /dev/utfconv of one user
- * @node: in utfconv_users, under utfconv_users_lock
- * @uid: the user: utfconv_user_uid() of the openers
+ * struct utfconv_dev_user - open files of /dev/utfconv of one user
+ * @node: in utfconv_dev_users, under utfconv_dev_users_lock
+ * @uid: the user: utfconv_dev_user_uid() of the openers
  * @streams: files open, > 0; the entry is freed when it drops to 0
  *
  * Shared by the user's files, whatever their cgroups, so not charged to
  * any; there is one per user with a file open.
  */
-struct utfconv_user {
+struct utfconv_dev_user {
 	struct hlist_node node;
 	kuid_t uid;
 	unsigned int streams;
 };
 
-static DEFINE_HASHTABLE(utfconv_users, 6);
-static DEFINE_SPINLOCK(utfconv_users_lock);
+static DEFINE_HASHTABLE(utfconv_dev_users, 6);
+static DEFINE_SPINLOCK(utfconv_dev_users_lock);
 
-/* The entry of @uid, or NULL; under utfconv_users_lock. */
-static struct utfconv_user *utfconv_user_find(kuid_t uid)
+/* The entry of @uid, or NULL; under utfconv_dev_users_lock. */
+static struct utfconv_dev_user *utfconv_dev_user_find(kuid_t uid)
 {
-	struct utfconv_user *u;
+	struct utfconv_dev_user *u;
 
-	lockdep_assert_held(&utfconv_users_lock);
-	hash_for_each_possible(utfconv_users, u, node, __kuid_val(uid))
+	lockdep_assert_held(&utfconv_dev_users_lock);
+	hash_for_each_possible(utfconv_dev_users, u, node, __kuid_val(uid))
 		if (uid_eq(u->uid, uid))
 			return u;
 	return NULL;
 }
 
 /**
- * utfconv_user_uid() - the user a new stream counts against
+ * utfconv_dev_user_uid() - the user a new stream counts against
  *
  * A module cannot add a ucount type, so this counts at the top of the
  * namespace chain, as ucounts would charge it last: the creator of the
@@ -170,7 +170,7 @@ static struct utfconv_user *utfconv_user_find(kuid_t uid)
  * Context: Process context.
  * Return: the kernel uid to count the stream against.
  */
-static kuid_t utfconv_user_uid(void)
+static kuid_t utfconv_dev_user_uid(void)
 {
 	const struct user_namespace *ns = current_user_ns();
 	kuid_t owner = current_euid();
@@ -183,70 +183,70 @@ static kuid_t utfconv_user_uid(void)
 }
 
 /**
- * utfconv_user_get() - count one more open file of the calling user
+ * utfconv_dev_user_get() - count one more open file of the calling user
  *
  * Context: Process context; may sleep (allocates).
  * Return: the caller's entry, or ERR_PTR(-EMFILE) if the user has
  * max_user_streams files open already, ERR_PTR(-ENOMEM).
  */
-static struct utfconv_user *utfconv_user_get(void)
+static struct utfconv_dev_user *utfconv_dev_user_get(void)
 {
-	unsigned int max = READ_ONCE(utfconv_max_user_streams);
-	kuid_t uid = utfconv_user_uid();
-	struct utfconv_user *fresh;
-	struct utfconv_user *u;
+	unsigned int max = READ_ONCE(utfconv_dev_max_user_streams);
+	kuid_t uid = utfconv_dev_user_uid();
+	struct utfconv_dev_user *fresh;
+	struct utfconv_dev_user *u;
 
-	/* Not charged: see struct utfconv_user. */
+	/* Not charged: see struct utfconv_dev_user. */
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	if (!fresh)
 		return ERR_PTR(-ENOMEM);
 
-	spin_lock(&utfconv_users_lock);
-	u = utfconv_user_find(uid);
+	spin_lock(&utfconv_dev_users_lock);
+	u = utfconv_dev_user_find(uid);
 	if (!u) {
 		u = fresh;
 		fresh = NULL;
 		u->uid = uid;
-		hash_add(utfconv_users, &u->node, __kuid_val(uid));
+		hash_add(utfconv_dev_users, &u->node, __kuid_val(uid));
 	}
 	if (max && u->streams >= max)
 		u = ERR_PTR(-EMFILE);	/* streams > 0: not a fresh entry */
 	else
 		u->streams++;
-	spin_unlock(&utfconv_users_lock);
+	spin_unlock(&utfconv_dev_users_lock);
 
 	kfree(fresh);
 	return u;
 }
 
 /* Counts one open file of @u less; frees it with its last. */
-static void utfconv_user_put(struct utfconv_user *u)
+static void utfconv_dev_user_put(struct utfconv_dev_user *u)
 {
 	bool last;
 
-	spin_lock(&utfconv_users_lock);
+	spin_lock(&utfconv_dev_users_lock);
 	last = !--u->streams;
 	if (last)
 		hash_del(&u->node);
-	spin_unlock(&utfconv_users_lock);
+	spin_unlock(&utfconv_dev_users_lock);
 	if (last)
 		kfree(u);
 }
 
 /**
- * struct utfconv_file - one open file of /dev/utfconv: one stream
+ * struct utfconv_dev_file - one open file of /dev/utfconv: one stream
  * @lock: guards every field below but @wait, @mask and @reset_req; held
- *	for bounded work only (see utfconv_lock())
+ *	for bounded work only (see utfconv_dev_lock())
  * @wait: readers wait here for EPOLLIN, writers and flushes for EPOLLOUT,
  *	EPOLLERR or EPOLLHUP, and poll() for either; every wake-up carries
  *	the readiness it announces as its key
  * @mask: the readiness as the last hold of @lock left it (EPOLL* bits,
- *	see utfconv_mask_locked()); written under @lock, read without it
+ *	see utfconv_dev_mask_locked()); written under @lock, read without it
  * @reset_req: bit 0: a reset was requested and is not done yet; set
- *	without @lock, cleared by the next utfconv_lock()
+ *	without @lock, cleared by the next utfconv_dev_lock()
  * @state: the codec's state: configuration, counters, pending input, end
  *	of input and the error that stopped the stream, kept only there
- * @buf: the output ring, utfconv_buffer_bytes bytes, allocated by the first
+ * @buf: the output ring, utfconv_dev_buffer_bytes bytes, allocated by the first
  *	write() or flush; NULL until then, when @head == @tail
  * @head: free-running count of output bytes put into @buf
  * @tail: free-running count of output bytes taken out of @buf
@@ -256,15 +256,15 @@ static void utfconv_user_put(struct utfconv_user *u)
  *	tell that the stream it began on is gone
  * @user: the opener's count of open files (set at open, not under @lock)
  *
- * Invariants under @lock: 0 <= @head - @tail <= utfconv_buffer_bytes; the
+ * Invariants under @lock: 0 <= @head - @tail <= utfconv_dev_buffer_bytes; the
  * unread output is the bytes from @tail to @head, at their counts modulo
- * utfconv_buffer_bytes in @buf. Whenever @reset_req is clear, @mask is
- * what utfconv_mask_locked() gave at the end of the last hold of @lock.
+ * utfconv_dev_buffer_bytes in @buf. Whenever @reset_req is clear, @mask is
+ * what utfconv_dev_mask_locked() gave at the end of the last hold of @lock.
  *
- * Lifetime: from utfconv_open() to utfconv_release(), which no other
+ * Lifetime: from utfconv_dev_open() to utfconv_dev_release(), which no other
  * operation on the file can overlap.
  */
-struct utfconv_file {
+struct utfconv_dev_file {
 	struct mutex lock;	/* guards the stream, see above */
 	wait_queue_head_t wait;
 	__poll_t mask;
@@ -275,32 +275,32 @@ struct utfconv_file {
 	unsigned int tail;
 	unsigned int full_avail;
 	u64 resets;
-	struct utfconv_user *user;
+	struct utfconv_dev_user *user;
 };
 
 /* Readiness of a fresh stream: empty, open, all of the ring free. */
-#define UTFCONV_FRESH_MASK	(EPOLLOUT | EPOLLWRNORM)
+#define UTFCONV_DEV_FRESH_MASK	(EPOLLOUT | EPOLLWRNORM)
 /* What a write or flush waiting for room waits for. */
-#define UTFCONV_ROOM_EVENTS	(EPOLLOUT | EPOLLERR | EPOLLHUP)
+#define UTFCONV_DEV_ROOM_EVENTS	(EPOLLOUT | EPOLLERR | EPOLLHUP)
 
 /* Free bytes of the output ring (all of it before it is allocated). */
-static unsigned int utfconv_avail_locked(struct utfconv_file *uf)
+static unsigned int utfconv_dev_avail_locked(struct utfconv_dev_file *uf)
 {
-	return utfconv_buffer_bytes - (uf->head - uf->tail);
+	return utfconv_dev_buffer_bytes - (uf->head - uf->tail);
 }
 
 /*
  * Whether the input ended: a flush succeeded, or found it ending inside a
  * character (strict, wtf8: the stream stopped with -EINVAL).
  */
-static bool utfconv_ended_locked(struct utfconv_file *uf)
+static bool utfconv_dev_ended_locked(struct utfconv_dev_file *uf)
 {
 	return utfconv_ended(&uf->state) ||
 	       utfconv_error(&uf->state) == -EINVAL;
 }
 
 /* Why no more input is taken: the error, -EPIPE after a flush, or 0. */
-static int utfconv_stopped_locked(struct utfconv_file *uf)
+static int utfconv_dev_stopped_locked(struct utfconv_dev_file *uf)
 {
 	if (utfconv_error(&uf->state))
 		return utfconv_error(&uf->state);
@@ -308,7 +308,7 @@ static int utfconv_stopped_locked(struct utfconv_file *uf)
 }
 
 /**
- * utfconv_mask_locked() - the stream's readiness
+ * utfconv_dev_mask_locked() - the stream's readiness
  * @uf: the stream
  *
  * Context: Holds @uf->lock.
@@ -318,19 +318,19 @@ static int utfconv_stopped_locked(struct utfconv_file *uf)
  * once the input ended without one, so that a writer waiting in poll()
  * wakes and gets -EPIPE, as from a pipe without reader.
  */
-static __poll_t utfconv_mask_locked(struct utfconv_file *uf)
+static __poll_t utfconv_dev_mask_locked(struct utfconv_dev_file *uf)
 {
-	unsigned int avail = utfconv_avail_locked(uf);
+	unsigned int avail = utfconv_dev_avail_locked(uf);
 	__poll_t mask = 0;
 
 	if (uf->head != uf->tail || utfconv_error(&uf->state) ||
-	    utfconv_ended_locked(uf))
+	    utfconv_dev_ended_locked(uf))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (utfconv_error(&uf->state))
 		mask |= EPOLLERR;
-	else if (utfconv_ended_locked(uf))
+	else if (utfconv_dev_ended_locked(uf))
 		mask |= EPOLLHUP;
-	else if (avail >= UTFCONV_MIN_ROOM && avail > uf->full_avail)
+	else if (avail >= UTFCONV_DEV_MIN_ROOM && avail > uf->full_avail)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	return mask;
 }
@@ -338,17 +338,17 @@ static __poll_t utfconv_mask_locked(struct utfconv_file *uf)
 /*
  * The readiness without the lock: while a requested reset is not done,
  * that of the fresh stream it makes; once its bit is clear (acquire,
- * paired with utfconv_lock()'s release), @uf->mask is that or newer.
+ * paired with utfconv_dev_lock()'s release), @uf->mask is that or newer.
  */
-static __poll_t utfconv_mask(struct utfconv_file *uf)
+static __poll_t utfconv_dev_mask(struct utfconv_dev_file *uf)
 {
 	if (test_bit_acquire(0, &uf->reset_req))
-		return UTFCONV_FRESH_MASK;
+		return UTFCONV_DEV_FRESH_MASK;
 	return READ_ONCE(uf->mask);
 }
 
 /**
- * utfconv_lock() - take the stream's lock and do a requested reset
+ * utfconv_dev_lock() - take the stream's lock and do a requested reset
  * @uf: the stream
  * @nowait: only try (%IOCB_NOWAIT)
  *
@@ -361,7 +361,7 @@ static __poll_t utfconv_mask(struct utfconv_file *uf)
  * Return: 0 with @uf->lock held, -EAGAIN if @nowait and the lock is held,
  * -ERESTARTSYS if a signal came first.
  */
-static int utfconv_lock(struct utfconv_file *uf, bool nowait)
+static int utfconv_dev_lock(struct utfconv_dev_file *uf, bool nowait)
 {
 	if (nowait) {
 		if (!mutex_trylock(&uf->lock))
@@ -375,14 +375,14 @@ static int utfconv_lock(struct utfconv_file *uf, bool nowait)
 		uf->tail = 0;
 		uf->full_avail = 0;
 		uf->resets++;
-		WRITE_ONCE(uf->mask, UTFCONV_FRESH_MASK);
+		WRITE_ONCE(uf->mask, UTFCONV_DEV_FRESH_MASK);
 		clear_bit_unlock(0, &uf->reset_req);
 	}
 	return 0;
 }
 
 /**
- * utfconv_unlock() - publish the stream's readiness and drop its lock
+ * utfconv_dev_unlock() - publish the stream's readiness and drop its lock
  * @uf: the stream
  *
  * A change of readiness wakes the waiters, after the unlock (no epoll
@@ -392,9 +392,9 @@ static int utfconv_lock(struct utfconv_file *uf, bool nowait)
  *
  * Context: Holds @uf->lock; drops it.
  */
-static void utfconv_unlock(struct utfconv_file *uf)
+static void utfconv_dev_unlock(struct utfconv_dev_file *uf)
 {
-	__poll_t mask = utfconv_mask_locked(uf);
+	__poll_t mask = utfconv_dev_mask_locked(uf);
 	bool changed = mask != uf->mask;
 
 	if (changed)
@@ -405,26 +405,29 @@ static void utfconv_unlock(struct utfconv_file *uf)
 }
 
 /*
- * Waits without the lock until utfconv_mask() has one of @events: 0 to
+ * Waits without the lock until utfconv_dev_mask() has one of @events: 0 to
  * try again, -EAGAIN for @nowait, -ERESTARTSYS for a signal.
  */
-static int utfconv_wait(struct utfconv_file *uf, bool nowait, __poll_t events)
+static int utfconv_dev_wait(struct utfconv_dev_file *uf, bool nowait,
+			    __poll_t events)
 {
 	if (nowait)
 		return -EAGAIN;
-	return wait_event_interruptible(uf->wait, utfconv_mask(uf) & events);
+	return wait_event_interruptible(uf->wait,
+					utfconv_dev_mask(uf) & events);
 }
 
 /* The first write or flush gives the stream its ring: 0 or -ENOMEM. */
-static int utfconv_ring_alloc_locked(struct utfconv_file *uf)
+static int utfconv_dev_ring_alloc_locked(struct utfconv_dev_file *uf)
 {
 	if (!uf->buf)
-		uf->buf = kvmalloc(utfconv_buffer_bytes, GFP_KERNEL_ACCOUNT);
+		uf->buf = kvmalloc(utfconv_dev_buffer_bytes,
+				   GFP_KERNEL_ACCOUNT);
 	return uf->buf ? 0 : -ENOMEM;
 }
 
 /**
- * utfconv_fill_locked() - convert input into the output ring
+ * utfconv_dev_fill_locked() - convert input into the output ring
  * @uf: the stream, with its ring allocated
  * @src: input bytes (kernel memory), or NULL with @src_bytes 0
  * @src_bytes: their count
@@ -439,12 +442,12 @@ static int utfconv_ring_alloc_locked(struct utfconv_file *uf)
  * Context: Holds @uf->lock.
  * Return: as utfconv_convert(), but -ENOSPC for -E2BIG without progress.
  */
-static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
-			       size_t src_bytes, size_t *src_used,
-			       unsigned int cflags)
+static int utfconv_dev_fill_locked(struct utfconv_dev_file *uf, const u8 *src,
+				   size_t src_bytes, size_t *src_used,
+				   unsigned int cflags)
 {
-	const unsigned int size = utfconv_buffer_bytes;
-	u8 wrap[UTFCONV_WRAP_BYTES];
+	const unsigned int size = utfconv_dev_buffer_bytes;
+	u8 wrap[UTFCONV_DEV_WRAP_BYTES];
 	unsigned int avail, off, span;
 	size_t used, out, all_out = 0;
 	u8 *dst;
@@ -452,7 +455,7 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 
 	*src_used = 0;
 	do {
-		avail = utfconv_avail_locked(uf);
+		avail = utfconv_dev_avail_locked(uf);
 		off = uf->head & (size - 1);
 		span = min(avail, size - off);
 		dst = uf->buf + off;
@@ -479,21 +482,21 @@ static int utfconv_fill_locked(struct utfconv_file *uf, const u8 *src,
 	if (*src_used || all_out) {
 		uf->full_avail = 0;
 	} else if (ret == -E2BIG) {
-		uf->full_avail = utfconv_avail_locked(uf);
+		uf->full_avail = utfconv_dev_avail_locked(uf);
 		ret = -ENOSPC;
 	}
 	return ret;
 }
 
 /* O_NONBLOCK, or %IOCB_NOWAIT (RWF_NOWAIT, io_uring's inline attempt). */
-static bool utfconv_nowait(const struct kiocb *iocb)
+static bool utfconv_dev_nowait(const struct kiocb *iocb)
 {
 	return (iocb->ki_filp->f_flags & O_NONBLOCK) ||
 	       (iocb->ki_flags & IOCB_NOWAIT);
 }
 
 /**
- * utfconv_open() - open a new conversion stream
+ * utfconv_dev_open() - open a new conversion stream
  * @inode: inode of /dev/utfconv
  * @file: the new file
  *
@@ -504,18 +507,18 @@ static bool utfconv_nowait(const struct kiocb *iocb)
  * Context: Process context; may sleep.
  * Return: 0, -EMFILE at the caller's max_user_streams, -ENOMEM.
  */
-static int utfconv_open(struct inode *inode, struct file *file)
+static int utfconv_dev_open(struct inode *inode, struct file *file)
 {
-	struct utfconv_user *user;
-	struct utfconv_file *uf;
+	struct utfconv_dev_user *user;
+	struct utfconv_dev_file *uf;
 	int ret;
 
-	user = utfconv_user_get();
+	user = utfconv_dev_user_get();
 	if (IS_ERR(user))
 		return PTR_ERR(user);
 	uf = kzalloc(sizeof(*uf), GFP_KERNEL_ACCOUNT);
 	if (!uf) {
-		utfconv_user_put(user);
+		utfconv_dev_user_put(user);
 		return -ENOMEM;
 	}
 	uf->user = user;
@@ -524,7 +527,7 @@ static int utfconv_open(struct inode *inode, struct file *file)
 		     UTFCONV_POLICY_STRICT, 0);
 	mutex_init(&uf->lock);
 	init_waitqueue_head(&uf->wait);
-	uf->mask = UTFCONV_FRESH_MASK;
+	uf->mask = UTFCONV_DEV_FRESH_MASK;
 	file->private_data = uf;
 
 	ret = stream_open(inode, file);
@@ -533,18 +536,18 @@ static int utfconv_open(struct inode *inode, struct file *file)
 }
 
 /**
- * utfconv_release() - free a conversion stream and its unread output
+ * utfconv_dev_release() - free a conversion stream and its unread output
  * @inode: inode of /dev/utfconv
  * @file: the file, with no operation in progress on it
  *
  * Context: Process context.
  * Return: 0.
  */
-static int utfconv_release(struct inode *inode, struct file *file)
+static int utfconv_dev_release(struct inode *inode, struct file *file)
 {
-	struct utfconv_file *uf = file->private_data;
+	struct utfconv_dev_file *uf = file->private_data;
 
-	utfconv_user_put(uf->user);
+	utfconv_dev_user_put(uf->user);
 	mutex_destroy(&uf->lock);
 	kvfree(uf->buf);
 	kfree(uf);
@@ -556,10 +559,10 @@ static int utfconv_release(struct inode *inode, struct file *file)
  * count, else 0 at end of file, the stream's error once its output is
  * read, -EAGAIN with none ready, -EFAULT if no byte could be copied.
  */
-static ssize_t utfconv_read_locked(struct utfconv_file *uf,
-				   struct iov_iter *to)
+static ssize_t utfconv_dev_read_locked(struct utfconv_dev_file *uf,
+				       struct iov_iter *to)
 {
-	const unsigned int size = utfconv_buffer_bytes;
+	const unsigned int size = utfconv_dev_buffer_bytes;
 	unsigned int off, span;
 	size_t copied;
 	ssize_t done = 0;
@@ -577,11 +580,11 @@ static ssize_t utfconv_read_locked(struct utfconv_file *uf,
 		return done;
 	if (utfconv_error(&uf->state))
 		return utfconv_error(&uf->state);
-	return utfconv_ended_locked(uf) ? 0 : -EAGAIN;
+	return utfconv_dev_ended_locked(uf) ? 0 : -EAGAIN;
 }
 
 /**
- * utfconv_read_iter() - read converted bytes
+ * utfconv_dev_read_iter() - read converted bytes
  * @iocb: the call: its file is the stream
  * @to: user buffers (read(), readv(), io_uring); any sizes
  *
@@ -602,29 +605,29 @@ static ssize_t utfconv_read_locked(struct utfconv_file *uf,
  * * -ERESTARTSYS - a signal came before any byte was copied
  * * -EFAULT - the first buffer of @to is not writable; nothing was taken
  */
-static ssize_t utfconv_read_iter(struct kiocb *iocb, struct iov_iter *to)
+static ssize_t utfconv_dev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct utfconv_file *uf = iocb->ki_filp->private_data;
+	struct utfconv_dev_file *uf = iocb->ki_filp->private_data;
 	ssize_t ret;
 
 	if (!iov_iter_count(to))
 		return 0;
 	for (;;) {
-		ret = utfconv_lock(uf, iocb->ki_flags & IOCB_NOWAIT);
+		ret = utfconv_dev_lock(uf, iocb->ki_flags & IOCB_NOWAIT);
 		if (ret)
 			return ret;
-		ret = utfconv_read_locked(uf, to);
-		utfconv_unlock(uf);
+		ret = utfconv_dev_read_locked(uf, to);
+		utfconv_dev_unlock(uf);
 		if (ret != -EAGAIN)
 			return ret;
-		ret = utfconv_wait(uf, utfconv_nowait(iocb), EPOLLIN);
+		ret = utfconv_dev_wait(uf, utfconv_dev_nowait(iocb), EPOLLIN);
 		if (ret)
 			return ret;
 	}
 }
 
 /**
- * utfconv_step() - one step of a write or flush, under the stream's lock
+ * utfconv_dev_step() - one step of a write or flush, under the stream's lock
  * @uf: the stream
  * @src: input bytes (kernel memory), or NULL with @src_bytes 0
  * @src_bytes: their count
@@ -642,26 +645,27 @@ static ssize_t utfconv_read_iter(struct kiocb *iocb, struct iov_iter *to)
  * call's input or output goes into two streams), -EPIPE for a write after
  * a flush, the stream's error, -ENOMEM, or the lock's errors.
  */
-static int utfconv_step(struct utfconv_file *uf, const u8 *src,
-			size_t src_bytes, size_t *src_used, u64 *resets,
-			bool started, unsigned int cflags, bool nowait)
+static int utfconv_dev_step(struct utfconv_dev_file *uf, const u8 *src,
+			    size_t src_bytes, size_t *src_used, u64 *resets,
+			    bool started, unsigned int cflags, bool nowait)
 {
 	int ret;
 
 	*src_used = 0;
-	ret = utfconv_lock(uf, nowait);
+	ret = utfconv_dev_lock(uf, nowait);
 	if (ret)
 		return ret;
 	if (uf->resets != *resets && started)
 		ret = -ECANCELED;
 	*resets = uf->resets;
 	if (!ret)
-		ret = utfconv_stopped_locked(uf);
+		ret = utfconv_dev_stopped_locked(uf);
 	if (!ret)
-		ret = utfconv_ring_alloc_locked(uf);
+		ret = utfconv_dev_ring_alloc_locked(uf);
 	if (!ret)
-		ret = utfconv_fill_locked(uf, src, src_bytes, src_used, cflags);
-	utfconv_unlock(uf);
+		ret = utfconv_dev_fill_locked(uf, src, src_bytes, src_used,
+					      cflags);
+	utfconv_dev_unlock(uf);
 	/* Flushing again returns the first flush's result. */
 	if (ret == -EPIPE && cflags)
 		return 0;
@@ -669,14 +673,14 @@ static int utfconv_step(struct utfconv_file *uf, const u8 *src,
 }
 
 /**
- * utfconv_write_iter() - convert input bytes
+ * utfconv_dev_write_iter() - convert input bytes
  * @iocb: the call: its file is the stream
  * @from: user buffers holding the input (write(), writev(), io_uring);
  *	split anywhere, also inside a character between vector elements
  *
  * Accepts exactly the input whose output fits into the output buffer (an
  * incomplete character's tail is accepted and held pending), in steps of
- * up to %UTFCONV_IN_BYTES copied without the lock and converted under it.
+ * up to %UTFCONV_DEV_IN_BYTES copied without the lock and converted under it.
  * Between steps a pending signal ends the write with the count accepted.
  * It sleeps only while no input at all can be accepted. Under the strict
  * and wtf8 policies the input before an ill-formed sequence is accepted,
@@ -697,9 +701,9 @@ static int utfconv_step(struct utfconv_file *uf, const u8 *src,
  * * -EFAULT - the first buffer of @from is not readable
  * * -ENOMEM - out of memory
  */
-static ssize_t utfconv_write_iter(struct kiocb *iocb, struct iov_iter *from)
+static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	struct utfconv_file *uf = iocb->ki_filp->private_data;
+	struct utfconv_dev_file *uf = iocb->ki_filp->private_data;
 	size_t count = iov_iter_count(from);
 	size_t done = 0;
 	size_t have;
@@ -710,23 +714,24 @@ static ssize_t utfconv_write_iter(struct kiocb *iocb, struct iov_iter *from)
 
 	if (!count)
 		return 0;
-	in = kmalloc(min_t(size_t, count, UTFCONV_IN_BYTES), GFP_KERNEL_ACCOUNT);
+	in = kmalloc(min_t(size_t, count, UTFCONV_DEV_IN_BYTES),
+		     GFP_KERNEL_ACCOUNT);
 	if (!in)
 		return -ENOMEM;
 	while (done < count) {
 		have = copy_from_iter(in, min_t(size_t, count - done,
-						UTFCONV_IN_BYTES), from);
+						UTFCONV_DEV_IN_BYTES), from);
 		if (!have) {
 			ret = -EFAULT;
 			break;
 		}
-		ret = utfconv_step(uf, in, have, &used, &resets, done > 0, 0,
-				   iocb->ki_flags & IOCB_NOWAIT);
+		ret = utfconv_dev_step(uf, in, have, &used, &resets, done > 0,
+				       0, iocb->ki_flags & IOCB_NOWAIT);
 		done += used;
 		iov_iter_revert(from, have - used);
 		if (ret == -ENOSPC && !done)
-			ret = utfconv_wait(uf, utfconv_nowait(iocb),
-					   UTFCONV_ROOM_EVENTS);
+			ret = utfconv_dev_wait(uf, utfconv_dev_nowait(iocb),
+					       UTFCONV_DEV_ROOM_EVENTS);
 		else if (ret == -E2BIG)
 			ret = 0;	/* the next step tells */
 		if (ret)
@@ -743,26 +748,26 @@ static ssize_t utfconv_write_iter(struct kiocb *iocb, struct iov_iter *from)
 }
 
 /**
- * utfconv_poll() - readiness of a stream
+ * utfconv_dev_poll() - readiness of a stream
  * @file: the stream
  * @wait: poll table
  *
- * Takes no lock: utfconv_unlock() publishes every change before the
+ * Takes no lock: utfconv_dev_unlock() publishes every change before the
  * wake-up that announces it.
  *
  * Context: Process context.
- * Return: as utfconv_mask_locked().
+ * Return: as utfconv_dev_mask_locked().
  */
-static __poll_t utfconv_poll(struct file *file, poll_table *wait)
+static __poll_t utfconv_dev_poll(struct file *file, poll_table *wait)
 {
-	struct utfconv_file *uf = file->private_data;
+	struct utfconv_dev_file *uf = file->private_data;
 
 	poll_wait(file, &uf->wait, wait);
-	return utfconv_mask(uf);
+	return utfconv_dev_mask(uf);
 }
 
 /*
- * The sizes are part of the commands, which utfconv_ioctl() matches whole:
+ * The sizes are part of the commands, which utfconv_dev_ioctl() matches whole:
  * a structure never changes size (the UAPI header says how it extends).
  */
 static_assert(sizeof(struct utfconv_info) == 64);
@@ -771,30 +776,30 @@ static_assert(sizeof(struct utfconv_status) == 80);
 static_assert(sizeof(struct utfconv_convert) == 96);
 
 /**
- * struct utfconv_mode - a configuration as the codec takes it
+ * struct utfconv_dev_mode - a configuration as the codec takes it
  * @direction: UTFCONV_DIR_*
  * @policy: UTFCONV_POLICY_*
  * @flags: the codec's UTFCONV_FLAG_* bits (%UTFCONV_FLAGS_ALL)
  */
-struct utfconv_mode {
+struct utfconv_dev_mode {
 	u32 direction;
 	u32 policy;
 	u32 flags;
 };
 
 /**
- * struct utfconv_pair - the codec direction of a source and target
+ * struct utfconv_dev_pair - the codec direction of a source and target
  * @source: UTFCONV_ENC_* of the input
  * @target: UTFCONV_ENC_* of the output
  * @direction: UTFCONV_DIR_* of the codec
  */
-struct utfconv_pair {
+struct utfconv_dev_pair {
 	u8 source;
 	u8 target;
 	u8 direction;
 };
 
-static const struct utfconv_pair utfconv_pairs[] = {
+static const struct utfconv_dev_pair utfconv_dev_pairs[] = {
 	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE, UTFCONV_DIR_UTF8_TO_UTF16LE },
 	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16BE, UTFCONV_DIR_UTF8_TO_UTF16BE },
 	{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF8, UTFCONV_DIR_UTF16LE_TO_UTF8 },
@@ -806,9 +811,10 @@ static const struct utfconv_pair utfconv_pairs[] = {
  * Validates the configuration of SET_CONFIG or CONVERT and maps (source,
  * target) to a codec direction: 0 or -EINVAL.
  */
-static int utfconv_check_config(u32 source, u32 target, u32 policy,
-				u32 flags, const void *padding,
-				size_t padding_bytes, struct utfconv_mode *mode)
+static int utfconv_dev_check_config(u32 source, u32 target, u32 policy,
+				    u32 flags, const void *padding,
+				    size_t padding_bytes,
+				    struct utfconv_dev_mode *mode)
 {
 	size_t i;
 
@@ -818,10 +824,10 @@ static int utfconv_check_config(u32 source, u32 target, u32 policy,
 		return -EINVAL;
 	if (memchr_inv(padding, 0, padding_bytes))
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
-		if (utfconv_pairs[i].source == source &&
-		    utfconv_pairs[i].target == target) {
-			mode->direction = utfconv_pairs[i].direction;
+	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++) {
+		if (utfconv_dev_pairs[i].source == source &&
+		    utfconv_dev_pairs[i].target == target) {
+			mode->direction = utfconv_dev_pairs[i].direction;
 			mode->policy = policy;
 			mode->flags = flags;
 			return 0;
@@ -831,19 +837,19 @@ static int utfconv_check_config(u32 source, u32 target, u32 policy,
 }
 
 /* %UTFCONV_IOC_GET_INFO: 0 or -EFAULT. */
-static long utfconv_ioctl_get_info(void __user *argp)
+static long utfconv_dev_ioctl_get_info(void __user *argp)
 {
 	struct utfconv_info info;
 	size_t i;
 
 	memset(&info, 0, sizeof(info));
-	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
-		info.sources |= BIT(utfconv_pairs[i].source);
-		info.targets |= BIT(utfconv_pairs[i].target);
+	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++) {
+		info.sources |= BIT(utfconv_dev_pairs[i].source);
+		info.targets |= BIT(utfconv_dev_pairs[i].target);
 	}
 	info.policies = GENMASK(UTFCONV_POLICY_MAX, UTFCONV_POLICY_STRICT);
 	info.flags = UTFCONV_FLAGS_ALL;
-	info.buffer_bytes = utfconv_buffer_bytes;
+	info.buffer_bytes = utfconv_dev_buffer_bytes;
 	info.max_pending_bytes = UTFCONV_MAX_PENDING;
 
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
@@ -853,58 +859,58 @@ static long utfconv_ioctl_get_info(void __user *argp)
  * Whether the stream may change its mode: just opened or reset, no input
  * taken (counted or pending), no output, not flushed, not failed.
  */
-static bool utfconv_fresh_locked(struct utfconv_file *uf)
+static bool utfconv_dev_fresh_locked(struct utfconv_dev_file *uf)
 {
 	const struct utfconv_state *st = &uf->state;
 
-	return !utfconv_stopped_locked(uf) && !utfconv_ended_locked(uf) &&
-	       uf->head == uf->tail && !utfconv_pending_bytes(st) &&
-	       !st->bytes_in && !st->bytes_out;
+	return !utfconv_dev_stopped_locked(uf) &&
+	       !utfconv_dev_ended_locked(uf) && uf->head == uf->tail &&
+	       !utfconv_pending_bytes(st) && !st->bytes_in && !st->bytes_out;
 }
 
 /*
  * %UTFCONV_IOC_SET_CONFIG: 0, or -EFAULT, -EINVAL, -EBUSY, -ERESTARTSYS
  * with the stream unchanged.
  */
-static long utfconv_ioctl_set_config(struct utfconv_file *uf,
-				     void __user *argp)
+static long utfconv_dev_ioctl_set_config(struct utfconv_dev_file *uf,
+					 void __user *argp)
 {
 	struct utfconv_config config;
-	struct utfconv_mode mode;
+	struct utfconv_dev_mode mode;
 	int ret;
 
 	if (copy_from_user(&config, argp, sizeof(config)))
 		return -EFAULT;
-	ret = utfconv_check_config(config.source, config.target,
-				   config.policy, config.flags,
-				   config.padding, sizeof(config.padding),
-				   &mode);
+	ret = utfconv_dev_check_config(config.source, config.target,
+				       config.policy, config.flags,
+				       config.padding, sizeof(config.padding),
+				       &mode);
 	if (ret)
 		return ret;
 
-	ret = utfconv_lock(uf, false);
+	ret = utfconv_dev_lock(uf, false);
 	if (ret)
 		return ret;
-	if (!utfconv_fresh_locked(uf))
+	if (!utfconv_dev_fresh_locked(uf))
 		ret = -EBUSY;
 	else
 		/* Checked above; on failure @uf->state stays as it was. */
 		ret = utfconv_init(&uf->state, mode.direction, mode.policy,
 				   mode.flags);
-	utfconv_unlock(uf);
+	utfconv_dev_unlock(uf);
 	return ret;
 }
 
 /* The configuration, read back from the codec state, its only copy. */
-static void utfconv_config_of(const struct utfconv_state *st,
-			      struct utfconv_config *config)
+static void utfconv_dev_config_of(const struct utfconv_state *st,
+				  struct utfconv_config *config)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(utfconv_pairs); i++) {
-		if (utfconv_pairs[i].direction == st->direction) {
-			config->source = utfconv_pairs[i].source;
-			config->target = utfconv_pairs[i].target;
+	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++) {
+		if (utfconv_dev_pairs[i].direction == st->direction) {
+			config->source = utfconv_dev_pairs[i].source;
+			config->target = utfconv_dev_pairs[i].target;
 		}
 	}
 	config->policy = st->policy;
@@ -915,19 +921,19 @@ static void utfconv_config_of(const struct utfconv_state *st,
  * One snapshot of the stream under its lock, as GET_CONFIG, GET_STATUS and
  * fdinfo report it (padding zero): 0 or -ERESTARTSYS.
  */
-static int utfconv_snapshot(struct utfconv_file *uf,
-			    struct utfconv_config *config,
-			    struct utfconv_status *status)
+static int utfconv_dev_snapshot(struct utfconv_dev_file *uf,
+				struct utfconv_config *config,
+				struct utfconv_status *status)
 {
 	const struct utfconv_state *st = &uf->state;
 	int ret;
 
 	memset(config, 0, sizeof(*config));
 	memset(status, 0, sizeof(*status));
-	ret = utfconv_lock(uf, false);
+	ret = utfconv_dev_lock(uf, false);
 	if (ret)
 		return ret;
-	utfconv_config_of(st, config);
+	utfconv_dev_config_of(st, config);
 	status->bytes_in = st->bytes_in;
 	status->bytes_out = st->bytes_out;
 	status->code_points = st->code_points;
@@ -935,25 +941,25 @@ static int utfconv_snapshot(struct utfconv_file *uf,
 	status->error_kind = st->error_kind;
 	if (st->error_kind != UTFCONV_ERR_NONE)
 		status->error_offset = st->error_offset;
-	if (utfconv_ended_locked(uf))
+	if (utfconv_dev_ended_locked(uf))
 		status->state |= UTFCONV_STATE_ENDED;
 	if (utfconv_error(st))
 		status->state |= UTFCONV_STATE_FAILED;
 	status->pending_bytes = utfconv_pending_bytes(st);
 	status->ready_bytes = uf->head - uf->tail;
-	utfconv_unlock(uf);
+	utfconv_dev_unlock(uf);
 	return 0;
 }
 
 /* %UTFCONV_IOC_GET_CONFIG and GET_STATUS: 0, -EFAULT or -ERESTARTSYS. */
-static long utfconv_ioctl_get(struct utfconv_file *uf, void __user *argp,
-			      bool status)
+static long utfconv_dev_ioctl_get(struct utfconv_dev_file *uf,
+				  void __user *argp, bool status)
 {
 	struct utfconv_config config;
 	struct utfconv_status st;
 	int ret;
 
-	ret = utfconv_snapshot(uf, &config, &st);
+	ret = utfconv_dev_snapshot(uf, &config, &st);
 	if (ret)
 		return ret;
 	if (status)
@@ -962,7 +968,7 @@ static long utfconv_ioctl_get(struct utfconv_file *uf, void __user *argp,
 }
 
 /* %UTFCONV_IOC_FLUSH: steps until the input ended, waiting for room. */
-static long utfconv_ioctl_flush(struct utfconv_file *uf, bool nonblock)
+static long utfconv_dev_ioctl_flush(struct utfconv_dev_file *uf, bool nonblock)
 {
 	bool started = false;
 	u64 resets = 0;
@@ -970,11 +976,12 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, bool nonblock)
 	int ret;
 
 	do {
-		ret = utfconv_step(uf, NULL, 0, &used, &resets, started,
-				   UTFCONV_END, false);
+		ret = utfconv_dev_step(uf, NULL, 0, &used, &resets, started,
+				       UTFCONV_END, false);
 		started = true;
 		if (ret == -ENOSPC)
-			ret = utfconv_wait(uf, nonblock, UTFCONV_ROOM_EVENTS);
+			ret = utfconv_dev_wait(uf, nonblock,
+					       UTFCONV_DEV_ROOM_EVENTS);
 		else if (ret == -E2BIG)
 			ret = 0;	/* part of the output queued */
 		else if (!ret)
@@ -985,15 +992,15 @@ static long utfconv_ioctl_flush(struct utfconv_file *uf, bool nonblock)
 
 /*
  * %UTFCONV_IOC_RESET: marks the stream for reset, done by the next holder
- * of its lock (utfconv_lock()), and returns at once whatever other calls
+ * of its lock (utfconv_dev_lock()), and returns at once whatever other calls
  * on the stream do. A call that holds the lock meanwhile ends on the old
  * stream. Returns 0.
  */
-static long utfconv_ioctl_reset(struct utfconv_file *uf)
+static long utfconv_dev_ioctl_reset(struct utfconv_dev_file *uf)
 {
 	/* The wake-up's queue lock orders the bit before a waiter's look. */
 	set_bit(0, &uf->reset_req);
-	wake_up_interruptible_poll(&uf->wait, UTFCONV_FRESH_MASK);
+	wake_up_interruptible_poll(&uf->wait, UTFCONV_DEV_FRESH_MASK);
 	return 0;
 }
 
@@ -1002,10 +1009,10 @@ static long utfconv_ioctl_reset(struct utfconv_file *uf)
  * -EFAULT, @st and *@dst_done stay as before the output that did not
  * reach dst whole: no step is replayed to count a partial copy.
  */
-static int utfconv_convert_step(const struct utfconv_convert *cv,
-				struct utfconv_state *st, const u8 *in_buf,
-				size_t chunk, unsigned int cflags, u8 *out_buf,
-				u64 *dst_done)
+static int utfconv_dev_convert_step(const struct utfconv_convert *cv,
+				    struct utfconv_state *st, const u8 *in_buf,
+				    size_t chunk, unsigned int cflags,
+				    u8 *out_buf, u64 *dst_done)
 {
 	u8 __user *dst = u64_to_user_ptr(cv->dst);
 	struct utfconv_state before;
@@ -1017,7 +1024,8 @@ static int utfconv_convert_step(const struct utfconv_convert *cv,
 	int ret;
 
 	do {
-		room = min_t(u64, cv->dst_bytes - *dst_done, UTFCONV_OUT_BYTES);
+		room = min_t(u64, cv->dst_bytes - *dst_done,
+			     UTFCONV_DEV_OUT_BYTES);
 		full = room == cv->dst_bytes - *dst_done;
 		before = *st;
 		ret = utfconv_convert(st, in_buf + pos, chunk - pos, &src_used,
@@ -1034,9 +1042,9 @@ static int utfconv_convert_step(const struct utfconv_convert *cv,
 }
 
 /* Fills the out fields of a CONVERT request; returns @ret. */
-static int utfconv_convert_result(struct utfconv_convert *cv,
-				  const struct utfconv_state *st, u64 dst_done,
-				  int ret)
+static int utfconv_dev_convert_result(struct utfconv_convert *cv,
+				      const struct utfconv_state *st,
+				      u64 dst_done, int ret)
 {
 	/* Input held pending was not converted. */
 	if (ret == -EILSEQ || ret == -EINVAL)
@@ -1051,13 +1059,13 @@ static int utfconv_convert_result(struct utfconv_convert *cv,
 }
 
 /**
- * utfconv_convert_user() - the work of %UTFCONV_IOC_CONVERT
+ * utfconv_dev_convert_user() - the work of %UTFCONV_IOC_CONVERT
  * @cv: the validated request; its out fields are filled
  * @mode: its configuration for the codec
- * @in_buf: bounce buffer for input, %UTFCONV_IN_BYTES long
- * @out_buf: bounce buffer for output, %UTFCONV_OUT_BYTES long
+ * @in_buf: bounce buffer for input, %UTFCONV_DEV_IN_BYTES long
+ * @out_buf: bounce buffer for output, %UTFCONV_DEV_OUT_BYTES long
  *
- * Converts in steps of at most %UTFCONV_IN_BYTES input bytes with a stream
+ * Converts in steps of at most %UTFCONV_DEV_IN_BYTES input bytes with a stream
  * state of its own, %UTFCONV_END on the last. @cv->dst_used counts the
  * output of the steps that reached dst whole, @cv->src_used their input.
  *
@@ -1071,9 +1079,9 @@ static int utfconv_convert_result(struct utfconv_convert *cv,
  *   past @cv->dst_used
  * * -EINTR - a signal is pending and input is left
  */
-static int utfconv_convert_user(struct utfconv_convert *cv,
-				const struct utfconv_mode *mode, u8 *in_buf,
-				u8 *out_buf)
+static int utfconv_dev_convert_user(struct utfconv_convert *cv,
+				    const struct utfconv_dev_mode *mode,
+				    u8 *in_buf, u8 *out_buf)
 {
 	const u8 __user *src = u64_to_user_ptr(cv->src);
 	struct utfconv_state st;
@@ -1087,13 +1095,15 @@ static int utfconv_convert_user(struct utfconv_convert *cv,
 	if (ret)
 		return ret;
 	while (!ret) {
-		chunk = min_t(u64, cv->src_bytes - src_done, UTFCONV_IN_BYTES);
+		chunk = min_t(u64, cv->src_bytes - src_done,
+			      UTFCONV_DEV_IN_BYTES);
 		if (copy_from_user(in_buf, src + src_done, chunk))
-			return utfconv_convert_result(cv, &st, dst_done, -EFAULT);
+			return utfconv_dev_convert_result(cv, &st, dst_done,
+							  -EFAULT);
 		src_done += chunk;
 		cflags = src_done == cv->src_bytes ? UTFCONV_END : 0;
-		ret = utfconv_convert_step(cv, &st, in_buf, chunk, cflags,
-					   out_buf, &dst_done);
+		ret = utfconv_dev_convert_step(cv, &st, in_buf, chunk, cflags,
+					       out_buf, &dst_done);
 		if (ret || cflags)
 			break;
 		/*
@@ -1105,14 +1115,14 @@ static int utfconv_convert_user(struct utfconv_convert *cv,
 			ret = -EINTR;
 		cond_resched();
 	}
-	return utfconv_convert_result(cv, &st, dst_done, ret);
+	return utfconv_dev_convert_result(cv, &st, dst_done, ret);
 }
 
 /*
  * 0 if [@addr, @addr + @bytes) is a user range the kernel's types hold
  * (@end set to its end), else -EFAULT.
  */
-static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
+static int utfconv_dev_user_range(u64 addr, u64 bytes, u64 *end)
 {
 	if (check_add_overflow(addr, bytes, end))
 		return -EFAULT;
@@ -1124,7 +1134,7 @@ static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
 }
 
 /**
- * utfconv_ioctl_convert() - %UTFCONV_IOC_CONVERT
+ * utfconv_dev_ioctl_convert() - %UTFCONV_IOC_CONVERT
  * @argp: user address of a &struct utfconv_convert
  *
  * Converts through bounce buffers of its own (charged to the caller), so
@@ -1133,13 +1143,13 @@ static int utfconv_user_range(u64 addr, u64 bytes, u64 *end)
  * dst changes in converted output only.
  *
  * Context: Process context; may sleep.
- * Return: as utfconv_convert_user(), or -EINVAL for an invalid request
+ * Return: as utfconv_dev_convert_user(), or -EINVAL for an invalid request
  * or overlapping buffers, -EFAULT if @argp is not accessible or a
  * buffer's range wraps or leaves user space (nothing written), -ENOMEM.
  */
-static long utfconv_ioctl_convert(void __user *argp)
+static long utfconv_dev_ioctl_convert(void __user *argp)
 {
-	struct utfconv_mode mode;
+	struct utfconv_dev_mode mode;
 	struct utfconv_convert cv;
 	u64 src_end;
 	u64 dst_end;
@@ -1149,13 +1159,14 @@ static long utfconv_ioctl_convert(void __user *argp)
 
 	if (copy_from_user(&cv, argp, sizeof(cv)))
 		return -EFAULT;
-	ret = utfconv_check_config(cv.source, cv.target, cv.policy, cv.flags,
-				   cv.padding, sizeof(cv.padding), &mode);
+	ret = utfconv_dev_check_config(cv.source, cv.target, cv.policy,
+				       cv.flags, cv.padding, sizeof(cv.padding),
+				       &mode);
 	if (ret)
 		return ret;
-	ret = utfconv_user_range(cv.src, cv.src_bytes, &src_end);
+	ret = utfconv_dev_user_range(cv.src, cv.src_bytes, &src_end);
 	if (!ret)
-		ret = utfconv_user_range(cv.dst, cv.dst_bytes, &dst_end);
+		ret = utfconv_dev_user_range(cv.dst, cv.dst_bytes, &dst_end);
 	if (ret)
 		return ret;
 	/* src is read while dst is written: they must not overlap */
@@ -1164,10 +1175,10 @@ static long utfconv_ioctl_convert(void __user *argp)
 		return -EINVAL;
 
 	/* Two slab objects, not one order-2 block of their sum. */
-	in_buf = kmalloc(UTFCONV_IN_BYTES, GFP_KERNEL_ACCOUNT);
-	out_buf = kmalloc(UTFCONV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
+	in_buf = kmalloc(UTFCONV_DEV_IN_BYTES, GFP_KERNEL_ACCOUNT);
+	out_buf = kmalloc(UTFCONV_DEV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
 	if (in_buf && out_buf)
-		ret = utfconv_convert_user(&cv, &mode, in_buf, out_buf);
+		ret = utfconv_dev_convert_user(&cv, &mode, in_buf, out_buf);
 	else
 		ret = -ENOMEM;
 	kfree(out_buf);
@@ -1181,7 +1192,7 @@ static long utfconv_ioctl_convert(void __user *argp)
 }
 
 /**
- * utfconv_ioctl() - control a stream, or convert one buffer
+ * utfconv_dev_ioctl() - control a stream, or convert one buffer
  * @file: the stream
  * @cmd: UTFCONV_IOC_*
  * @arg: user address of the command's structure, if it has one
@@ -1219,33 +1230,33 @@ static long utfconv_ioctl_convert(void __user *argp)
  * * -ERESTARTSYS - a signal came while waiting for the lock or for room
  * * -ENOIOCTLCMD - unknown @cmd (-ENOTTY to userspace)
  */
-static long utfconv_ioctl(struct file *file, unsigned int cmd,
-			  unsigned long arg)
+static long utfconv_dev_ioctl(struct file *file, unsigned int cmd,
+			      unsigned long arg)
 {
-	struct utfconv_file *uf = file->private_data;
+	struct utfconv_dev_file *uf = file->private_data;
 	void __user *argp = (void __user *)arg;
 
 	switch (cmd) {
 	case UTFCONV_IOC_GET_INFO:
-		return utfconv_ioctl_get_info(argp);
+		return utfconv_dev_ioctl_get_info(argp);
 	case UTFCONV_IOC_SET_CONFIG:
-		return utfconv_ioctl_set_config(uf, argp);
+		return utfconv_dev_ioctl_set_config(uf, argp);
 	case UTFCONV_IOC_GET_CONFIG:
-		return utfconv_ioctl_get(uf, argp, false);
+		return utfconv_dev_ioctl_get(uf, argp, false);
 	case UTFCONV_IOC_GET_STATUS:
-		return utfconv_ioctl_get(uf, argp, true);
+		return utfconv_dev_ioctl_get(uf, argp, true);
 	case UTFCONV_IOC_FLUSH:
-		return utfconv_ioctl_flush(uf, file->f_flags & O_NONBLOCK);
+		return utfconv_dev_ioctl_flush(uf, file->f_flags & O_NONBLOCK);
 	case UTFCONV_IOC_RESET:
-		return utfconv_ioctl_reset(uf);
+		return utfconv_dev_ioctl_reset(uf);
 	case UTFCONV_IOC_CONVERT:
-		return utfconv_ioctl_convert(argp);
+		return utfconv_dev_ioctl_convert(argp);
 	}
 	return -ENOIOCTLCMD;
 }
 
 /* The name iconv gives an encoding, for fdinfo. */
-static const char *utfconv_enc_name(u32 enc)
+static const char *utfconv_dev_enc_name(u32 enc)
 {
 	switch (enc) {
 	case UTFCONV_ENC_UTF8:
@@ -1260,7 +1271,7 @@ static const char *utfconv_enc_name(u32 enc)
 }
 
 /**
- * utfconv_show_fdinfo() - the stream's counters in /proc/<pid>/fdinfo/<fd>
+ * utfconv_dev_show_fdinfo() - the stream's counters in /proc/<pid>/fdinfo/<fd>
  * @m: the fdinfo file
  * @file: the stream
  *
@@ -1270,7 +1281,7 @@ static const char *utfconv_enc_name(u32 enc)
  * Context: Process context; takes the stream's lock (nothing printed if a
  * signal comes first).
  */
-static void utfconv_show_fdinfo(struct seq_file *m, struct file *file)
+static void utfconv_dev_show_fdinfo(struct seq_file *m, struct file *file)
 {
 	static const char *const kinds[] = {
 		[UTFCONV_ERR_NONE] = "none",
@@ -1286,10 +1297,12 @@ static void utfconv_show_fdinfo(struct seq_file *m, struct file *file)
 	struct utfconv_config config;
 	struct utfconv_status st;
 
-	if (utfconv_snapshot(file->private_data, &config, &st))
+	if (utfconv_dev_snapshot(file->private_data, &config, &st))
 		return;
-	seq_printf(m, "utfconv-source:\t%s\n", utfconv_enc_name(config.source));
-	seq_printf(m, "utfconv-target:\t%s\n", utfconv_enc_name(config.target));
+	seq_printf(m, "utfconv-source:\t%s\n",
+		   utfconv_dev_enc_name(config.source));
+	seq_printf(m, "utfconv-target:\t%s\n",
+		   utfconv_dev_enc_name(config.target));
 	seq_printf(m, "utfconv-policy:\t%s\n",
 		   policies[min_t(u32, config.policy, UTFCONV_POLICY_MAX)]);
 	seq_printf(m, "utfconv-flags:\t%#x\n", config.flags);
@@ -1307,26 +1320,26 @@ static void utfconv_show_fdinfo(struct seq_file *m, struct file *file)
 	seq_printf(m, "utfconv-ready-bytes:\t%u\n", st.ready_bytes);
 }
 
-static const struct file_operations utfconv_fops = {
+static const struct file_operations utfconv_dev_fops = {
 	.owner		= THIS_MODULE,
-	.open		= utfconv_open,
-	.release	= utfconv_release,
-	.read_iter	= utfconv_read_iter,
-	.write_iter	= utfconv_write_iter,
-	.poll		= utfconv_poll,
-	.unlocked_ioctl	= utfconv_ioctl,
+	.open		= utfconv_dev_open,
+	.release	= utfconv_dev_release,
+	.read_iter	= utfconv_dev_read_iter,
+	.write_iter	= utfconv_dev_write_iter,
+	.poll		= utfconv_dev_poll,
+	.unlocked_ioctl	= utfconv_dev_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
-	.show_fdinfo	= utfconv_show_fdinfo,
+	.show_fdinfo	= utfconv_dev_show_fdinfo,
 };
 
-static struct miscdevice utfconv_misc = {
+static struct miscdevice utfconv_dev_misc = {
 	.minor		= MISC_DYNAMIC_MINOR,
 	.name		= UTFCONV_DEV_NAME,
-	.fops		= &utfconv_fops,
+	.fops		= &utfconv_dev_fops,
 	.mode		= 0666,
 };
 
-module_misc_device(utfconv_misc);
+module_misc_device(utfconv_dev_misc);
 
 MODULE_DESCRIPTION("UTF-8 <-> UTF-16 conversion device /dev/utfconv");
 MODULE_AUTHOR("utfconv developers");
