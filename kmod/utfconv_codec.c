@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * utfconv codec: streaming UTF-8 <-> UTF-16 conversion: the stream API,
- * its errors and policies, the choice of paths (x86-64: SIMD, BMI2) and
- * module set-up. The UTF-8 side is in utfconv_utf8.c, the UTF-16 side in
- * utfconv_utf16.c, the one-shot API in utfconv_oneshot.c.
+ * its errors and policies, and module set-up. The UTF-8 side is in
+ * utfconv_utf8.c, the UTF-16 side in utfconv_utf16.c, the one-shot API in
+ * utfconv_oneshot.c, the choice of paths on x86-64 (SIMD, BMI2) in
+ * utfconv_x86.c.
  *
  * Exact per the Unicode Standard chapter 3 (D76 scalar value, D91 UTF-16,
  * D92 UTF-8, Table 3-7, section 3.9 "U+FFFD Substitution of Maximal
