@@ -148,34 +148,29 @@ u64 utfconv_z_msb(utfconv_u8x64 v)
 	return m;
 }
 
-/* The bytes of @v below @c, as unsigned (vpcmpub, predicate 1: less). */
+/*
+ * The bytes of @v in relation @p (0: equal, 1: less) to @c's, as
+ * signed if @sgn (vpcmpb), else as unsigned (vpcmpub).
+ */
+static __always_inline UTFCONV_AVX512
+u64 utfconv_z_cmp8(utfconv_u8x64 v, utfconv_u8x64 c, int p, bool sgn)
+{
+	u64 m;
+
+	if (sgn)
+		asm("vpcmpb %3, %2, %1, %0" : "=k" (m)
+		    : "v" (v), "v" (c), "i" (p));
+	else
+		asm("vpcmpub %3, %2, %1, %0" : "=k" (m)
+		    : "v" (v), "v" (c), "i" (p));
+	return m;
+}
+
+/* The bytes of @v below @c, as unsigned. */
 static __always_inline UTFCONV_AVX512
 u64 utfconv_z_lt(utfconv_u8x64 v, utfconv_u8x64 c)
 {
-	u64 m;
-
-	asm("vpcmpub $1, %2, %1, %0" : "=k" (m) : "v" (v), "v" (c));
-	return m;
-}
-
-/* The bytes of @v below @c, as signed (vpcmpb, predicate 1: less). */
-static __always_inline UTFCONV_AVX512
-u64 utfconv_z_lts(utfconv_u8x64 v, utfconv_u8x64 c)
-{
-	u64 m;
-
-	asm("vpcmpb $1, %2, %1, %0" : "=k" (m) : "v" (v), "v" (c));
-	return m;
-}
-
-/* The bytes of @v equal to @c's (vpcmpeqb). */
-static __always_inline UTFCONV_AVX512
-u64 utfconv_z_eq8(utfconv_u8x64 v, utfconv_u8x64 c)
-{
-	u64 m;
-
-	asm("vpcmpeqb %2, %1, %0" : "=k" (m) : "v" (v), "v" (c));
-	return m;
+	return utfconv_z_cmp8(v, c, 1, false);
 }
 
 /* The bytes of @v and @c with a common bit (vptestmb). */
@@ -284,7 +279,7 @@ struct utfconv_z_utf8 {
 struct utfconv_z_k8 {
 	utfconv_u8x64 leads, c0, e0, a0, x90, any, bad, xe0, xed, xf0, xf4,
 		      four, run3_tail, run3_lead;
-	utfconv_u16x32 x3f, x7ff;
+	utfconv_u16x32 x3f, x3080, x2080;
 };
 
 /*
@@ -360,28 +355,44 @@ unsigned int utfconv_z_utf8_end(const struct utfconv_z_utf8 *c, bool *stop)
 	return starts ? utfconv_z_last(starts) : 0;
 }
 
+/* The classes of a block of utfconv_z_utf8_run(), byte 0 in bit 0. */
+struct utfconv_z_run {
+	u64 hi;		/* 80..FF */
+	u64 cont;	/* 80..BF */
+	u64 two;	/* C2..DF */
+	u64 three;	/* E0..EF */
+	u64 carry;	/* continuation bytes of the block before's last lead */
+};
+
 /*
- * Half @h (0: bytes 0-31, 32: bytes 32-63) of a step at @s: each byte
+ * Half @h (0: bytes 0-31, 32: bytes 32-63) of 64 bytes at @s of one- to
+ * three-byte sequences (three-byte ones only if @three): each byte
  * decoded in a 16-bit lane as the character that would start there, from
- * it and the two bytes after it (those of @c->lead two bytes long, those
- * of @c->three three), the lanes of @keep packed at @d in UTF-16BE if @be,
- * else in UTF-16LE (64 bytes written). Returns the units written.
+ * it and the bytes after it (@b->two: the two-byte leads, @b->three: the
+ * three-byte ones), the lanes of @keep packed at @d in UTF-16BE if @be,
+ * else in UTF-16LE (64 bytes written). @x3080 and @x2080: those values
+ * in every lane. Returns the units written.
  */
 static __always_inline UTFCONV_AVX512
-unsigned int utfconv_z_utf8_half(const struct utfconv_z_k8 *k, const u8 *s,
-				 u8 *d, const struct utfconv_z_utf8 *c,
-				 u64 keep, unsigned int h, bool three, bool be)
+unsigned int utfconv_z_utf8_half(const u8 *s, u8 *d,
+				 const struct utfconv_z_run *b, u64 keep,
+				 utfconv_u16x32 x3080, utfconv_u16x32 x2080,
+				 unsigned int h, bool three, bool be)
 {
-	utfconv_u16x32 b0 = utfconv_z_zext8(s + h);
-	utfconv_u16x32 c1 = utfconv_z_zext8(s + h + 1) & k->x3f;
-	utfconv_u16x32 t = b0 << 6 | c1, u, c2;
+	utfconv_u16x32 b0 = utfconv_z_zext8(s + h), t, u;
 	u32 m = keep >> h;
 
-	u = utfconv_z_blend16(b0, t & k->x7ff, c->lead >> h);
-	if (three) {
-		c2 = utfconv_z_zext8(s + h + 2) & k->x3f;
-		u = utfconv_z_blend16(u, t << 6 | c2, c->three >> h);
-	}
+	/*
+	 * (b0 << 6) + c1 and (b0 << 12) + (c1 << 6) + c2, in 16 bits, less
+	 * the lead's and the continuation bytes' fixed bits, are the code
+	 * points of two- and three-byte sequences
+	 */
+	t = (b0 << 6) + utfconv_z_zext8(s + h + 1);
+	u = utfconv_z_msub16(b0, b->two >> h, t, x3080);
+	if (three)
+		u = utfconv_z_msub16(u, b->three >> h,
+				     (t << 6) + utfconv_z_zext8(s + h + 2),
+				     x2080);
 	if (be)
 		u = u << 8 | u >> 8;
 	u = utfconv_z_compress16(u, m);
@@ -559,8 +570,10 @@ unsigned int utfconv_z_utf8_step(const struct utfconv_z_k8 *k, const u8 **sp,
 				 u8 **dp, utfconv_u8x64 v, bool be, bool *run,
 				 bool *stop)
 {
+	struct utfconv_z_run r;
 	struct utfconv_z_utf8 c;
 	unsigned int end, n;
+	bool three;
 	u64 keep;
 
 	utfconv_z_classify(k, v, &c);
@@ -575,16 +588,13 @@ unsigned int utfconv_z_utf8_step(const struct utfconv_z_k8 *k, const u8 **sp,
 	keep = ~c.cont & ((1ULL << end) - 1);
 	if (unlikely(c.four & keep))
 		return utfconv_z_utf8_four(sp, dp, v, &c, keep, end, be);
-	if (c.three & keep) {
-		n = utfconv_z_utf8_half(k, *sp, *dp, &c, keep, 0, true, be);
-		n += utfconv_z_utf8_half(k, *sp, *dp + 2 * n, &c, keep, 32,
-					 true, be);
-	} else {
-		/* one- and two-byte sequences only (Cyrillic, Arabic, ...) */
-		n = utfconv_z_utf8_half(k, *sp, *dp, &c, keep, 0, false, be);
-		n += utfconv_z_utf8_half(k, *sp, *dp + 2 * n, &c, keep, 32,
-					 false, be);
-	}
+	r.two = c.lead & ~c.three;
+	r.three = c.three;
+	three = c.three & keep;
+	n = utfconv_z_utf8_half(*sp, *dp, &r, keep, k->x3080, k->x2080, 0,
+				three, be);
+	n += utfconv_z_utf8_half(*sp, *dp + 2 * n, &r, keep, k->x3080,
+				 k->x2080, 32, three, be);
 	*sp += end;
 	*dp += 2 * n;
 	return n;
@@ -611,49 +621,6 @@ struct utfconv_z_k2 {
 	utfconv_u16x32 x3f, x3080, x2080;
 };
 
-/* The classes of a block of utfconv_z_utf8_run(), byte 0 in bit 0. */
-struct utfconv_z_run {
-	u64 hi;		/* 80..FF */
-	u64 cont;	/* 80..BF */
-	u64 two;	/* C2..DF */
-	u64 three;	/* E0..EF */
-	u64 carry;	/* continuation bytes of the block before's last lead */
-};
-
-/*
- * Half @h (0: bytes 0-31, 32: bytes 32-63) of a block of one- to
- * three-byte sequences at @s (three-byte ones only if @three): each
- * byte decoded in a 16-bit lane as the character that would start
- * there, from it and the bytes after it, the lanes of the bytes that
- * are not continuation bytes packed at @d (64 bytes written). Returns
- * the units written.
- */
-static __always_inline UTFCONV_AVX512
-unsigned int utfconv_z_run_half(const struct utfconv_z_k2 *k, const u8 *s,
-				u8 *d, const struct utfconv_z_run *b,
-				unsigned int h, bool three, bool be)
-{
-	utfconv_u16x32 b0 = utfconv_z_zext8(s + h), t, u;
-	u32 m = ~b->cont >> h;
-
-	/*
-	 * (b0 << 6) + c1 and (b0 << 12) + (c1 << 6) + c2, in 16 bits, less
-	 * the lead's and the continuation bytes' fixed bits, are the code
-	 * points of two- and three-byte sequences
-	 */
-	t = (b0 << 6) + utfconv_z_zext8(s + h + 1);
-	u = utfconv_z_msub16(b0, b->two >> h, t, k->x3080);
-	if (three)
-		u = utfconv_z_msub16(u, b->three >> h,
-				     (t << 6) + utfconv_z_zext8(s + h + 2),
-				     k->x2080);
-	if (be)
-		u = u << 8 | u >> 8;
-	u = utfconv_z_compress16(u, m);
-	__builtin_memcpy(d, &u, sizeof(u));
-	return __builtin_popcount(m);
-}
-
 /*
  * Whether the block @v, whose bytes from 0x80 up are @b->hi, holds
  * only ASCII and well-formed two-byte sequences, its first bytes
@@ -666,7 +633,7 @@ bool utfconv_z_run_two(const struct utfconv_z_k2 *k, utfconv_u8x64 v,
 		       struct utfconv_z_run *b)
 {
 	/* 80..BF are the bytes below C0 as signed, C2..DF the leads */
-	b->cont = utfconv_z_lts(v, k->c0);
+	b->cont = utfconv_z_cmp8(v, k->c0, 1, true);
 	b->two = utfconv_z_lt(v + k->x3e, k->x1e);
 	b->three = 0;
 	return b->cont == (b->two << 1 | b->carry) &&
@@ -690,8 +657,8 @@ bool utfconv_z_run_three(const struct utfconv_z_k2 *k, const u8 *s,
 		return false;
 	/* bit p: the byte after p is below A0 */
 	lt_a0 = utfconv_z_lt(utfconv_z_load(s + 1), k->a0);
-	return !((utfconv_z_eq8(v, k->e0) & lt_a0) |
-		 (utfconv_z_eq8(v, k->ed) & ~lt_a0));
+	return !((utfconv_z_cmp8(v, k->e0, 0, false) & lt_a0) |
+		 (utfconv_z_cmp8(v, k->ed, 0, false) & ~lt_a0));
 }
 
 /*
@@ -719,8 +686,10 @@ unsigned int utfconv_z_run_block(const struct utfconv_z_k2 *k, const u8 **sp,
 		return 64;
 	}
 	if (utfconv_z_run_two(k, v, b)) {
-		n = utfconv_z_run_half(k, s, d, b, 0, false, be);
-		n += utfconv_z_run_half(k, s, d + 2 * n, b, 32, false, be);
+		n = utfconv_z_utf8_half(s, d, b, ~b->cont, k->x3080, k->x2080, 0,
+					false, be);
+		n += utfconv_z_utf8_half(s, d + 2 * n, b, ~b->cont, k->x3080,
+					 k->x2080, 32, false, be);
 	} else if (!utfconv_z_run_three(k, s, v, b)) {
 		return 0;
 	} else if (!b->carry && (b->three & m63) == UTFCONV_Z_RUN3 &&
@@ -730,8 +699,10 @@ unsigned int utfconv_z_run_block(const struct utfconv_z_k2 *k, const u8 **sp,
 		return utfconv_z_utf8_run3(k->run3_tail, k->run3_lead, k->x3f,
 					   v, d, be);
 	} else {
-		n = utfconv_z_run_half(k, s, d, b, 0, true, be);
-		n += utfconv_z_run_half(k, s, d + 2 * n, b, 32, true, be);
+		n = utfconv_z_utf8_half(s, d, b, ~b->cont, k->x3080, k->x2080, 0,
+					true, be);
+		n += utfconv_z_utf8_half(s, d + 2 * n, b, ~b->cont, k->x3080,
+					 k->x2080, 32, true, be);
 	}
 	*back = (b->two | b->three) >> 63 ? 1 : 2;
 	b->carry = (b->two | b->three) >> 63 | b->three >> 62;
@@ -835,7 +806,8 @@ u64 utfconv_z_utf8_steps(const u8 **sp, u8 **dp, const u8 *lim, bool be,
 		.xf4 = utfconv_z_set8(UTFCONV_Z_F4),
 		.four = utfconv_z_set8(UTFCONV_Z_FOUR),
 		.x3f = utfconv_z_set16(0x3F),
-		.x7ff = utfconv_z_set16(0x7FF),
+		.x3080 = utfconv_z_set16(0x3080),
+		.x2080 = utfconv_z_set16(0x2080),
 	};
 	const u8 *s = *sp;
 	u8 *d = *dp;
