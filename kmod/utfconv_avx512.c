@@ -20,27 +20,36 @@
  * write scratch bytes past the output they report, never past the end of
  * the output buffer.
  *
- * UTF-8 to UTF-16, 64 bytes a step: a step of ASCII widens them with two
- * zero-extending loads. Otherwise each byte is classified in one compare
- * per kind into 64-bit masks (continuation bytes, leads of three bytes
- * and more, and, through a 64-byte vpermb table indexed by the low six
- * bits of the leads, the leads that need a look at the byte after them:
- * C0, C1, E0, ED and F0 on), and the masks, in general-purpose registers,
- * say where the characters start, whether every lead has exactly its
- * continuation bytes and where the step must end: at the last character
- * that starts in the 64 bytes (whose bytes the next step loads), or
- * before the first byte that is not part of a well-formed one- to
- * three-byte sequence. Each byte is then decoded in a 16-bit lane as if
- * a character started there, from itself and the two bytes after it
- * (three zero-extending loads per 32 lanes, two where no three-byte
- * lead is among them), and vpcompressw keeps the lanes where characters
- * start, in order. A step of 21 three-byte sequences (CJK) is gathered
- * into its lanes by two vpermb instead, and one of 16 four-byte ones
- * (emoji) decoded in 32-bit lanes in place; other steps with four-byte
- * sequences decode in 32-bit lanes, a quarter at a time
- * (utfconv_z_utf8_four()). The ASCII run a call starts with goes through
- * the AVX2 path's loop (utfconv_avx2_utf8_lead()), which 512-bit
- * vectors do not beat there.
+ * UTF-8 to UTF-16, 64 bytes a block, in runs of blocks of ASCII and of
+ * well-formed one- to three-byte sequences (every script of the BMP,
+ * utfconv_z_utf8_run()): each block moves on by 64 bytes whatever its
+ * bytes, so that where the next one starts never waits on this one's
+ * (a block decodes a character its end cuts from the bytes after it,
+ * and the next block checks those as the continuation bytes it must
+ * start with, or the run ends and undoes that character). A block is
+ * classified in a few compares into 64-bit masks; a block of ASCII is
+ * widened by two zero-extending loads, one of 21 three-byte sequences
+ * (CJK) gathered into its lanes by two vpermb (and moves on by 63);
+ * otherwise each byte is decoded in a 16-bit lane as if a character
+ * started there, from itself and the one or two bytes after it (two or
+ * three zero-extending loads per 32 lanes, the leads' bits taken off by
+ * merge-masked subtractions), and vpcompressw keeps the lanes where
+ * characters start, in order. A block that is not such (four-byte
+ * sequences, anything ill-formed) goes to the steps, until one without
+ * a four-byte lead (utfconv_z_utf8_steps()): each byte is classified in
+ * one compare per kind into 64-bit masks (continuation bytes, leads of
+ * three bytes and more, and, through a 64-byte vpermb table indexed by
+ * the low six bits of the leads, the leads that need a look at the byte
+ * after them: C0, C1, E0, ED and F0 on), and the masks, in
+ * general-purpose registers, say where the characters start, whether
+ * every lead has exactly its continuation bytes and where the step must
+ * end: at the last character that starts in the 64 bytes (whose bytes
+ * the next step loads), or before the first byte that is not part of a
+ * well-formed sequence; the characters are decoded in 16-bit lanes as in
+ * a run, or, with four-byte sequences, in 32-bit lanes, a quarter at a
+ * time (utfconv_z_utf8_four()), 16 four-byte ones (emoji) in place. The
+ * ASCII run a call starts with goes through the AVX2 path's loop
+ * (utfconv_avx2_utf8_lead()), which 512-bit vectors do not beat there.
  *
  * UTF-16 to UTF-8, 32 units a step: ASCII narrowed with vpmovwb; units
  * below 0x800 as one or two bytes in their 16-bit lanes, packed with
@@ -139,14 +148,29 @@ u64 utfconv_z_msb(utfconv_u8x64 v)
 	return m;
 }
 
-/* The bytes of @v below @c, as unsigned (vpcmpub, predicate 1: less). */
+/*
+ * The bytes of @v in relation @p (0: equal, 1: less) to @c's, as
+ * signed if @sgn (vpcmpb), else as unsigned (vpcmpub).
+ */
 static __always_inline UTFCONV_AVX512
-u64 utfconv_z_lt(utfconv_u8x64 v, utfconv_u8x64 c)
+u64 utfconv_z_cmp8(utfconv_u8x64 v, utfconv_u8x64 c, int p, bool sgn)
 {
 	u64 m;
 
-	asm("vpcmpub $1, %2, %1, %0" : "=k" (m) : "v" (v), "v" (c));
+	if (sgn)
+		asm("vpcmpb %3, %2, %1, %0" : "=k" (m)
+		    : "v" (v), "v" (c), "i" (p));
+	else
+		asm("vpcmpub %3, %2, %1, %0" : "=k" (m)
+		    : "v" (v), "v" (c), "i" (p));
 	return m;
+}
+
+/* The bytes of @v below @c, as unsigned. */
+static __always_inline UTFCONV_AVX512
+u64 utfconv_z_lt(utfconv_u8x64 v, utfconv_u8x64 c)
+{
+	return utfconv_z_cmp8(v, c, 1, false);
 }
 
 /* The bytes of @v and @c with a common bit (vptestmb). */
@@ -189,6 +213,15 @@ utfconv_u16x32 utfconv_z_blend16(utfconv_u16x32 a, utfconv_u16x32 b, u32 m)
 	asm("vpblendmw %2, %1, %0%{%3%}" : "=v" (r)
 	    : "v" (a), "v" (b), "Yk" (m));
 	return r;
+}
+
+/* @a's 16-bit lanes, those of @m replaced by @b - @c (vpsubw, merging). */
+static __always_inline UTFCONV_AVX512
+utfconv_u16x32 utfconv_z_msub16(utfconv_u16x32 a, u32 m, utfconv_u16x32 b,
+				utfconv_u16x32 c)
+{
+	asm("vpsubw %2, %1, %0%{%3%}" : "+v" (a) : "v" (b), "v" (c), "Yk" (m));
+	return a;
 }
 
 /* The 16-bit lanes of @v where @m, one after the other (vpcompressw). */
@@ -246,7 +279,7 @@ struct utfconv_z_utf8 {
 struct utfconv_z_k8 {
 	utfconv_u8x64 leads, c0, e0, a0, x90, any, bad, xe0, xed, xf0, xf4,
 		      four, run3_tail, run3_lead;
-	utfconv_u16x32 x3f, x7ff;
+	utfconv_u16x32 x3f, x3080, x2080;
 };
 
 /*
@@ -262,31 +295,31 @@ void utfconv_z_classify(const struct utfconv_z_k8 *k, utfconv_u8x64 v,
 			struct utfconv_z_utf8 *c)
 {
 	u64 hi = utfconv_z_msb(v), lt_c0 = utfconv_z_lt(v, k->c0);
+	u64 lt_a0, lt_90, odd = 0, four = 0;
 	utfconv_u8x64 t;
-	u64 lt_a0, lt_90;
 
 	c->cont = hi & lt_c0;
 	c->lead = hi & ~lt_c0;
 	c->three = c->lead & ~utfconv_z_lt(v, k->e0);
 	c->expect = c->lead << 1 | c->three << 2;
-	c->odd = 0;
-	c->four = 0;
 	t = utfconv_z_permb(k->leads, v, c->lead);
-	if (!utfconv_z_test8(t, k->any))
-		return;
-	/* bit p: the byte after p is below A0 */
-	lt_a0 = utfconv_z_lt(v, k->a0) >> 1;
-	c->odd = utfconv_z_test8(t, k->bad) |
-		 (utfconv_z_test8(t, k->xe0) & lt_a0) |
-		 (utfconv_z_test8(t, k->xed) & ~lt_a0);
-	c->four = utfconv_z_test8(t, k->four);
-	if (!c->four)
-		return;
-	/* bit p: the byte after p is below 90 */
-	lt_90 = utfconv_z_lt(v, k->x90) >> 1;
-	c->odd |= (utfconv_z_test8(t, k->xf0) & lt_90) |
-		  (utfconv_z_test8(t, k->xf4) & ~lt_90);
-	c->expect |= c->four << 3;
+	if (utfconv_z_test8(t, k->any)) {
+		/* bit p: the byte after p is below A0 */
+		lt_a0 = utfconv_z_lt(v, k->a0) >> 1;
+		odd = utfconv_z_test8(t, k->bad) |
+		      (utfconv_z_test8(t, k->xe0) & lt_a0) |
+		      (utfconv_z_test8(t, k->xed) & ~lt_a0);
+		four = utfconv_z_test8(t, k->four);
+	}
+	if (unlikely(four)) {
+		/* bit p: the byte after p is below 90 */
+		lt_90 = utfconv_z_lt(v, k->x90) >> 1;
+		odd |= (utfconv_z_test8(t, k->xf0) & lt_90) |
+		       (utfconv_z_test8(t, k->xf4) & ~lt_90);
+		c->expect |= four << 3;
+	}
+	c->odd = odd;
+	c->four = four;
 }
 
 /*
@@ -322,28 +355,44 @@ unsigned int utfconv_z_utf8_end(const struct utfconv_z_utf8 *c, bool *stop)
 	return starts ? utfconv_z_last(starts) : 0;
 }
 
+/* The classes of a block of utfconv_z_utf8_run(), byte 0 in bit 0. */
+struct utfconv_z_run {
+	u64 hi;		/* 80..FF */
+	u64 cont;	/* 80..BF */
+	u64 two;	/* C2..DF */
+	u64 three;	/* E0..EF */
+	u64 carry;	/* continuation bytes of the block before's last lead */
+};
+
 /*
- * Half @h (0: bytes 0-31, 32: bytes 32-63) of a step at @s: each byte
+ * Half @h (0: bytes 0-31, 32: bytes 32-63) of 64 bytes at @s of one- to
+ * three-byte sequences (three-byte ones only if @three): each byte
  * decoded in a 16-bit lane as the character that would start there, from
- * it and the two bytes after it (those of @c->lead two bytes long, those
- * of @c->three three), the lanes of @keep packed at @d in UTF-16BE if @be,
- * else in UTF-16LE (64 bytes written). Returns the units written.
+ * it and the bytes after it (@b->two: the two-byte leads, @b->three: the
+ * three-byte ones), the lanes of @keep packed at @d in UTF-16BE if @be,
+ * else in UTF-16LE (64 bytes written). @x3080 and @x2080: those values
+ * in every lane. Returns the units written.
  */
 static __always_inline UTFCONV_AVX512
-unsigned int utfconv_z_utf8_half(const struct utfconv_z_k8 *k, const u8 *s,
-				 u8 *d, const struct utfconv_z_utf8 *c,
-				 u64 keep, unsigned int h, bool three, bool be)
+unsigned int utfconv_z_utf8_half(const u8 *s, u8 *d,
+				 const struct utfconv_z_run *b, u64 keep,
+				 utfconv_u16x32 x3080, utfconv_u16x32 x2080,
+				 unsigned int h, bool three, bool be)
 {
-	utfconv_u16x32 b0 = utfconv_z_zext8(s + h);
-	utfconv_u16x32 c1 = utfconv_z_zext8(s + h + 1) & k->x3f;
-	utfconv_u16x32 t = b0 << 6 | c1, u, c2;
+	utfconv_u16x32 b0 = utfconv_z_zext8(s + h), t, u;
 	u32 m = keep >> h;
 
-	u = utfconv_z_blend16(b0, t & k->x7ff, c->lead >> h);
-	if (three) {
-		c2 = utfconv_z_zext8(s + h + 2) & k->x3f;
-		u = utfconv_z_blend16(u, t << 6 | c2, c->three >> h);
-	}
+	/*
+	 * (b0 << 6) + c1 and (b0 << 12) + (c1 << 6) + c2, in 16 bits, less
+	 * the lead's and the continuation bytes' fixed bits, are the code
+	 * points of two- and three-byte sequences
+	 */
+	t = (b0 << 6) + utfconv_z_zext8(s + h + 1);
+	u = utfconv_z_msub16(b0, b->two >> h, t, x3080);
+	if (three)
+		u = utfconv_z_msub16(u, b->three >> h,
+				     (t << 6) + utfconv_z_zext8(s + h + 2),
+				     x2080);
 	if (be)
 		u = u << 8 | u >> 8;
 	u = utfconv_z_compress16(u, m);
@@ -493,14 +542,15 @@ bool utfconv_z_is_run3(const struct utfconv_z_utf8 *c)
  * compress. Returns the code points converted.
  */
 static __always_inline UTFCONV_AVX512
-unsigned int utfconv_z_utf8_run3(const struct utfconv_z_k8 *k, utfconv_u8x64 v,
-				 u8 *d, bool be)
+unsigned int utfconv_z_utf8_run3(utfconv_u8x64 tail, utfconv_u8x64 lead,
+				 utfconv_u16x32 x3f, utfconv_u8x64 v, u8 *d,
+				 bool be)
 {
 	utfconv_u16x32 w, l, u;
 
-	w = (utfconv_u16x32)utfconv_z_permb(v, k->run3_tail, ~0ULL);
-	l = (utfconv_u16x32)utfconv_z_permb(v, k->run3_lead, ~0ULL);
-	u = l << 12 | (w >> 2 & 0xFC0) | (w & k->x3f);
+	w = (utfconv_u16x32)utfconv_z_permb(v, tail, ~0ULL);
+	l = (utfconv_u16x32)utfconv_z_permb(v, lead, ~0ULL);
+	u = l << 12 | (w >> 2 & 0xFC0) | (w & x3f);
 	if (be)
 		u = u << 8 | u >> 8;
 	__builtin_memcpy(d, &u, sizeof(u));
@@ -511,36 +561,40 @@ unsigned int utfconv_z_utf8_run3(const struct utfconv_z_k8 *k, utfconv_u8x64 v,
  * One step at *@sp of at most 64 bytes, not all ASCII: the characters
  * that start in them up to utfconv_z_utf8_end()'s end, decoded at *@dp
  * (128 bytes written). Returns the code points converted, *@sp and *@dp
- * advanced; *@stop as utfconv_z_utf8_end().
+ * advanced; *@stop as utfconv_z_utf8_end(); *@run: no four-byte lead
+ * among the 64, so that the next block is likely one of
+ * utfconv_z_utf8_run().
  */
 static __always_inline UTFCONV_AVX512
 unsigned int utfconv_z_utf8_step(const struct utfconv_z_k8 *k, const u8 **sp,
-				 u8 **dp, utfconv_u8x64 v, bool be, bool *stop)
+				 u8 **dp, utfconv_u8x64 v, bool be, bool *run,
+				 bool *stop)
 {
+	struct utfconv_z_run r;
 	struct utfconv_z_utf8 c;
 	unsigned int end, n;
+	bool three;
 	u64 keep;
 
 	utfconv_z_classify(k, v, &c);
+	*run = !c.four;
 	if (utfconv_z_is_run3(&c)) {
 		*sp += 63;
 		*dp += 42;
-		return utfconv_z_utf8_run3(k, v, *dp - 42, be);
+		return utfconv_z_utf8_run3(k->run3_tail, k->run3_lead, k->x3f,
+					   v, *dp - 42, be);
 	}
 	end = utfconv_z_utf8_end(&c, stop);
 	keep = ~c.cont & ((1ULL << end) - 1);
 	if (unlikely(c.four & keep))
 		return utfconv_z_utf8_four(sp, dp, v, &c, keep, end, be);
-	if (c.three & keep) {
-		n = utfconv_z_utf8_half(k, *sp, *dp, &c, keep, 0, true, be);
-		n += utfconv_z_utf8_half(k, *sp, *dp + 2 * n, &c, keep, 32,
-					 true, be);
-	} else {
-		/* one- and two-byte sequences only (Cyrillic, Arabic, ...) */
-		n = utfconv_z_utf8_half(k, *sp, *dp, &c, keep, 0, false, be);
-		n += utfconv_z_utf8_half(k, *sp, *dp + 2 * n, &c, keep, 32,
-					 false, be);
-	}
+	r.two = c.lead & ~c.three;
+	r.three = c.three;
+	three = c.three & keep;
+	n = utfconv_z_utf8_half(*sp, *dp, &r, keep, k->x3080, k->x2080, 0,
+				three, be);
+	n += utfconv_z_utf8_half(*sp, *dp + 2 * n, &r, keep, k->x3080,
+				 k->x2080, 32, three, be);
 	*sp += end;
 	*dp += 2 * n;
 	return n;
@@ -560,6 +614,156 @@ void utfconv_z_utf8_ascii(const u8 *s, u8 *d, bool be)
 	__builtin_memcpy(d + 64, &hi, sizeof(hi));
 }
 
+/* Constants of utfconv_z_utf8_run(). */
+struct utfconv_z_k2 {
+	utfconv_u8x64 c0, x3e, x1e, x20, x10, a0, e0, ed, run3_tail,
+		      run3_lead;
+	utfconv_u16x32 x3f, x3080, x2080;
+};
+
+/*
+ * Whether the block @v, whose bytes from 0x80 up are @b->hi, holds
+ * only ASCII and well-formed two-byte sequences, its first bytes
+ * continuation bytes exactly where @b->carry says, a lead at byte 63
+ * allowed (its continuation byte is the next block's byte 0). Sets
+ * @b->cont, @b->two and @b->three.
+ */
+static __always_inline UTFCONV_AVX512
+bool utfconv_z_run_two(const struct utfconv_z_k2 *k, utfconv_u8x64 v,
+		       struct utfconv_z_run *b)
+{
+	/* 80..BF are the bytes below C0 as signed, C2..DF the leads */
+	b->cont = utfconv_z_cmp8(v, k->c0, 1, true);
+	b->two = utfconv_z_lt(v + k->x3e, k->x1e);
+	b->three = 0;
+	return b->cont == (b->two << 1 | b->carry) &&
+	       b->hi == (b->cont | b->two);
+}
+
+/*
+ * As utfconv_z_run_two(), for one- to three-byte sequences, the byte
+ * after each lead (@s + 1 on, byte 64 included) in the range of its
+ * second bytes: no overlong form, no surrogate.
+ */
+static __always_inline UTFCONV_AVX512
+bool utfconv_z_run_three(const struct utfconv_z_k2 *k, const u8 *s,
+			 utfconv_u8x64 v, struct utfconv_z_run *b)
+{
+	u64 lt_a0;
+
+	b->three = utfconv_z_lt(v + k->x20, k->x10);
+	if (b->hi != (b->cont | b->two | b->three) ||
+	    b->cont != ((b->two | b->three) << 1 | b->three << 2 | b->carry))
+		return false;
+	/* bit p: the byte after p is below A0 */
+	lt_a0 = utfconv_z_lt(utfconv_z_load(s + 1), k->a0);
+	return !((utfconv_z_cmp8(v, k->e0, 0, false) & lt_a0) |
+		 (utfconv_z_cmp8(v, k->ed, 0, false) & ~lt_a0));
+}
+
+/*
+ * One block of utfconv_z_utf8_run() at *@sp, decoded at @d: its
+ * characters, one of them cut by its end included, whose continuation
+ * bytes go to @b->carry for the next block to check (*@back: how far
+ * before the next block that character starts). Returns the units
+ * written, 0 where the block is not such (nothing done then); *@sp
+ * advanced: by 64 bytes, or by 63 for 21 three-byte sequences.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_run_block(const struct utfconv_z_k2 *k, const u8 **sp,
+				 u8 *d, struct utfconv_z_run *b,
+				 unsigned int *back, bool be)
+{
+	const u8 *s = *sp;
+	utfconv_u8x64 v = utfconv_z_load(s);
+	const u64 m63 = ~0ULL >> 1;
+	unsigned int n;
+
+	b->hi = utfconv_z_msb(v);
+	if (!(b->hi | b->carry)) {
+		utfconv_z_utf8_ascii(s, d, be);
+		*sp = s + 64;
+		return 64;
+	}
+	if (utfconv_z_run_two(k, v, b)) {
+		n = utfconv_z_utf8_half(s, d, b, ~b->cont, k->x3080, k->x2080, 0,
+					false, be);
+		n += utfconv_z_utf8_half(s, d + 2 * n, b, ~b->cont, k->x3080,
+					 k->x2080, 32, false, be);
+	} else if (!utfconv_z_run_three(k, s, v, b)) {
+		return 0;
+	} else if (!b->carry && (b->three & m63) == UTFCONV_Z_RUN3 &&
+		   !(b->two & m63)) {
+		/* the character at 63 is the next block's */
+		*sp = s + 63;
+		return utfconv_z_utf8_run3(k->run3_tail, k->run3_lead, k->x3f,
+					   v, d, be);
+	} else {
+		n = utfconv_z_utf8_half(s, d, b, ~b->cont, k->x3080, k->x2080, 0,
+					true, be);
+		n += utfconv_z_utf8_half(s, d + 2 * n, b, ~b->cont, k->x3080,
+					 k->x2080, 32, true, be);
+	}
+	*back = (b->two | b->three) >> 63 ? 1 : 2;
+	b->carry = (b->two | b->three) >> 63 | b->three >> 62;
+	*sp = s + 64;
+	return n;
+}
+
+/*
+ * A run of blocks of ASCII and well-formed one- to three-byte sequences
+ * from *@sp (all scripts of the BMP), up to the first block that is not
+ * such or past @lim. A block moves on by 64 bytes (63 for 21 three-byte
+ * sequences), so that where the next one starts does not wait for this
+ * one's bytes: it decodes the characters that start in it, one cut by
+ * its end too, whose continuation bytes the next block checks and
+ * skips. Returns the code points converted, *@sp and *@dp advanced to
+ * the start of a character.
+ */
+static __always_inline UTFCONV_AVX512
+u64 utfconv_z_utf8_run(const u8 **sp, u8 **dp, const u8 *lim, bool be)
+{
+	const struct utfconv_z_k2 k = {
+		.c0 = utfconv_z_set8(0xC0),
+		.x3e = utfconv_z_set8(0x3E),
+		.x1e = utfconv_z_set8(0x1E),
+		.x20 = utfconv_z_set8(0x20),
+		.x10 = utfconv_z_set8(0x10),
+		.a0 = utfconv_z_set8(0xA0),
+		.e0 = utfconv_z_set8(0xE0),
+		.ed = utfconv_z_set8(0xED),
+		.run3_tail = utfconv_z_load(utfconv_z_run3_tail),
+		.run3_lead = utfconv_z_load(utfconv_z_run3_lead),
+		.x3f = utfconv_z_set16(0x3F),
+		.x3080 = utfconv_z_set16(0x3080),
+		.x2080 = utfconv_z_set16(0x2080),
+	};
+	struct utfconv_z_run b = { .carry = 0 };
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	unsigned int n, back = 0;
+	u64 ncp = 0;
+
+	do {
+		n = utfconv_z_run_block(&k, &s, d, &b, &back, be);
+		d += 2 * n;
+		ncp += n;
+	} while (n && s <= lim);
+	/* the last block's cut character: its unit is written */
+	if (b.carry) {
+		if ((s8)s[0] < -64 && (b.carry == 1 || (s8)s[1] < -64)) {
+			s += b.carry == 1 ? 1 : 2;
+		} else {
+			s -= back;
+			d -= 2;
+			ncp--;
+		}
+	}
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
 /*
  * The last input position at which a step of utfconv_avx512_utf8() may
  * start, for the steps from @s and @d on, where utfconv_utf8_room()
@@ -577,8 +781,14 @@ const u8 *utfconv_z_utf8_lim(const u8 *s, const u8 *se, const u8 *d,
 	return s + min_t(size_t, in, out / 2);
 }
 
+/*
+ * Steps of utfconv_z_utf8_step() from *@sp, up to @lim, up to where one
+ * finds no four-byte lead, or up to where one sets *@stop.
+ * Returns the code points converted, *@sp and *@dp advanced.
+ */
 static __always_inline UTFCONV_AVX512
-u64 utfconv_avx512_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
+u64 utfconv_z_utf8_steps(const u8 **sp, u8 **dp, const u8 *lim, bool be,
+			 bool *stop)
 {
 	const struct utfconv_z_k8 k = {
 		.leads = utfconv_z_load(utfconv_z_leads),
@@ -596,27 +806,65 @@ u64 utfconv_avx512_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
 		.xf4 = utfconv_z_set8(UTFCONV_Z_F4),
 		.four = utfconv_z_set8(UTFCONV_Z_FOUR),
 		.x3f = utfconv_z_set16(0x3F),
-		.x7ff = utfconv_z_set16(0x7FF),
+		.x3080 = utfconv_z_set16(0x3080),
+		.x2080 = utfconv_z_set16(0x2080),
 	};
-	const u8 *s = *sp, *lim;
+	const u8 *s = *sp;
 	u8 *d = *dp;
-	bool stop = false;
+	bool run = false, halt = false;
 	u64 ncp = 0;
 
+	/* a local @halt: *@stop might alias the output */
+	do {
+		utfconv_u8x64 v = utfconv_z_load(s);
+
+		if (!utfconv_z_msb(v)) {
+			utfconv_z_utf8_ascii(s, d, be);
+			s += 64;
+			d += 128;
+			ncp += 64;
+			continue;
+		}
+		ncp += utfconv_z_utf8_step(&k, &s, &d, v, be, &run, &halt);
+	} while (!halt && !run && s <= lim);
+	*stop = halt;
+	*sp = s;
+	*dp = d;
+	return ncp;
+}
+
+/*
+ * utfconv_z_utf8_run() if @run, else utfconv_z_utf8_steps(), each loop
+ * with its constants in its own registers.
+ */
+static noinline UTFCONV_AVX512
+u64 utfconv_z_utf8_loop(const u8 **sp, u8 **dp, const u8 *lim, bool run,
+			bool be, bool *stop)
+{
+	if (run)
+		return be ? utfconv_z_utf8_run(sp, dp, lim, true) :
+			    utfconv_z_utf8_run(sp, dp, lim, false);
+	return be ? utfconv_z_utf8_steps(sp, dp, lim, true, stop) :
+		    utfconv_z_utf8_steps(sp, dp, lim, false, stop);
+}
+
+static __always_inline UTFCONV_AVX512
+u64 utfconv_avx512_utf8(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool be)
+{
+	const u8 *s = *sp, *lim;
+	u8 *d = *dp;
+	bool stop = false, run = true;
+	u64 ncp = 0;
+
+	/*
+	 * Where a run of blocks of one- to three-byte sequences ends, steps
+	 * take the next blocks, up to one without a four-byte lead, where
+	 * a run is likely to follow.
+	 */
 	while (!stop && utfconv_utf8_room(s, se, d, de)) {
 		lim = utfconv_z_utf8_lim(s, se, d, de);
-		do {
-			utfconv_u8x64 v = utfconv_z_load(s);
-
-			if (!utfconv_z_msb(v)) {
-				utfconv_z_utf8_ascii(s, d, be);
-				s += 64;
-				d += 128;
-				ncp += 64;
-				continue;
-			}
-			ncp += utfconv_z_utf8_step(&k, &s, &d, v, be, &stop);
-		} while (!stop && s <= lim);
+		ncp += utfconv_z_utf8_loop(&s, &d, lim, run, be, &stop);
+		run = !run;
 	}
 	*sp = s;
 	*dp = d;
