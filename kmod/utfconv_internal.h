@@ -14,6 +14,8 @@
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
+#include "utfconv_x86.h"
+
 /* utfconv_state.bits */
 #define UTFCONV_BIT_STARTED	BIT(0)	/* first input item processed or plain */
 #define UTFCONV_BIT_BOM_DONE	BIT(1)	/* output BOM written */
@@ -32,6 +34,7 @@ struct utfconv_cursor {
 	u8 *d;			/* next output byte */
 	u8 *de;			/* end of output */
 	u64 base;		/* stream offset of @start */
+	struct utfconv_choice ch;	/* the paths this call may take */
 };
 
 static inline bool utfconv_utf8_in(const struct utfconv_state *st)
@@ -89,8 +92,9 @@ enum utfconv_next {
 };
 
 /*
- * The cursor of a call at stream offset @base; false, and nothing to
- * convert, where a buffer wraps around the end of the address space.
+ * The cursor of a call at stream offset @base, with the paths it may take;
+ * false, and nothing to convert, where a buffer wraps around the end of
+ * the address space.
  */
 static inline bool utfconv_cursor_set(struct utfconv_cursor *c,
 				      const void *src, size_t src_bytes,
@@ -105,6 +109,7 @@ static inline bool utfconv_cursor_set(struct utfconv_cursor *c,
 	c->d = dst;
 	c->de = (u8 *)dst + dst_bytes;
 	c->base = base;
+	utfconv_choose(&c->ch);
 	return true;
 }
 

@@ -56,13 +56,13 @@ enum utfconv_path {
  *
  * For KUnit only: the tests call it between suites, so that one boot runs
  * every suite on every path. It narrows what the module decided when it
- * loaded: on a CPU without SSSE3, or with ``simd=0``, the paths named
- * are not taken, nor the BMI2 steps where the CPU lacks them (or runs
- * them slowly) or with ``bmi2=0``.
+ * loaded, for each call that starts after it (utfconv_choose()): on a
+ * CPU without SSSE3, or with ``simd=0``, the paths named are not taken,
+ * nor the BMI2 steps where the CPU lacks them (or runs them slowly) or
+ * with ``bmi2=0``. It writes no static key.
  *
- * Context: Process context, may sleep: it switches a static key (the BMI2
- * steps). Changes the paths of all the codec's callers; a call running
- * meanwhile finishes on either, with the same result.
+ * Context: Any context. Changes the paths of all the codec's callers; a
+ * call running meanwhile finishes on the paths it started with.
  * Return: the UTFCONV_LEVEL_* of the instruction sets a large call from
  * this context now uses (%UTFCONV_LEVEL_AVX512 where it takes the AVX-512
  * paths in one direction at least), 0 for the scalar paths only (also

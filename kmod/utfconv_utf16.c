@@ -238,13 +238,10 @@ static __always_inline bool utfconv_utf16_ascii8_room(const u8 *s,
  */
 static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
 					      u8 **dp, u8 *de, bool le,
-					      bool nul)
+					      bool nul, bool bmi2)
 {
 	const u64 nonascii = le ? 0xFF80FF80FF80FF80ULL : 0x80FF80FF80FF80FFULL;
-	/* a static branch, so that each loop is built for one kind of steps */
-	u64 ncp = utfconv_bmi2() ?
-		  utfconv_utf16_block(sp, se, dp, de, le, nul, true) :
-		  utfconv_utf16_block(sp, se, dp, de, le, nul, false);
+	u64 ncp = utfconv_utf16_block(sp, se, dp, de, le, nul, bmi2);
 	const u8 *s = *sp;
 	u8 *d = *dp;
 
@@ -256,9 +253,8 @@ static __always_inline u64 utfconv_utf16_fast(const u8 **sp, const u8 *se,
 			  utfconv_ascii16_stop(w1, le, true) :
 			  (w0 | w1) & nonascii)
 			break;
-		put_unaligned_le32(utfconv_ascii4(w0, le, utfconv_bmi2()), d);
-		put_unaligned_le32(utfconv_ascii4(w1, le, utfconv_bmi2()),
-				   d + 4);
+		put_unaligned_le32(utfconv_ascii4(w0, le, bmi2), d);
+		put_unaligned_le32(utfconv_ascii4(w1, le, bmi2), d + 4);
 		s += 16;
 		d += 8;
 		ncp += 8;
@@ -328,7 +324,7 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 	const u8 *s = c->s, *se = c->se;
 	u8 *d = c->d, *de = c->de;
 	bool plain = utfconv_utf16_plain(st), seek = nul;
-	unsigned int simd = utfconv_simd_usable(se - s, de - d);
+	unsigned int simd = utfconv_simd_usable(&c->ch, se - s, de - d);
 	enum utfconv_next next;
 	u64 ncp = 0;
 	int ret = 0;
@@ -341,7 +337,13 @@ static __always_inline int utfconv_from_utf16(struct utfconv_state *st,
 			if (simd)
 				ncp += utfconv_simd(&s, se, &d, de, false, le,
 						    simd);
-			ncp += utfconv_utf16_fast(&s, se, &d, de, le, nul);
+			/* each kind of steps in a loop of its own */
+			if (c->ch.bmi2)
+				ncp += utfconv_utf16_fast(&s, se, &d, de, le,
+							  nul, true);
+			else
+				ncp += utfconv_utf16_fast(&s, se, &d, de, le,
+							  nul, false);
 		}
 		if (seek) {
 			se = utfconv_utf16_nul(s, se);

@@ -259,58 +259,54 @@ static __always_inline bool utfconv_utf8_ascii8_room(const u8 *s, const u8 *se,
 }
 
 /*
- * The scalar path's run of blocks, with the BMI2 steps or without them: a
- * static branch at the start of the run, so that each loop is built for
- * one kind of steps.
- */
-static __always_inline u64 utfconv_utf8_block_run(const u8 **sp,
-						  const u8 *se, u8 **dp,
-						  u8 *de, bool be, bool nul)
-{
-	if (utfconv_bmi2())
-		return utfconv_utf8_block(sp, se, dp, de, be, nul, true);
-	return utfconv_utf8_block(sp, se, dp, de, be, nul, false);
-}
-
-/*
- * The scalar path's run of blocks out of line, one function per byte order
- * and end: its loop then has the registers to itself rather than sharing
- * them with the stream's state around it (x86-64 spilled its output
- * pointer once the run of three-byte sequences took two at a time).
+ * The scalar path's run of blocks out of line, one function per byte
+ * order, end and kind of steps (@bmi2: the BMI2 ones): its loop then has
+ * the registers to itself rather than sharing them with the stream's
+ * state around it (x86-64 spilled its output pointer once the run of
+ * three-byte sequences took two at a time), and is built for one kind of
+ * steps.
  */
 static noinline u64 utfconv_utf8_block_le(const u8 **sp, const u8 *se,
-					  u8 **dp, u8 *de)
+					  u8 **dp, u8 *de, bool bmi2)
 {
-	return utfconv_utf8_block_run(sp, se, dp, de, false, false);
+	if (bmi2)
+		return utfconv_utf8_block(sp, se, dp, de, false, false, true);
+	return utfconv_utf8_block(sp, se, dp, de, false, false, false);
 }
 
 static noinline u64 utfconv_utf8_block_be(const u8 **sp, const u8 *se,
-					  u8 **dp, u8 *de)
+					  u8 **dp, u8 *de, bool bmi2)
 {
-	return utfconv_utf8_block_run(sp, se, dp, de, true, false);
+	if (bmi2)
+		return utfconv_utf8_block(sp, se, dp, de, true, false, true);
+	return utfconv_utf8_block(sp, se, dp, de, true, false, false);
 }
 
 static noinline u64 utfconv_utf8_block_le_nul(const u8 **sp, const u8 *se,
-					      u8 **dp, u8 *de)
+					      u8 **dp, u8 *de, bool bmi2)
 {
-	return utfconv_utf8_block_run(sp, se, dp, de, false, true);
+	if (bmi2)
+		return utfconv_utf8_block(sp, se, dp, de, false, true, true);
+	return utfconv_utf8_block(sp, se, dp, de, false, true, false);
 }
 
 static noinline u64 utfconv_utf8_block_be_nul(const u8 **sp, const u8 *se,
-					      u8 **dp, u8 *de)
+					      u8 **dp, u8 *de, bool bmi2)
 {
-	return utfconv_utf8_block_run(sp, se, dp, de, true, true);
+	if (bmi2)
+		return utfconv_utf8_block(sp, se, dp, de, true, true, true);
+	return utfconv_utf8_block(sp, se, dp, de, true, true, false);
 }
 
 static __always_inline u64 utfconv_utf8_blocks(const u8 **sp, const u8 *se,
 					       u8 **dp, u8 *de, bool be,
-					       bool nul)
+					       bool nul, bool bmi2)
 {
 	if (nul)
-		return be ? utfconv_utf8_block_be_nul(sp, se, dp, de) :
-			    utfconv_utf8_block_le_nul(sp, se, dp, de);
-	return be ? utfconv_utf8_block_be(sp, se, dp, de) :
-		    utfconv_utf8_block_le(sp, se, dp, de);
+		return be ? utfconv_utf8_block_be_nul(sp, se, dp, de, bmi2) :
+			    utfconv_utf8_block_le_nul(sp, se, dp, de, bmi2);
+	return be ? utfconv_utf8_block_be(sp, se, dp, de, bmi2) :
+		    utfconv_utf8_block_le(sp, se, dp, de, bmi2);
 }
 
 /*
@@ -324,7 +320,7 @@ static __always_inline u64 utfconv_utf8_blocks(const u8 **sp, const u8 *se,
 static __always_inline bool utfconv_utf8_ascii_tail(const u8 *s, size_t n,
 						    size_t back, u8 *d,
 						    const u8 *de, bool be,
-						    bool nul)
+						    bool nul, bool bmi2)
 {
 	u64 w;
 
@@ -333,7 +329,7 @@ static __always_inline bool utfconv_utf8_ascii_tail(const u8 *s, size_t n,
 	w = get_unaligned_le64(s - back);
 	if (utfconv_ascii8_stop(w, nul))
 		return false;
-	utfconv_put_ascii8(d - 2 * back, w, be, utfconv_bmi2());
+	utfconv_put_ascii8(d - 2 * back, w, be, bmi2);
 	return true;
 }
 
@@ -342,13 +338,14 @@ static __always_inline bool utfconv_utf8_ascii_tail(const u8 *s, size_t n,
  * then eight ASCII bytes at a time while there is room for those, since
  * the end of a buffer of mostly ASCII text is seldom a whole block, and
  * the last of them in one more step that ends where the input does.
- * @start: the first input byte of this call.
+ * @start: the first input byte of this call; @bmi2: the BMI2 steps.
  */
 static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
 					     u8 **dp, u8 *de,
-					     const u8 *start, bool be, bool nul)
+					     const u8 *start, bool be, bool nul,
+					     bool bmi2)
 {
-	u64 ncp = utfconv_utf8_blocks(sp, se, dp, de, be, nul);
+	u64 ncp = utfconv_utf8_blocks(sp, se, dp, de, be, nul, bmi2);
 	const u8 *s = *sp;
 	u8 *d = *dp;
 
@@ -357,14 +354,14 @@ static __always_inline u64 utfconv_utf8_fast(const u8 **sp, const u8 *se,
 
 		if (utfconv_ascii8_stop(w, nul))
 			break;
-		utfconv_put_ascii8(d, w, be, utfconv_bmi2());
+		utfconv_put_ascii8(d, w, be, bmi2);
 		s += 8;
 		d += 16;
 		ncp += 8;
 	}
 	if (se - s < 8 && s != se &&
 	    utfconv_utf8_ascii_tail(s, se - s, min_t(size_t, s - start, 8 - (se - s)),
-				    d, de, be, nul)) {
+				    d, de, be, nul, bmi2)) {
 		ncp += se - s;
 		d += 2 * (se - s);
 		s = se;
@@ -444,7 +441,7 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 	const u8 *s = c->s, *se = c->se;
 	u8 *d = c->d, *de = c->de;
 	bool plain = utfconv_utf8_plain(st), seek = nul;
-	unsigned int simd = utfconv_simd_usable(se - s, de - d);
+	unsigned int simd = utfconv_simd_usable(&c->ch, se - s, de - d);
 	enum utfconv_next next;
 	u64 ncp = 0;
 	int ret = 0;
@@ -457,7 +454,15 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 			if (simd)
 				ncp += utfconv_simd(&s, se, &d, de, true, be,
 						    simd);
-			ncp += utfconv_utf8_fast(&s, se, &d, de, c->start, be, nul);
+			/* each kind of steps in a loop of its own */
+			if (c->ch.bmi2)
+				ncp += utfconv_utf8_fast(&s, se, &d, de,
+							 c->start, be, nul,
+							 true);
+			else
+				ncp += utfconv_utf8_fast(&s, se, &d, de,
+							 c->start, be, nul,
+							 false);
 		}
 		if (likely(plain))
 			next = utfconv_utf8_scalars(&s, se, &d, de, be, seek,

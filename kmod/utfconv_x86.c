@@ -4,10 +4,11 @@
  *
  * Which of the x86-64 paths the codec takes, decided once, when the
  * module loads, from the CPU's features and the module parameters, and
- * kept in static keys that the portable code reads through utfconv_x86.h:
- * the BMI2 steps of the scalar paths (utfconv_block.h) and the SIMD paths
- * (utfconv_sse2.c, utfconv_avx2.c, utfconv_avx512.c). Kernels with KUnit
- * have utfconv_force_path() besides.
+ * kept in read-only static keys from which utfconv_choose() (utfconv_x86.h)
+ * decides, once per call, the BMI2 steps of the scalar paths
+ * (utfconv_block.h) and the SIMD paths (utfconv_sse2.c, utfconv_avx2.c,
+ * utfconv_avx512.c) that the call may take. Kernels with KUnit have
+ * utfconv_force_path() besides.
  */
 
 #include <linux/cache.h>
@@ -25,7 +26,6 @@
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #include <asm/processor.h>
-#include <asm/simd.h>
 
 #include "utfconv_simd.h"
 #include "utfconv_x86.h"
@@ -55,9 +55,10 @@
  * once, when the module loads, from the CPU's features and the module parameter
  * ``simd`` (bool, read-only at run time; 1, the default: SIMD for calls
  * with at least %UTFCONV_SIMD_MIN bytes of input and of output room; 0:
- * scalar paths only), and kept in static keys. Kernels with KUnit have
- * utfconv_force_path() besides, with which the tests run every path in
- * one boot.
+ * scalar paths only), and kept in static keys, read-only after init.
+ * Kernels with KUnit have utfconv_force_path() besides, with which the
+ * tests run every path in one boot: it narrows the choice of each call
+ * that starts after it and writes no static key.
  */
 static bool utfconv_simd_param = true;
 module_param_named(simd, utfconv_simd_param, bool, 0444);
@@ -89,18 +90,8 @@ module_param_named(bmi2, utfconv_bmi2_param, bool, 0444);
 MODULE_PARM_DESC(bmi2,
 		 "Use BMI2's PDEP and PEXT on the scalar paths where the CPU runs them fast (x86-64; default: 1)");
 
-/*
- * Whether the BMI2 steps run (utfconv_bmi2(), utfconv_x86.h).
- * utfconv_force_path() switches it in kernels with KUnit, where it stays
- * writable; @utfconv_bmi2_cpu is what the CPU and the parameter allow.
- */
-#if IS_ENABLED(CONFIG_KUNIT)
-DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
-#else
+/* Whether the scalar paths take the BMI2 steps (utfconv_choose()). */
 __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
-#endif
-
-static bool utfconv_bmi2_cpu __ro_after_init;
 
 /*
  * AMD's families before 19h (Zen 3) run PDEP and PEXT in microcode: 17h
@@ -123,15 +114,17 @@ void __init utfconv_bmi2_init(void)
 	if (!utfconv_bmi2_param || !boot_cpu_has(X86_FEATURE_BMI2) ||
 	    utfconv_bmi2_slow())
 		return;
-	utfconv_bmi2_cpu = true;
 	static_branch_enable(&utfconv_bmi2_key);
 }
 
-/* The SIMD paths the parameter and the CPU allow (utfconv_simd_init()). */
-static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_simd_key);
-static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_ssse3_key);
-static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx2_key);
-static __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx512_key);
+/*
+ * The SIMD paths the parameter and the CPU allow (utfconv_simd_init()),
+ * read by utfconv_choose().
+ */
+__ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_simd_key);
+__ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_ssse3_key);
+__ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx2_key);
+__ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx512_key);
 
 /*
  * CPUs that lower their clock while they run 512-bit vectors, on which
@@ -214,77 +207,40 @@ void __init utfconv_simd_init(void)
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/* What utfconv_force_path() pinned: a lower @level, no minimum size. */
-static inline void utfconv_forced(unsigned int *level, size_t *min)
+/*
+ * What utfconv_force_path() pinned, narrowed to what the module chose
+ * when it loaded (@ch, from utfconv_choose()): a lower level, no minimum
+ * size, no BMI2 steps for %UTFCONV_PATH_GENERIC.
+ */
+void utfconv_forced(struct utfconv_choice *ch)
 {
 	enum utfconv_path path = READ_ONCE(utfconv_forced_path);
 
 	if (path == UTFCONV_PATH_AUTO)
 		return;
-	*min = 0;
+	ch->min = 0;
+	if (path == UTFCONV_PATH_GENERIC)
+		ch->bmi2 = false;
 	if (path == UTFCONV_PATH_SCALAR || path == UTFCONV_PATH_GENERIC)
-		*level = 0;
+		ch->level = 0;
 	else if (path == UTFCONV_PATH_SSE2)
-		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_SSE2);
+		ch->level = min_t(unsigned int, ch->level, UTFCONV_LEVEL_SSE2);
 	else if (path == UTFCONV_PATH_SSSE3)
-		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_SSSE3);
+		ch->level = min_t(unsigned int, ch->level, UTFCONV_LEVEL_SSSE3);
 	else if (path == UTFCONV_PATH_AVX2)
-		*level = min_t(unsigned int, *level, UTFCONV_LEVEL_AVX2);
-}
-#else
-static inline void utfconv_forced(unsigned int *level, size_t *min)
-{
-}
-#endif
-
-/**
- * utfconv_simd_usable() - whether a call takes the SIMD paths
- * @in_bytes: input the call has, in bytes
- * @out_bytes: output room the call has, in bytes
- *
- * By default both must be large: a small output window (a caller that
- * counts the output of a stream through a 128-byte buffer) would pay for
- * an FPU section every few dozen characters.
- *
- * Context: Any context; where may_use_simd() is false the answer is 0.
- * Return: 0 for the scalar paths, else the UTFCONV_LEVEL_* of the
- * instruction sets to use, for utfconv_simd().
- */
-unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes)
-{
-	unsigned int level = UTFCONV_LEVEL_SSE2;
-	size_t min = UTFCONV_SIMD_MIN;
-
-	if (!static_branch_likely(&utfconv_simd_key))
-		return 0;
-	if (static_branch_likely(&utfconv_avx512_key))
-		level = UTFCONV_LEVEL_AVX512;
-	else if (static_branch_likely(&utfconv_avx2_key))
-		level = UTFCONV_LEVEL_AVX2;
-	else if (static_branch_likely(&utfconv_ssse3_key))
-		level = UTFCONV_LEVEL_SSSE3;
-	utfconv_forced(&level, &min);
-	if (!level || in_bytes < min || out_bytes < min || !may_use_simd())
-		return 0;
-	return level;
+		ch->level = min_t(unsigned int, ch->level, UTFCONV_LEVEL_AVX2);
 }
 
-#if IS_ENABLED(CONFIG_KUNIT)
 /* For KUnit only (kernel-doc in utfconv_simd.h): pins the paths. */
 VISIBLE_IF_KUNIT int utfconv_force_path(enum utfconv_path path)
 {
-	bool bmi2;
+	struct utfconv_choice ch;
 
 	if (path > UTFCONV_PATH_AVX512)
 		return -EINVAL;
 	WRITE_ONCE(utfconv_forced_path, path);
-	bmi2 = utfconv_bmi2_cpu && path != UTFCONV_PATH_GENERIC;
-	/* the bench pins a path per call: switch only on a change */
-	if (bmi2 && !static_key_enabled(&utfconv_bmi2_key))
-		static_branch_enable(&utfconv_bmi2_key);
-	else if (!bmi2 && static_key_enabled(&utfconv_bmi2_key))
-		static_branch_disable(&utfconv_bmi2_key);
-	return utfconv_simd_usable(SIZE_MAX, SIZE_MAX);
+	utfconv_choose(&ch);
+	return utfconv_simd_usable(&ch, SIZE_MAX, SIZE_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(utfconv_force_path);
 #endif

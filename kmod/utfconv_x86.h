@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv codec: the x86 CPU dispatch the portable code calls
- * (utfconv_x86.c): whether the BMI2 steps run (utfconv_bmi2()), whether
- * a call takes the SIMD paths (utfconv_simd_usable()) and the SIMD paths
- * in their FPU sections (utfconv_simd()), with the static keys that
- * utfconv_simd_init() and utfconv_bmi2_init() set when the module loads.
+ * (utfconv_x86.c): which paths a call may take (utfconv_choose(), from
+ * the static keys that utfconv_simd_init() and utfconv_bmi2_init() set
+ * when the module loads), whether a converter takes the SIMD paths
+ * (utfconv_simd_usable()) and the SIMD paths in their FPU sections
+ * (utfconv_simd()).
  * On other architectures these are constants and empty functions, which
  * the compiler drops with the code they guard.
  */
@@ -18,24 +19,85 @@
 #include "utfconv_block.h"
 #include "utfconv_simd.h"
 
+/**
+ * struct utfconv_choice - the codec paths one call may take
+ * @level: the UTFCONV_LEVEL_* of the highest instruction sets the SIMD
+ *	paths may use; 0: the scalar paths only
+ * @min: bytes of input and of output room below which a converter stays
+ *	on the scalar paths
+ * @bmi2: whether the scalar paths take the BMI2 steps (utfconv_bmi2.h)
+ *
+ * Decided once per call, when its cursor is set (utfconv_choose()), and
+ * passed down to the converters, which read it once per run: the hot
+ * loops are built for one choice each and never look at global state.
+ */
+struct utfconv_choice {
+	unsigned int level;
+	size_t min;
+	bool bmi2;
+};
+
 #if IS_ENABLED(CONFIG_X86_64)
 #include <asm/fpu/api.h>
+#include <asm/simd.h>
 
 /*
- * Whether the BMI2 steps run (the DOC: BMI2 steps in utfconv_x86.c):
- * utfconv_force_path() switches it in kernels with KUnit, where it stays
- * writable.
+ * What the CPU and the module parameters allow, set once by
+ * utfconv_simd_init() and utfconv_bmi2_init() and read-only after init.
  */
 DECLARE_STATIC_KEY_FALSE(utfconv_bmi2_key);
-
-static __always_inline bool utfconv_bmi2(void)
-{
-	return static_branch_likely(&utfconv_bmi2_key);
-}
+DECLARE_STATIC_KEY_FALSE(utfconv_simd_key);
+DECLARE_STATIC_KEY_FALSE(utfconv_ssse3_key);
+DECLARE_STATIC_KEY_FALSE(utfconv_avx2_key);
+DECLARE_STATIC_KEY_FALSE(utfconv_avx512_key);
 
 void __init utfconv_bmi2_init(void);
 void __init utfconv_simd_init(void);
-unsigned int utfconv_simd_usable(size_t in_bytes, size_t out_bytes);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void utfconv_forced(struct utfconv_choice *ch);
+#else
+static inline void utfconv_forced(struct utfconv_choice *ch)
+{
+}
+#endif
+
+/* What a call takes: what the module chose when it loaded. */
+static __always_inline void utfconv_choose(struct utfconv_choice *ch)
+{
+	ch->level = 0;
+	ch->min = UTFCONV_SIMD_MIN;
+	ch->bmi2 = static_branch_likely(&utfconv_bmi2_key);
+	if (static_branch_likely(&utfconv_simd_key)) {
+		if (static_branch_likely(&utfconv_avx512_key))
+			ch->level = UTFCONV_LEVEL_AVX512;
+		else if (static_branch_likely(&utfconv_avx2_key))
+			ch->level = UTFCONV_LEVEL_AVX2;
+		else if (static_branch_likely(&utfconv_ssse3_key))
+			ch->level = UTFCONV_LEVEL_SSSE3;
+		else
+			ch->level = UTFCONV_LEVEL_SSE2;
+	}
+	utfconv_forced(ch);
+}
+
+/*
+ * Whether a converter with @in_bytes of input and @out_bytes of output
+ * room takes the SIMD paths: by default both must be large, since a small
+ * output window (a caller that counts the output of a stream through a
+ * 128-byte buffer) would pay for an FPU section every few dozen
+ * characters. 0 for the scalar paths (also where may_use_simd() is
+ * false), else the UTFCONV_LEVEL_* for utfconv_simd().
+ */
+static __always_inline unsigned int
+utfconv_simd_usable(const struct utfconv_choice *ch, size_t in_bytes,
+		    size_t out_bytes)
+{
+	if (!ch->level || in_bytes < ch->min || out_bytes < ch->min ||
+	    !may_use_simd())
+		return 0;
+	return ch->level;
+}
 
 /*
  * One FPU section's worth of the SIMD path from UTF-8 (@utf8; @flag:
@@ -94,11 +156,6 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 	return ncp;
 }
 #else
-static __always_inline bool utfconv_bmi2(void)
-{
-	return false;
-}
-
 static inline void utfconv_bmi2_init(void)
 {
 }
@@ -107,8 +164,16 @@ static inline void utfconv_simd_init(void)
 {
 }
 
-static inline unsigned int utfconv_simd_usable(size_t in_bytes,
-					       size_t out_bytes)
+static __always_inline void utfconv_choose(struct utfconv_choice *ch)
+{
+	ch->level = 0;
+	ch->min = 0;
+	ch->bmi2 = false;
+}
+
+static __always_inline unsigned int
+utfconv_simd_usable(const struct utfconv_choice *ch, size_t in_bytes,
+		    size_t out_bytes)
 {
 	return 0;
 }

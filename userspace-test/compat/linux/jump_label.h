@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv userspace compat: static keys as plain flags, set by the
- * module's init function (run as a constructor, see linux/module.h) and
- * by utfconv_force_path(). Each key also gets a global pointer to its
- * flag, compat_key_<name>, so that the host tests can check which keys
- * the module's init and utfconv_force_path() set (the keys themselves
- * are static to the codec, or declared in its headers only).
+ * module's init function (run as a constructor, see linux/module.h).
+ * Each key also gets a global pointer to its flag, compat_key_<name>, so
+ * that the host tests can check which keys the module's init set and
+ * that nothing writes them after (the keys themselves are declared in
+ * the codec's headers only).
  */
 #ifndef _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
 #define _UTFCONV_COMPAT_LINUX_JUMP_LABEL_H
