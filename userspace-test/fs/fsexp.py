@@ -4,8 +4,8 @@
 
   fsexp.py images OUTDIR FSIMG CORPUS   make and check the images, write
                                         OUTDIR/plan.txt for the guest
-  fsexp.py craft-exfat OUTDIR FSIMG     the exFAT images after the guest
-                                        made their files (prepare.txt)
+  fsexp.py craft OUTDIR FSIMG           the exFAT and JFS images after the
+                                        guest made their files (prepare.txt)
   fsexp.py selftest OUTDIR FSIMG        fsimg's NTFS reader on damaged images
   fsexp.py writes OUTDIR DRIVER FS DEV  the creates and renames of DRIVER
                                         on the guest's FS disk DEV
@@ -20,12 +20,13 @@ xorriso); the others (supplementary characters, which mtools writes as
 U+F600 for U+1F600 and xorriso as "_", lone and reversed surrogates,
 non-ASCII names longer than the tools or the host's NAME_MAX allow) are
 made under a placeholder of the same number of code units and rewritten
-by tools/fsimg. ntfs-3g's ntfscp writes every NTFS case itself; exFAT's
-files are made by the stock driver in a first boot of the guest
-(prepare.txt). Every image is checked with its filesystem's tool
+by tools/fsimg. ntfs-3g's ntfscp writes every NTFS case itself; the
+files of exFAT and JFS (mkfs.exfat, mkfs.jfs) are made by the stock
+driver in a first boot of the guest (prepare.txt; the disks in the order
+of prepare-disks.txt). Every image is checked with its filesystem's tool
 (fsck.vfat -n; isoinfo -J -l and xorriso -lsl; fsck.exfat -n; ntfsfix -n
-and ntfsls) and its names are listed with fsimg and compared with the
-cases before it is used.
+and ntfsls; fsck.jfs -n) and its names are listed with fsimg and
+compared with the cases before it is used.
 """
 
 import json
@@ -37,6 +38,7 @@ import sys
 NAME_MAX = 255
 DRIVERS = ("stock", "utfconv-strict", "utfconv-wtf8")
 FSIMG_KIND = {"isofs": "joliet", "ntfs3": "ntfs"}  # fsimg's name of a filesystem
+PREPARED = ("exfat", "jfs")  # files made in the guest by the stock driver
 
 
 # ---- names -----------------------------------------------------------------
@@ -101,6 +103,18 @@ def nls(units):
     return out
 
 
+def jfs_stock(units):
+    """JFS's jfs_strfromUCS_le() with iocharset=utf8: one unit at a time
+    through nls_utf8's uni2char(), which writes "?" for a surrogate, so
+    that a pair becomes "??"."""
+    out = b""
+    for u in units:
+        if u == 0:
+            break
+        out += b"?" if is_lead(u) or is_trail(u) else utf8(u)
+    return out
+
+
 def escape(units):
     """A name for fsimg's command line: every unit as \\uXXXX."""
     return "".join("\\u%04X" % u for u in units)
@@ -124,7 +138,8 @@ def corpus_words(corpus):
 
 def cases(fs, corpus):
     """[(key, name, made_by)] of one image, in directory order."""
-    long_ascii = {"vfat": 255, "exfat": 255, "ntfs3": 255, "isofs": 103}[fs]
+    long_ascii = {"vfat": 255, "exfat": 255, "ntfs3": 255, "isofs": 103,
+                  "jfs": 255}[fs]
     c = [("ascii", "plain file.txt", "tool")]
     c += [("word-" + lang, w + ".txt", "tool") for lang, w in corpus_words(corpus)]
     c += [("emoji", "\U0001F600 smile.txt", "fsimg"),
@@ -141,13 +156,21 @@ def cases(fs, corpus):
           ("end-lead", "end\ud83d", "fsimg"),
           ("alias-plain", "alias name.txt", "tool"),
           ("alias-trail", "alias\udc00 name.txt", "fsimg")]
-    if fs in ("isofs", "ntfs3"):
+    if fs in ("isofs", "ntfs3", "jfs"):
         c.append(("lone-only", "\udc00\udc01", "fsimg"))
     if fs == "ntfs3":
         # ntfs-3g's ntfscp writes every case: it takes a lone surrogate
         # in its generalized three-byte UTF-8 form (fsimg list checks the
         # units it wrote).
         c = [(k, n, "tool") for k, n, _ in c]
+    elif fs == "jfs":
+        # Made by the stock jfs driver in the guest, which takes only
+        # characters of the BMP and names of up to 255 bytes: the others
+        # go through fsimg, which sorts the dtree leaf again.
+        c = [(k, n, "fsimg" if any(0xD800 <= u <= 0xDFFF
+                                   for u in units_of(n)) or
+              len(n.encode("utf-8", "surrogatepass")) > NAME_MAX else "tool")
+             for k, n, _ in c]
     elif fs == "exfat":
         # Made by the stock exfat driver in the guest, which writes every
         # well-formed name: only the ill-formed ones go through fsimg.
@@ -331,30 +354,35 @@ def ntfs_selftest(outdir, fsimg):
     return bad
 
 
-def make_exfat_blank(outdir, name, entries):
-    """An empty exFAT image and the "put" lines that fill it in the guest
-    (exfatprogs has no tool that adds a file)."""
+def make_blank(outdir, fs, name, entries):
+    """An empty exFAT or JFS image and the "put" lines that fill it in the
+    guest (neither exfatprogs nor jfsutils has a tool that adds a file)."""
     img = os.path.join(outdir, name + ".img")
     if os.path.exists(img):
         os.unlink(img)
     with open(img, "wb") as f:
-        f.truncate(16 << 20)
-    run("mkfs.exfat", "-L", "UTFCONV", img)
+        f.truncate((16 if fs == "exfat" else 32) << 20)
+    if fs == "exfat":
+        run("mkfs.exfat", "-L", "UTFCONV", img)
+    else:
+        run("mkfs.jfs", "-q", "-L", "UTFCONV", img)
     return ["%s %s" % (e["create"].encode().hex(), "id=%d" % e["id"])
             for e in entries]
 
 
-def craft_exfat(outdir, fsimg):
-    """After the guest filled the exFAT images: rewrite, check, plan."""
+def craft_prepared(outdir, fsimg):
+    """After the guest filled the exFAT and JFS images: rewrite, check,
+    plan."""
     meta = json.load(open(os.path.join(outdir, "cases.json")))
     plan = []
     for name, m in meta.items():
-        if m["fs"] != "exfat":
+        if m["fs"] not in PREPARED:
             continue
         img = os.path.join(outdir, name + ".img")
-        craft(fsimg, "exfat", img, m["entries"])
-        run("fsck.exfat", "-n", img)
-        plan.append(plan_line(name, "exfat", m["entries"]))
+        run("fsck.%s" % m["fs"], "-n", img)
+        craft(fsimg, m["fs"], img, m["entries"])
+        run("fsck.%s" % m["fs"], "-n", img)
+        plan.append(plan_line(name, m["fs"], m["entries"]))
     with open(os.path.join(outdir, "cases.json"), "w") as f:
         json.dump(meta, f)
     with open(os.path.join(outdir, "plan.txt"), "a") as f:
@@ -378,21 +406,22 @@ def images(outdir, fsimg, corpus):
              ("isofs", "isofs-names", cases("isofs", corpus), make_joliet),
              ("ntfs3", "ntfs3-names", cases("ntfs3", corpus), make_ntfs),
              ("exfat", "exfat-names", cases("exfat", corpus), None),
-             ("exfat", "exfat-zero", zero_cases(), None)]
+             ("exfat", "exfat-zero", zero_cases(), None),
+             ("jfs", "jfs-names", cases("jfs", corpus), None)]
     # FSEXP_FS (scripts/fs-experiments.sh): the filesystems of this run.
-    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat ntfs3").split()
+    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat ntfs3 jfs").split()
     specs = [sp for sp in specs if sp[0] in wanted]
-    first, prepare, disk = 1, [], 0
+    first, prepare, disks = 1, [], []
     for fs, name, case_list, maker in specs:
         ents = entries_of(case_list, first)
         first += len(ents)
         meta[name] = {"fs": fs, "entries": ents}
         if maker is None:
             # The guest's scratch disks, vda, vdb, ... in this order.
-            dev = "vd" + chr(ord("a") + disk)
-            disk += 1
+            dev = "vd" + chr(ord("a") + len(disks))
+            disks.append(name + ".img")
             prepare += ["put %s %s %s" % (dev, fs, line)
-                        for line in make_exfat_blank(outdir, name, ents)]
+                        for line in make_blank(outdir, fs, name, ents)]
             continue
         maker(outdir, fsimg, name, ents)
         plan.append(plan_line(name, fs, ents))
@@ -400,6 +429,8 @@ def images(outdir, fsimg, corpus):
         f.write("\n".join(plan) + "\n")
     with open(os.path.join(outdir, "prepare.txt"), "w") as f:
         f.write("".join(line + "\n" for line in prepare))
+    with open(os.path.join(outdir, "prepare-disks.txt"), "w") as f:
+        f.write("".join(d + "\n" for d in disks))
     with open(os.path.join(outdir, "cases.json"), "w") as f:
         json.dump(meta, f)
 
@@ -437,6 +468,11 @@ def write_expect(fs, driver, key):
     errs = {"w-256u": "ENAMETOOLONG",
             "w-ill-formed": bad, "w-rename-256u": "ENAMETOOLONG",
             "w-wtf8": "0" if driver == "utfconv-wtf8" else bad}
+    if fs == "jfs" and driver == "stock":
+        # get_UCSname() refuses more than 255 bytes, nls_utf8's
+        # char2uni() every character outside the BMP.
+        errs.update({"w-emoji": "EINVAL", "w-rename-emoji": "EINVAL",
+                     "w-cjk-256b": "ENAMETOOLONG"})
     return errs.get(key, "0")
 
 
@@ -453,6 +489,8 @@ def on_disk_expected(fs, driver):
     for key, _, _, units in write_cases():
         if units is not None and write_expect(fs, driver, key) == "0":
             want.append(units)
+    if write_expect(fs, driver, "w-rename-emoji") != "0":
+        want.append(units_of("Source file.txt"))
     return sorted(want)
 
 
@@ -470,6 +508,8 @@ def joliet_tail(b):
 def vfs_name(fs, driver, e):
     """The bytes @driver lists for entry @e, None when it skips it."""
     units = e["units"]
+    if driver == "stock" and fs == "jfs":
+        return jfs_stock(units)
     if driver == "stock":
         b = nls(units)
         if fs == "isofs":
@@ -477,8 +517,8 @@ def vfs_name(fs, driver, e):
             b = joliet_tail(b[:len(b) & 0xFF])
         return b or (None if fs == "isofs" else b)
     if driver == "utfconv-strict" and has_lone(units):
-        # vfat (our patch) shows the short name, isofs, exfat and ntfs3
-        # skip the entry.
+        # vfat (our patch) shows the short name, isofs, exfat, ntfs3 and
+        # jfs skip the entry.
         return e["short"].encode() if fs == "vfat" else None
     b = wtf8(units)
     return joliet_tail(b) if fs == "isofs" else b
@@ -508,9 +548,12 @@ def expected(fs, driver, ents):
         elif not b:
             out[e["id"]] = (None, "getdents=EIO")
             failed = True
-        elif fs in ("exfat", "ntfs3"):
-            # exFAT and NTFS look a name up by its UTF-16 form
-            # (exfat_find(), dir_search_u()):
+        elif fs == "jfs" and driver == "stock" and len(b) > NAME_MAX:
+            # get_UCSname() refuses a name of more than 255 bytes.
+            out[e["id"]] = (b, "ENAMETOOLONG")
+        elif fs in ("exfat", "ntfs3", "jfs"):
+            # exFAT, NTFS and JFS look a name up by its UTF-16 form
+            # (exfat_find(), dir_search_u(), dtSearch()):
             # the listed name, translated back, must be on disk. (Case
             # folding left out: no two cases differ only in case.)
             back = tuple(units_of(b.decode("utf-8", "surrogatepass")))
@@ -663,7 +706,7 @@ def report(outdir, log, fsimg, depends):
     runs = parse_log(log)
     dep = dict(d.split("=", 1) for d in depends)
     rows, passed, failed, lines = [], 0, 0, []
-    for fs in ("vfat", "exfat", "ntfs3", "isofs"):
+    for fs in ("vfat", "exfat", "ntfs3", "isofs", "jfs"):
         for driver in DRIVERS:
             imgs = [n for n, m in meta.items() if m["fs"] == fs and "order" in
                     m["entries"][0]]
@@ -708,8 +751,8 @@ def report(outdir, log, fsimg, depends):
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "images":
         images(sys.argv[2], sys.argv[3], sys.argv[4])
-    elif len(sys.argv) == 4 and sys.argv[1] == "craft-exfat":
-        craft_exfat(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "craft":
+        craft_prepared(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "selftest":
         n = ntfs_selftest(sys.argv[2], sys.argv[3])
         print("fsimg selftest: %d passed, %d failed" % (3 - n, n))
