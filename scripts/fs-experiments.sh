@@ -14,16 +14,17 @@
 # "utfconv-wtf8", the converted modules (scripts/fs-modules.sh utfconv)
 # with utfconv's fsname_policy parameter set to strict or wtf8, when this
 # tree's <linux/utfconv.h> declares the fsname API. Filesystems: vfat
-# (mtools, then fsimg), isofs (Joliet: xorriso, then fsimg), exFAT and JFS
-# (mkfs.exfat, mkfs.jfs; their files made by the stock driver in a first
-# boot, then rewritten by fsimg) and ntfs3 (mkntfs and ntfs-3g's ntfscp,
-# which write every case). vfat, exFAT, ntfs3 and JFS also get creates
-# and renames on a scratch disk of their own per driver, read back on the
-# host with fsimg and checked with fsck.vfat -n, fsck.exfat -n, ntfsfix -n
-# or fsck.jfs -n. See Documentation/fsname.rst.
+# (mtools, then fsimg), isofs (Joliet: xorriso, then fsimg), exFAT, JFS
+# and UDF (mkfs.exfat, mkfs.jfs, mkudffs; their files made by the stock
+# driver in a first boot, then rewritten by fsimg) and ntfs3 (mkntfs and
+# ntfs-3g's ntfscp, which write every case). All but isofs also get
+# creates and renames on a scratch disk of their own per driver, read
+# back on the host with fsimg and checked with fsck.vfat -n, fsck.exfat
+# -n, ntfsfix -n, fsck.jfs -n or udfinfo (udftools 2.3 has no fsck). See
+# Documentation/fsname.rst.
 #
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above),
-# FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3 jfs),
+# FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3 jfs udf),
 # FS_SLICE=check (the slice of `make check`: vfat and isofs under stock
 # and utfconv-wtf8, one boot; FS_DRIVERS still overrides the drivers).
 
@@ -33,7 +34,7 @@ SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 case ${FS_SLICE:-} in
 '') slice_drivers="stock utfconv-strict utfconv-wtf8"
 	# the filesystems of fsexp.py, the source directories of fs-modules.sh
-	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3 jfs"} ;;
+	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3 jfs udf"} ;;
 check) slice_drivers="stock utfconv-wtf8"
 	export FSEXP_FS="vfat isofs" ;;
 *) die "FS_SLICE=${FS_SLICE}: only check is known" ;;
@@ -53,17 +54,19 @@ mods=/lib/modules/$rel/kernel
 OUT=$SRC/build/fs
 PAYLOAD=$OUT/payload
 IMAGES=$PAYLOAD/fs/images
+# the scratch disks: QEMU disks, not files of the guest's initramfs
+SCRATCH=$OUT/scratch
 FSIMG=$SRC/tools/fsimg/fsimg
 
 for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo mkfs.exfat fsck.exfat \
-	mkntfs ntfscp ntfsfix ntfsls mkfs.jfs fsck.jfs; do
+	mkntfs ntfscp ntfsfix ntfsls mkfs.jfs fsck.jfs mkudffs udfinfo; do
 	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)"
 done
 
 section "fs-experiments: tools and images"
 make -s -C "$SRC/tools/fsimg"
-rm -rf "$PAYLOAD"
-mkdir -p "$IMAGES" "$PAYLOAD/fs/modules/base"
+rm -rf "$PAYLOAD" "$SCRATCH"
+mkdir -p "$IMAGES" "$SCRATCH" "$PAYLOAD/fs/modules/base"
 gcc -O2 -Wall -Wextra -static -o "$PAYLOAD/fs/fsprobe" "$SRC/userspace-test/fs/fsprobe.c"
 install -m 755 "$SRC/userspace-test/fs/run.sh" "$PAYLOAD/fs/run.sh"
 # fsimg's NTFS reader refuses damaged records (both slices: a second).
@@ -74,7 +77,8 @@ python3 "$SRC/userspace-test/fs/fsexp.py" images "$IMAGES" "$FSIMG" "$SHARED/cor
 # Debian's own modules the experiments need besides the drivers.
 : >"$PAYLOAD/fs/modules/base/order"
 for m in drivers/cdrom/cdrom drivers/block/loop drivers/block/virtio_blk \
-	fs/nls/nls_cp437 fs/nls/nls_ascii fs/nls/nls_utf8 fs/nls/nls_ucs2_utils; do
+	fs/nls/nls_cp437 fs/nls/nls_ascii fs/nls/nls_utf8 fs/nls/nls_ucs2_utils \
+	lib/crc-itu-t; do
 	xz -dc "$mods/$m.ko.xz" >"$PAYLOAD/fs/modules/base/${m##*/}.ko"
 	echo "${m##*/}.ko" >>"$PAYLOAD/fs/modules/base/order"
 done
@@ -87,7 +91,9 @@ make_scratch() {
 	exfat) truncate -s 16M "$2" && mkfs.exfat -L SCRATCH "$2" >/dev/null ;;
 	ntfs3) truncate -s 16M "$2" &&
 		mkntfs -q -F -f -s 512 -c 4096 -L SCRATCH "$2" >/dev/null 2>&1 ;;
-	jfs) truncate -s 32M "$2" && mkfs.jfs -q -L SCRATCH "$2" >/dev/null 2>&1 ;;
+	jfs) truncate -s 16M "$2" && mkfs.jfs -q -L SCRATCH "$2" >/dev/null 2>&1 ;;
+	udf) truncate -s 16M "$2" && mkudffs --media-type=hd --udfrev=0x0201 \
+		--blocksize=512 --label=SCRATCH "$2" >/dev/null 2>&1 ;;
 	esac
 }
 
@@ -98,6 +104,7 @@ check_scratch() {
 	exfat) fsck.exfat -n "$2" ;;
 	ntfs3) ntfsfix -n "$2" ;;
 	jfs) fsck.jfs -n "$2" ;;
+	udf) udfinfo "$2" ;;
 	esac >/dev/null 2>&1
 }
 
@@ -129,7 +136,7 @@ for drv in $FS_DRIVERS; do
 	# renames (isofs is read-only).
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
-		scratch=$IMAGES/scratch-$drv-$fs.img
+		scratch=$SCRATCH/scratch-$drv-$fs.img
 		make_scratch "$fs" "$scratch"
 		dev=vd$(printf "\\x$(printf %x $((97 + disk)))")
 		python3 "$SRC/userspace-test/fs/fsexp.py" writes "$IMAGES" "$drv" "$fs" "$dev"
@@ -141,8 +148,8 @@ done
 
 vm_ok=$selftest_ok
 if [ -s "$IMAGES/prepare.txt" ]; then
-	section "fs-experiments: the VM: exFAT and JFS files made by the stock driver"
-	# exfatprogs and jfsutils add no files: the guest makes them on the
+	section "fs-experiments: the VM: exFAT, JFS and UDF files made by the stock driver"
+	# exfatprogs, jfsutils and udftools add no files: the guest makes them on the
 	# blank images (vda, vdb, ... in the order of prepare-disks.txt), the
 	# host then rewrites the names.
 	prep_args=
@@ -164,10 +171,10 @@ section "fs-experiments: results"
 for drv in $FS_DRIVERS; do
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
-		check_scratch "$fs" "$IMAGES/scratch-$drv-$fs.img" ||
+		check_scratch "$fs" "$SCRATCH/scratch-$drv-$fs.img" ||
 			{ log "fs-experiments: $fs: $drv's scratch disk is damaged"; vm_ok=1; }
 	done
 done
-python3 "$SRC/userspace-test/fs/fsexp.py" report "$IMAGES" "$log" "$FSIMG" \
+FSEXP_SCRATCH=$SCRATCH python3 "$SRC/userspace-test/fs/fsexp.py" report "$IMAGES" "$log" "$FSIMG" \
 	"${depends[@]}" || vm_ok=1
 [ "$vm_ok" = 0 ]

@@ -14,9 +14,9 @@
  * keeps its slots. NTFS images are only listed: ntfs-3g writes any code
  * units itself.
  *
- *   fsimg list   vfat|exfat|joliet|jfs|ntfs IMAGE
+ *   fsimg list   vfat|exfat|joliet|jfs|udf|ntfs IMAGE
  *   fsimg short  vfat IMAGE
- *   fsimg rename vfat|exfat|joliet|jfs IMAGE FROM TO
+ *   fsimg rename vfat|exfat|joliet|jfs|udf IMAGE FROM TO
  *
  * Names on the command line are UTF-8 in which \uXXXX stands for one code
  * unit (any value, a surrogate included) and \\ for a backslash. "list"
@@ -881,14 +881,12 @@ static int ntfs_walk(struct image *img, struct job *job)
 #define JFS_DTROOT	224	/* offset of di_dtroot (and di_xtroot) */
 #define BT_ROOT		0x01
 #define BT_LEAF		0x02
-#define JFS_MAX_LEAVES	64
 
 struct jfs {
 	uint8_t *dir;	/* the directory's inode */
 	uint32_t bsize;
 	unsigned int head_len;	/* units in a leaf entry's head slot */
-	uint8_t *leaf[JFS_MAX_LEAVES];	/* leaf nodes, for the rename */
-	unsigned int leaf_slots[JFS_MAX_LEAVES], leaves;
+	unsigned int leaves;	/* leaf nodes seen */
 };
 
 /* Address (blocks) and length (blocks) of the pxd_t at @p. */
@@ -1014,7 +1012,8 @@ static int jfs_resort(struct image *img, const struct jfs *fs, uint8_t *slots,
 			stbl[j - 1] = t;
 		}
 	}
-	for (i = 0; i < cnt; i++) {
+	/* Without a directory index (OS/2's format) there is nothing to do. */
+	for (i = 0; i < cnt && fs->head_len == 11; i++) {
 		dt = jfs_dir_index(img, fs, get32(slots + 32 * stbl[i] + 28));
 		if (!dt || dt[1] != 1 || dt[3] != page >> 32 ||
 		    get32(dt + 4) != (uint32_t)page)
@@ -1054,7 +1053,8 @@ static int jfs_node(struct image *img, struct jfs *fs, uint8_t *node,
 	unsigned int cnt = node[17], i;
 	int renamed = 0;
 
-	if (cnt > n)
+	/* The root's table has 8 entries, a page's as many as its slots. */
+	if (cnt > n || (!page && cnt > 8))
 		return fail("bad JFS dtree node");
 	if (!(node[16] & BT_LEAF)) {
 		for (i = 0; i < cnt; i++)
@@ -1063,9 +1063,7 @@ static int jfs_node(struct image *img, struct jfs *fs, uint8_t *node,
 				return 1;
 		return 0;
 	}
-	if (fs->leaves == JFS_MAX_LEAVES)
-		return fail("JFS directory of too many leaves");
-	fs->leaf[fs->leaves++] = node;
+	fs->leaves++;
 	for (i = 0; i < cnt; i++) {
 		static struct name nm;
 		uint8_t *unit[MAX_UNITS];
@@ -1121,6 +1119,240 @@ static int jfs_walk(struct image *img, struct job *job)
 	return ret;
 }
 
+/* ---- UDF: file identifier descriptors of the root directory -------------- */
+
+#define UDF_MAX_EXTENTS	64
+#define UDF_MAX_DIR	(1 << 20)
+
+struct udf_extent {
+	uint64_t off, len;	/* bytes in the image */
+};
+
+struct udf {
+	uint32_t bsize, part;	/* block size, partition start (blocks) */
+	struct udf_extent ext[UDF_MAX_EXTENTS];
+	unsigned int n;
+	uint64_t size;		/* bytes of directory data */
+};
+
+/* CRC-ITU-T (polynomial 0x1021, initial 0, most significant bit first). */
+static uint16_t udf_crc(const uint8_t *p, size_t len)
+{
+	uint16_t crc = 0;
+	int k;
+
+	while (len--) {
+		crc ^= *p++ << 8;
+		for (k = 0; k < 8; k++)
+			crc = crc & 0x8000 ? (uint16_t)(crc << 1) ^ 0x1021 :
+			      (uint16_t)(crc << 1);
+	}
+	return crc;
+}
+
+/* The descriptor tag at @t (ECMA-167 3/7.2) with identifier @id, whole. */
+static int udf_tag_ok(const uint8_t *t, size_t room, uint16_t id)
+{
+	unsigned int i;
+	uint8_t sum = 0;
+
+	if (room < 16 || get16(t) != id)
+		return 0;
+	for (i = 0; i < 16; i++)
+		if (i != 4)
+			sum += t[i];
+	return sum == t[4] && 16u + get16(t + 10) <= room &&
+	       udf_crc(t + 16, get16(t + 10)) == get16(t + 8);
+}
+
+/* Recompute the CRC and the checksum of the tag at @t. */
+static void udf_tag_fix(uint8_t *t)
+{
+	unsigned int i;
+	uint8_t sum = 0;
+
+	put16(t + 8, udf_crc(t + 16, get16(t + 10)));
+	for (i = 0; i < 16; i++)
+		if (i != 4)
+			sum += t[i];
+	t[4] = sum;
+}
+
+/* Image offset of logical block @lbn of the partition, 0 outside it. */
+static uint64_t udf_block(const struct image *img, const struct udf *fs,
+			  uint64_t lbn)
+{
+	uint64_t off = (fs->part + lbn) * fs->bsize;
+
+	return in_image(img, off, fs->bsize) ? off : 0;
+}
+
+/* Partition start and the FSD's block from the main volume descriptors. */
+static int udf_volume(const struct image *img, struct udf *fs, uint32_t *fsd)
+{
+	static const uint32_t sizes[] = { 512, 1024, 2048, 4096 };
+	const uint8_t *d = NULL;
+	uint64_t vds = 0, vlen = 0, off;
+	unsigned int i;
+	int got = 0;
+
+	for (i = 0; i < 4 && !vds; i++) {
+		off = 256ull * sizes[i];
+		if (in_image(img, off, 512) && udf_tag_ok(img->p + off, 512, 2) &&
+		    get32(img->p + off + 12) == 256) {
+			fs->bsize = sizes[i];
+			vlen = get32(img->p + off + 16);
+			vds = (uint64_t)get32(img->p + off + 20) * fs->bsize;
+		}
+	}
+	if (!vds)
+		return fail("no UDF anchor volume descriptor pointer");
+	for (off = vds; off < vds + vlen && in_image(img, off, fs->bsize);
+	     off += fs->bsize) {
+		d = img->p + off;
+		if (udf_tag_ok(d, fs->bsize, 5)) {
+			fs->part = get32(d + 188);
+			got |= 1;
+		} else if (udf_tag_ok(d, fs->bsize, 6)) {
+			if (get32(d + 212) != fs->bsize)
+				return fail("UDF logical block size differs");
+			*fsd = get32(d + 252);
+			got |= 2;
+		} else if (get16(d) == 8) {
+			break;
+		}
+	}
+	return got == 3 ? 0 : fail("no UDF partition or logical volume descriptor");
+}
+
+/* Add the allocation descriptors at @ad (@len bytes, type @type) to @fs. */
+static int udf_extents(const struct image *img, struct udf *fs,
+		       const uint8_t *ad, uint32_t len, unsigned int type)
+{
+	unsigned int step = type ? 16 : 8, i;
+
+	for (i = 0; i + step <= len; i += step) {
+		uint32_t elen = get32(ad + i) & 0x3fffffff;
+		uint64_t off = udf_block(img, fs, get32(ad + i + 4));
+
+		if (!elen)
+			break;
+		if (get32(ad + i) >> 30 || fs->n == UDF_MAX_EXTENTS || !off ||
+		    !in_image(img, off, elen))
+			return fail("bad UDF allocation descriptor");
+		fs->ext[fs->n++] = (struct udf_extent){ off, elen };
+	}
+	return 0;
+}
+
+/* The extents of the root directory's data, from its (extended) FE. */
+static int udf_root(const struct image *img, struct udf *fs)
+{
+	const uint8_t *e, *f;
+	uint64_t off;
+	uint32_t fsd = 0, lea, lad, ads;
+	unsigned int type;
+
+	if (udf_volume(img, fs, &fsd))
+		return 1;
+	off = udf_block(img, fs, fsd);
+	if (!off || !udf_tag_ok(img->p + off, fs->bsize, 256))
+		return fail("no UDF file set descriptor");
+	f = img->p + off;
+	off = udf_block(img, fs, get32(f + 404));
+	e = off ? img->p + off : NULL;
+	if (e && udf_tag_ok(e, fs->bsize, 261)) {
+		lea = get32(e + 168), lad = get32(e + 172), ads = 176;
+	} else if (e && udf_tag_ok(e, fs->bsize, 266)) {
+		lea = get32(e + 208), lad = get32(e + 212), ads = 216;
+	} else {
+		return fail("no UDF file entry for the root directory");
+	}
+	fs->size = get32(e + 56) | (uint64_t)get32(e + 60) << 32;
+	if ((uint64_t)ads + lea + lad > fs->bsize || fs->size > UDF_MAX_DIR)
+		return fail("bad UDF file entry");
+	type = get16(e + 34) & 7;
+	fs->n = 0;
+	if (type == 3) {	/* the data in the entry itself */
+		fs->ext[fs->n++] = (struct udf_extent){ off + ads + lea, lad };
+		return 0;
+	}
+	if (type > 1)
+		return fail("UDF directory with extended allocation descriptors");
+	return udf_extents(img, fs, e + ads + lea, lad, type);
+}
+
+/* Copy the directory data between the image and @buf, either way. */
+static int udf_copy(struct image *img, const struct udf *fs, uint8_t *buf,
+		    int to_image)
+{
+	uint64_t pos = 0;
+	unsigned int i;
+
+	for (i = 0; i < fs->n && pos < fs->size; i++) {
+		uint64_t len = fs->ext[i].len;
+
+		if (len > fs->size - pos)
+			len = fs->size - pos;
+		if (to_image)
+			memcpy(img->p + fs->ext[i].off, buf + pos, len);
+		else
+			memcpy(buf + pos, img->p + fs->ext[i].off, len);
+		pos += len;
+	}
+	return pos == fs->size ? 0 : fail("UDF directory shorter than its size");
+}
+
+/* Offer the name of the FID at @fid to @job; rewrite it if asked. */
+static int udf_fid(uint8_t *fid, struct job *job, int *dirty)
+{
+	uint8_t *fi = fid + 38 + get16(fid + 36);
+	unsigned int len = fid[19], k;
+	struct name nm = { .n = 0 };
+
+	if (fid[18] & 0x0c || !len)	/* deleted, or the parent */
+		return 0;
+	if ((fi[0] != 8 && fi[0] != 16) || (fi[0] == 16 && !(len & 1)))
+		return fail("UDF name of an unknown compression or length");
+	for (k = 1; k < len; k += fi[0] / 8)
+		nm.u[nm.n++] = fi[0] == 8 ? fi[k] : fi[k] << 8 | fi[k + 1];
+	if (!job_visit(job, &nm))
+		return 0;
+	for (k = 0; k < nm.n; k++) {
+		if (fi[0] == 8 && job->to->u[k] > 0xff)
+			return fail("UDF name in Latin-1 (compression 8): TO does not fit");
+		if (fi[0] == 8)
+			fi[1 + k] = job->to->u[k];
+		else
+			fi[1 + 2 * k] = job->to->u[k] >> 8, fi[2 + 2 * k] = job->to->u[k];
+	}
+	udf_tag_fix(fid);
+	*dirty = 1;
+	return 0;
+}
+
+static int udf_walk(struct image *img, struct job *job)
+{
+	static struct udf fs;
+	static uint8_t buf[UDF_MAX_DIR];
+	uint64_t pos = 0, flen;
+	int dirty = 0;
+
+	if (udf_root(img, &fs) || udf_copy(img, &fs, buf, 0))
+		return 1;
+	while (pos + 38 <= fs.size) {
+		uint8_t *fid = buf + pos;
+
+		flen = (38 + get16(fid + 36) + fid[19] + 3) & ~3u;
+		if (pos + flen > fs.size || !udf_tag_ok(fid, fs.size - pos, 257))
+			return fail("bad UDF file identifier descriptor");
+		if (udf_fid(fid, job, &dirty))
+			return 1;
+		pos += flen;
+	}
+	return dirty ? udf_copy(img, &fs, buf, 1) : 0;
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static int map_image(const char *path, int writable, struct image *img)
@@ -1145,9 +1377,9 @@ static int map_image(const char *path, int writable, struct image *img)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fsimg list vfat|exfat|joliet|jfs|ntfs IMAGE\n"
+	fprintf(stderr, "usage: fsimg list vfat|exfat|joliet|jfs|udf|ntfs IMAGE\n"
 			"       fsimg short vfat IMAGE\n"
-			"       fsimg rename vfat|exfat|joliet|jfs IMAGE FROM TO\n");
+			"       fsimg rename vfat|exfat|joliet|jfs|udf IMAGE FROM TO\n");
 	return 2;
 }
 
@@ -1186,6 +1418,8 @@ int main(int argc, char **argv)
 		ret = joliet_walk(&img, &job);
 	else if (!strcmp(argv[2], "jfs"))
 		ret = jfs_walk(&img, &job);
+	else if (!strcmp(argv[2], "udf"))
+		ret = udf_walk(&img, &job);
 	else if (!strcmp(argv[2], "ntfs") && !rename)
 		ret = ntfs_walk(&img, &job);
 	else

@@ -12,7 +12,8 @@
   fsexp.py report OUTDIR LOG FSIMG [DRIVER/FS=DEPENDS...]
                                         the table, the summary lines and the
                                         names on the scratch disks the guest
-                                        wrote (OUTDIR/scratch-DRIVER-FS.img)
+                                        wrote ($FSEXP_SCRATCH, default OUTDIR,
+                                        /scratch-DRIVER-FS.img)
 
 Each image holds one file per case, with the content "id=<n>\\n". Names
 the filesystem's own tools write correctly are made by them (mtools,
@@ -38,7 +39,11 @@ import sys
 NAME_MAX = 255
 DRIVERS = ("stock", "utfconv-strict", "utfconv-wtf8")
 FSIMG_KIND = {"isofs": "joliet", "ntfs3": "ntfs"}  # fsimg's name of a filesystem
-PREPARED = ("exfat", "jfs")  # files made in the guest by the stock driver
+PREPARED = ("exfat", "jfs", "udf")  # files made in the guest by the stock driver
+FSCK = {"exfat": ["fsck.exfat", "-n"], "jfs": ["fsck.jfs", "-n"],
+        # udftools 2.3 has no fsck: udfinfo reads the volume and
+        # partition descriptors and the integrity descriptor
+        "udf": ["udfinfo"]}
 
 
 # ---- names -----------------------------------------------------------------
@@ -115,6 +120,123 @@ def jfs_stock(units):
     return out
 
 
+def udf_crc(data):
+    """crc_itu_t(0, data): CRC-ITU-T, polynomial 0x1021, MSB first."""
+    crc = 0
+    for b in data:
+        crc ^= b << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1) & 0xFFFF
+    return crc
+
+
+def udf_char(ocu, idx, u_ch):
+    """get_utf16_char(): (code point, bytes read); 0x110000 for a
+    surrogate that is not the lead of a pair (which reads the unit after
+    it too)."""
+    start = idx
+    c = ocu[idx]
+    idx += 1
+    if u_ch > 1:
+        c = c << 8 | ocu[idx]
+        idx += 1
+    if c & 0xFFFFF800 == 0xD800:
+        if idx >= len(ocu) or c & 0x400:
+            return 0x110000, idx - start
+        nxt = ocu[idx] << 8 | ocu[idx + 1]
+        idx += 2
+        if nxt & 0xFFFFF800 != 0xD800 or not nxt & 0x400:
+            return 0x110000, idx - start
+        c = 0x10000 + ((c & 0x3FF) << 10) + (nxt & 0x3FF)
+    return c, idx - start
+
+
+def udf_conv_char(out, maxlen, ocu, idx, u_ch, st):
+    """udf_name_conv_char() for a file name (translate) with UTF-8 out:
+    (got a character, new index); a run of bad characters ("/", U+0000,
+    unpaired surrogates) becomes one "_" and asks for the CRC."""
+    ill = gotch = False
+    while not gotch and idx < len(ocu):
+        if len(out) >= maxlen:
+            st["crc"] = True
+            return False, idx
+        c, n = udf_char(ocu, idx, u_ch)
+        if c == 0 or c > 0x10FFFF or c == 0x2F:
+            ill = True
+        elif ill:
+            break
+        else:
+            gotch = True
+        idx += n
+    if ill:
+        st["crc"] = True
+        c, gotch = 0x5F, True
+    if gotch:
+        b = utf8(c)
+        if len(out) + len(b) <= maxlen:
+            out += b
+        else:
+            st["crc"] = True
+            gotch = False
+    return gotch, idx
+
+
+def udf_mangle(units, cs0_id, maxlen):
+    """udf_name_from_CS0() of fs/udf/unicode.c for a file name without an
+    NLS table: the stock driver's name, and the converted driver's for a
+    name utfconv does not translate. A name that ends in up to five
+    characters after a "." keeps them; bad characters and a name that
+    does not fit @maxlen bytes get "#" and the CRC of the CS0 bytes."""
+    u_ch = cs0_id >> 3
+    ocu = bytes(units) if u_ch == 1 else b"".join(
+        u.to_bytes(2, "big") for u in units)
+    st = {"crc": False}
+    i_ext, ext, ext_crc_len = -1, bytearray(), 0
+    idx, n = len(ocu) - u_ch, 0
+    while idx >= 0 and n < 5:
+        c = ocu[idx] if u_ch == 1 else ocu[idx] << 8 | ocu[idx + 1]
+        if c == 0x2E:
+            if n:
+                i_ext = idx
+            break
+        idx -= u_ch
+        n += 1
+    if i_ext >= 0:
+        ext_max = min(5 * 6 + 1, maxlen)
+        ext = bytearray(b".")
+        idx = i_ext + u_ch
+        while True:
+            got, idx = udf_conv_char(ext, ext_max, ocu, idx, u_ch, st)
+            if not got:
+                break
+            if len(ext) + 5 < maxlen:
+                ext_crc_len = len(ext)
+    out, idx, o_crc = bytearray(), 0, 0
+    while True:
+        if idx == i_ext:
+            if len(out) > maxlen - len(ext):
+                st["crc"] = True
+            break
+        got, idx = udf_conv_char(out, maxlen, ocu, idx, u_ch, st)
+        if not got:
+            break
+        if len(out) <= maxlen - len(ext) - 5:
+            o_crc = len(out)
+    if out in (b".", b".."):
+        st["crc"] = True
+    if st["crc"]:
+        out = out[:o_crc]
+        out += (b"#%04X" % udf_crc(ocu))[:maxlen - len(out)]
+        ext = ext[:ext_crc_len]
+    return bytes(out + ext)
+
+
+def udf_id(units):
+    """The compression ID the stock driver writes: 8 when every unit is
+    below 0x100."""
+    return 8 if all(u < 0x100 for u in units) else 16
+
+
 def escape(units):
     """A name for fsimg's command line: every unit as \\uXXXX."""
     return "".join("\\u%04X" % u for u in units)
@@ -139,14 +261,17 @@ def corpus_words(corpus):
 def cases(fs, corpus):
     """[(key, name, made_by)] of one image, in directory order."""
     long_ascii = {"vfat": 255, "exfat": 255, "ntfs3": 255, "isofs": 103,
-                  "jfs": 255}[fs]
+                  "jfs": 255, "udf": 254}[fs]
     c = [("ascii", "plain file.txt", "tool")]
     c += [("word-" + lang, w + ".txt", "tool") for lang, w in corpus_words(corpus)]
     c += [("emoji", "\U0001F600 smile.txt", "fsimg"),
           ("ascii-%du" % long_ascii, "n" * (long_ascii - 4) + ".txt", "tool"),
           ("cjk-253b", "\u4e2d" * 83 + ".txt", "fsimg"),
           ("cjk-256b", "\u4e2d" * 84 + ".txt", "fsimg")]
-    if fs != "isofs":
+    if fs == "udf":
+        # 127 units: the most a name in compression ID 16 holds
+        c.append(("cjk-127u", "\u4e2d" * 123 + ".txt", "fsimg"))
+    elif fs != "isofs":
         c.append(("cjk-255u", "\u4e2d" * 251 + ".txt", "fsimg"))
     else:
         c.append(("cjk-103u", "\u4e2d" * 103, "fsimg"))
@@ -156,7 +281,7 @@ def cases(fs, corpus):
           ("end-lead", "end\ud83d", "fsimg"),
           ("alias-plain", "alias name.txt", "tool"),
           ("alias-trail", "alias\udc00 name.txt", "fsimg")]
-    if fs in ("isofs", "ntfs3", "jfs"):
+    if fs in ("isofs", "ntfs3", "jfs", "udf"):
         c.append(("lone-only", "\udc00\udc01", "fsimg"))
     if fs == "ntfs3":
         # ntfs-3g's ntfscp writes every case: it takes a lone surrogate
@@ -170,6 +295,14 @@ def cases(fs, corpus):
         c = [(k, n, "fsimg" if any(0xD800 <= u <= 0xDFFF
                                    for u in units_of(n)) or
               len(n.encode("utf-8", "surrogatepass")) > NAME_MAX else "tool")
+             for k, n, _ in c]
+    elif fs == "udf":
+        # Made by the stock udf driver in the guest, which looks up no
+        # name of more than 254 bytes and writes an unpaired surrogate as
+        # "?": those go through fsimg, from a placeholder in compression
+        # ID 16 (udf_placeholder()).
+        c = [(k, n, "fsimg" if has_lone(units_of(n)) or
+              len(n.encode("utf-8", "surrogatepass")) > 254 else "tool")
              for k, n, _ in c]
     elif fs == "exfat":
         # Made by the stock exfat driver in the guest, which writes every
@@ -190,6 +323,12 @@ def zero_cases():
     return [("before", "Before.txt", "tool"),
             ("lone-only", "\udc00\udc01", "fsimg"),
             ("after", "After.txt", "tool")]
+
+
+def udf_placeholder(i, n):
+    """A name of @n units that the stock udf driver writes in compression
+    ID 16, as the name fsimg writes in its place (U+0100 first)."""
+    return "\u0100" + placeholder(i, n - 1)
 
 
 def placeholder(i, n):
@@ -355,19 +494,28 @@ def ntfs_selftest(outdir, fsimg):
 
 
 def make_blank(outdir, fs, name, entries):
-    """An empty exFAT or JFS image and the "put" lines that fill it in the
-    guest (neither exfatprogs nor jfsutils has a tool that adds a file)."""
+    """An empty exFAT, JFS or UDF image and the "put" lines that fill it in
+    the guest (exfatprogs, jfsutils and udftools have no tool that adds a
+    file; udftools' wrudf writes packet-written CD-RW media)."""
     img = os.path.join(outdir, name + ".img")
     if os.path.exists(img):
         os.unlink(img)
     with open(img, "wb") as f:
-        f.truncate((16 if fs == "exfat" else 32) << 20)
+        f.truncate(16 << 20)
     if fs == "exfat":
         run("mkfs.exfat", "-L", "UTFCONV", img)
-    else:
+    elif fs == "jfs":
         run("mkfs.jfs", "-q", "-L", "UTFCONV", img)
+    else:
+        mkudf(img)
     return ["%s %s" % (e["create"].encode().hex(), "id=%d" % e["id"])
             for e in entries]
+
+
+def mkudf(img):
+    """UDF 2.01 (file entries, no metadata partition) in 512-byte blocks."""
+    run("mkudffs", "--media-type=hd", "--udfrev=0x0201", "--blocksize=512",
+        "--label=UTFCONV", img)
 
 
 def craft_prepared(outdir, fsimg):
@@ -379,9 +527,10 @@ def craft_prepared(outdir, fsimg):
         if m["fs"] not in PREPARED:
             continue
         img = os.path.join(outdir, name + ".img")
-        run("fsck.%s" % m["fs"], "-n", img)
+        # As the stock driver left it, then with fsimg's names.
+        run(*FSCK[m["fs"]], img)
         craft(fsimg, m["fs"], img, m["entries"])
-        run("fsck.%s" % m["fs"], "-n", img)
+        run(*FSCK[m["fs"]], img)
         plan.append(plan_line(name, m["fs"], m["entries"]))
     with open(os.path.join(outdir, "cases.json"), "w") as f:
         json.dump(meta, f)
@@ -407,13 +556,18 @@ def images(outdir, fsimg, corpus):
              ("ntfs3", "ntfs3-names", cases("ntfs3", corpus), make_ntfs),
              ("exfat", "exfat-names", cases("exfat", corpus), None),
              ("exfat", "exfat-zero", zero_cases(), None),
-             ("jfs", "jfs-names", cases("jfs", corpus), None)]
+             ("jfs", "jfs-names", cases("jfs", corpus), None),
+             ("udf", "udf-names", cases("udf", corpus), None)]
     # FSEXP_FS (scripts/fs-experiments.sh): the filesystems of this run.
-    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat ntfs3 jfs").split()
+    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat ntfs3 jfs udf").split()
     specs = [sp for sp in specs if sp[0] in wanted]
     first, prepare, disks = 1, [], []
     for fs, name, case_list, maker in specs:
         ents = entries_of(case_list, first)
+        if fs == "udf":
+            for e in ents:
+                if e["made_by"] == "fsimg":
+                    e["create"] = udf_placeholder(e["id"], len(e["units"]))
         first += len(ents)
         meta[name] = {"fs": fs, "entries": ents}
         if maker is None:
@@ -473,6 +627,17 @@ def write_expect(fs, driver, key):
         # char2uni() every character outside the BMP.
         errs.update({"w-emoji": "EINVAL", "w-rename-emoji": "EINVAL",
                      "w-cjk-256b": "ENAMETOOLONG"})
+    if fs == "udf" and driver == "stock":
+        # udf_lookup() refuses more than 254 bytes (the source of the
+        # rename too); udf_name_to_CS0() writes "?" for each byte it
+        # cannot decode.
+        errs.update({"w-cjk-256b": "ENAMETOOLONG", "w-ill-formed": "0",
+                     "w-wtf8": "0", "w-255u": "ENAMETOOLONG"})
+    elif fs == "udf":
+        # 255 Latin-1 characters fit neither 254 bytes of compression ID
+        # 8 nor 127 units of ID 16; the source of the rename is looked up
+        # (up to 508 bytes) and is not there.
+        errs.update({"w-255u": "ENAMETOOLONG", "w-rename-256u": "ENOENT"})
     return errs.get(key, "0")
 
 
@@ -487,10 +652,14 @@ def on_disk_expected(fs, driver):
     """Names on the scratch disk after the writes of @driver."""
     want = []
     for key, _, _, units in write_cases():
+        if fs == "udf" and driver == "stock" and key == "w-wtf8":
+            continue  # written as "wtf???.txt", below
         if units is not None and write_expect(fs, driver, key) == "0":
             want.append(units)
     if write_expect(fs, driver, "w-rename-emoji") != "0":
         want.append(units_of("Source file.txt"))
+    if fs == "udf" and driver == "stock":
+        want += [units_of("bad?.txt"), units_of("wtf???.txt")]
     return sorted(want)
 
 
@@ -510,6 +679,14 @@ def vfs_name(fs, driver, e):
     units = e["units"]
     if driver == "stock" and fs == "jfs":
         return jfs_stock(units)
+    if driver == "stock" and fs == "udf":
+        # into UDF_NAME_LEN bytes
+        return udf_mangle(units, udf_id(units), 254)
+    if fs == "udf" and (udf_id(units) == 8 or driver == "utfconv-strict" and
+                        has_lone(units)):
+        # Latin-1 and names utfconv does not translate: the driver's own
+        # code, into UDF_NAME_LEN_VFS bytes
+        return udf_mangle(units, udf_id(units), 508)
     if driver == "stock":
         b = nls(units)
         if fs == "isofs":
@@ -706,7 +883,7 @@ def report(outdir, log, fsimg, depends):
     runs = parse_log(log)
     dep = dict(d.split("=", 1) for d in depends)
     rows, passed, failed, lines = [], 0, 0, []
-    for fs in ("vfat", "exfat", "ntfs3", "isofs", "jfs"):
+    for fs in ("vfat", "exfat", "ntfs3", "isofs", "jfs", "udf"):
         for driver in DRIVERS:
             imgs = [n for n, m in meta.items() if m["fs"] == fs and "order" in
                     m["entries"][0]]
@@ -725,7 +902,8 @@ def report(outdir, log, fsimg, depends):
                 passed, failed = passed + p, failed + f
             w = runs.get((driver, "write-" + fs))
             if w is not None:
-                img = os.path.join(outdir, "scratch-%s-%s.img" % (driver, fs))
+                img = os.path.join(os.environ.get("FSEXP_SCRATCH", outdir),
+                                   "scratch-%s-%s.img" % (driver, fs))
                 p, f = judge_writes(fs, driver, w, img, fsimg, rows)
                 passed, failed = passed + p, failed + f
             lines.append("fs-experiments: %s %s: names %d, lost %d, aliased %d, "
