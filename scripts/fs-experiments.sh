@@ -26,7 +26,10 @@
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above),
 # FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3 jfs udf),
 # FS_SLICE=check (the slice of `make check`: vfat and isofs under stock
-# and utfconv-wtf8, one boot; FS_DRIVERS still overrides the drivers).
+# and utfconv-wtf8, and JFS's creates and renames on its scratch disks
+# (FSEXP_WRITES_ONLY=jfs: no image of names, which would need the boot
+# that makes its files), one boot; FS_DRIVERS still overrides the
+# drivers).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -36,7 +39,7 @@ case ${FS_SLICE:-} in
 	# the filesystems of fsexp.py, the source directories of fs-modules.sh
 	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3 jfs udf"} ;;
 check) slice_drivers="stock utfconv-wtf8"
-	export FSEXP_FS="vfat isofs" ;;
+	export FSEXP_FS="vfat isofs jfs" FSEXP_WRITES_ONLY=jfs ;;
 *) die "FS_SLICE=${FS_SLICE}: only check is known" ;;
 esac
 # the source directories of fs-modules.sh: only those of this run's
