@@ -6,7 +6,8 @@
                                         OUTDIR/plan.txt for the guest
   fsexp.py craft OUTDIR FSIMG           the exFAT and JFS images after the
                                         guest made their files (prepare.txt)
-  fsexp.py selftest OUTDIR FSIMG        fsimg's NTFS reader on damaged images
+  fsexp.py selftest OUTDIR FSIMG        fsimg's NTFS, JFS and UDF readers
+                                        on damaged images
   fsexp.py writes OUTDIR DRIVER FS DEV  the creates and renames of DRIVER
                                         on the guest's FS disk DEV
   fsexp.py report OUTDIR LOG FSIMG [DRIVER/FS=DEPENDS...]
@@ -475,6 +476,13 @@ def ntfs_selftest(outdir, fsimg):
         # undefined, and x86 would shift by 10, a plausible 1024
         ("rec-size", {64: 0xd6}, "bad NTFS geometry"),
     ]
+    return damaged(fsimg, "ntfs", img, good, damage)
+
+
+def damaged(fsimg, kind, img, good, damage):
+    """Write each damaged copy of @good to @img and check that fsimg list
+    refuses it with exit status 1 and its message; then remove @img.
+    Returns the number of failed checks, each printed."""
     bad = 0
     for what, edits, msg in damage:
         d = bytearray(good)
@@ -482,14 +490,61 @@ def ntfs_selftest(outdir, fsimg):
             d[off] = v
         with open(img, "wb") as f:
             f.write(d)
-        r = subprocess.run([fsimg, "list", "ntfs", img], stdout=subprocess.PIPE,
+        r = subprocess.run([fsimg, "list", kind, img], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
         err = r.stderr.decode("utf-8", "replace").strip()
         if r.returncode != 1 or msg not in err:
-            print("fsimg selftest %s: FAIL: exit %d, %r (want 1, %r)"
-                  % (what, r.returncode, err, msg))
+            print("fsimg selftest %s %s: FAIL: exit %d, %r (want 1, %r)"
+                  % (kind, what, r.returncode, err, msg))
             bad += 1
     os.unlink(img)
+    return bad
+
+
+def blank_selftest(outdir, fsimg):
+    """fsimg's JFS and UDF readers on blank images of mkfs.jfs and mkudffs
+    (no names, exit status 0) and on damaged copies of them. Returns the
+    number of failed checks, each printed."""
+    bad = 0
+    for fs, kind in (("jfs", "jfs"), ("udf", "udf")):
+        make_blank(outdir, fs, "selftest-" + fs, [])
+        img = os.path.join(outdir, "selftest-%s.img" % fs)
+        r = subprocess.run([fsimg, "list", kind, img], stdout=subprocess.PIPE)
+        if r.returncode or r.stdout:
+            print("fsimg selftest %s blank: FAIL: exit %d, %r (want 0, no "
+                  "names)" % (kind, r.returncode, r.stdout))
+            bad += 1
+        good = bytes(open(img, "rb").read())
+        if fs == "jfs":
+            # the fileset's inode map: aggregate inode 16, its xtree root
+            # no longer a leaf; the root directory: fileset 16, inode 2
+            xt_flag = 0xB000 + 16 * 512 + 224 + 16
+            root = next(o for o in range(0xB000 + 32 * 512, len(good), 512)
+                        if good[o + 4:o + 12] == bytes([16, 0, 0, 0, 2, 0, 0, 0]))
+            damage = [("magic", {0x8000: ord("X")}, "no JFS superblock"),
+                      ("imap", {xt_flag: good[xt_flag] & ~2},
+                       "JFS fileset inode map not mapped"),
+                      ("root", {root + 8: 3}, "JFS root inode not found")]
+        else:
+            # the anchor's checksum; a byte under the CRC of the file set
+            # descriptor (the first tag 256) and of the root's (extended)
+            # file entry, at the block its root directory ICB names in
+            # the partition (the partition descriptor, tag 5, says where
+            # that starts)
+            def le(o):
+                return int.from_bytes(good[o:o + 4], "little")
+            fsd = next(o for o in range(0, len(good), 512)
+                       if good[o:o + 2] == b"\x00\x01")
+            pd = next(o for o in range(0, len(good), 512)
+                      if good[o:o + 2] == b"\x05\x00")
+            fe = (le(pd + 188) + le(fsd + 404)) * 512
+            damage = [("anchor", {256 * 512 + 4: good[256 * 512 + 4] ^ 1},
+                       "no UDF anchor volume descriptor pointer"),
+                      ("fsd", {fsd + 20: good[fsd + 20] ^ 1},
+                       "no UDF file set descriptor"),
+                      ("fe", {fe + 40: good[fe + 40] ^ 1},
+                       "no UDF file entry for the root directory")]
+        bad += damaged(fsimg, kind, img, good, damage)
     return bad
 
 
@@ -943,7 +998,8 @@ if __name__ == "__main__":
         craft_prepared(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "selftest":
         n = ntfs_selftest(sys.argv[2], sys.argv[3])
-        print("fsimg selftest: %d passed, %d failed" % (3 - n, n))
+        n += blank_selftest(sys.argv[2], sys.argv[3])
+        print("fsimg selftest: %d passed, %d failed" % (11 - n, n))
         sys.exit(1 if n else 0)
     elif len(sys.argv) == 6 and sys.argv[1] == "writes":
         writes(*sys.argv[2:6])
