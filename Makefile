@@ -20,8 +20,8 @@
 #   make fresh-check  make demo and make check in a new debootstrap chroot
 #   make vm-debug   the debug-kernel VM run in full (make check: a slice)
 #   make bench      benchmarks vs iconv, ICU, fs/nls (not part of check)
-#   make fs-experiments  file names of vfat, exFAT, NTFS and Joliet images,
-#                   stock and utfconv drivers
+#   make fs-experiments  file names of vfat, exFAT, NTFS, Joliet, JFS and
+#                   UDF images, stock and utfconv drivers
 #   make series     the git format-patch series against linux-source-6.12
 #                   in build/series/ (scripts/series.sh)
 #   make series-test  that series applied, checkpatch'ed and built after

@@ -9,8 +9,9 @@
 # hardening slice, KUnit, kmemleak, then the race suite on two CPUs;
 # VM_DEBUG_SLICE=check, the shorter
 # slice; `make vm-debug` runs it in full), fs-experiments (FS_SLICE=check:
-# vfat and Joliet images under the stock and utfconv-wtf8 drivers, one
-# boot; `make fs-experiments` runs every filesystem and driver).
+# vfat and Joliet images and JFS creates and renames under the stock and
+# utfconv-wtf8 drivers, one boot; `make fs-experiments` runs every
+# filesystem and driver).
 # A failing step does not stop the later ones; any failure fails the run.
 # CHECK_STEPS="kunit style" runs a subset.
 

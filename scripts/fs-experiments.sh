@@ -14,17 +14,22 @@
 # "utfconv-wtf8", the converted modules (scripts/fs-modules.sh utfconv)
 # with utfconv's fsname_policy parameter set to strict or wtf8, when this
 # tree's <linux/utfconv.h> declares the fsname API. Filesystems: vfat
-# (mtools, then fsimg), isofs (Joliet: xorriso, then fsimg), exFAT (its
-# files made by the stock driver in a first boot, then rewritten by fsimg)
-# and ntfs3 (mkntfs and ntfs-3g's ntfscp, which write every case). vfat,
-# exFAT and ntfs3 also get creates and renames on a scratch disk of their
-# own per driver, read back on the host with fsimg and checked with
-# fsck.vfat -n, fsck.exfat -n or ntfsfix -n. See Documentation/fsname.rst.
+# (mtools, then fsimg), isofs (Joliet: xorriso, then fsimg), exFAT, JFS
+# and UDF (mkfs.exfat, mkfs.jfs, mkudffs; their files made by the stock
+# driver in a first boot, then rewritten by fsimg) and ntfs3 (mkntfs and
+# ntfs-3g's ntfscp, which write every case). All but isofs also get
+# creates and renames on a scratch disk of their own per driver, read
+# back on the host with fsimg and checked with fsck.vfat -n, fsck.exfat
+# -n, ntfsfix -n, fsck.jfs -n or udfinfo (udftools 2.3 has no fsck). See
+# Documentation/fsname.rst.
 #
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above),
-# FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3),
+# FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3 jfs udf),
 # FS_SLICE=check (the slice of `make check`: vfat and isofs under stock
-# and utfconv-wtf8, one boot; FS_DRIVERS still overrides the drivers).
+# and utfconv-wtf8, and JFS's creates and renames on its scratch disks
+# (FSEXP_WRITES_ONLY=jfs: no image of names, which would need the boot
+# that makes its files), one boot; FS_DRIVERS still overrides the
+# drivers).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -32,11 +37,15 @@ SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 case ${FS_SLICE:-} in
 '') slice_drivers="stock utfconv-strict utfconv-wtf8"
 	# the filesystems of fsexp.py, the source directories of fs-modules.sh
-	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3"} FS_LIST="fat exfat ntfs3 isofs" ;;
+	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3 jfs udf"} ;;
 check) slice_drivers="stock utfconv-wtf8"
-	export FSEXP_FS="vfat isofs" FS_LIST="fat isofs" ;;
+	export FSEXP_FS="vfat isofs jfs" FSEXP_WRITES_ONLY=jfs ;;
 *) die "FS_SLICE=${FS_SLICE}: only check is known" ;;
 esac
+# the source directories of fs-modules.sh: only those of this run's
+# filesystems are built
+FS_LIST=$(for fs in $FSEXP_FS; do [ "$fs" = vfat ] && fs=fat; printf '%s ' "$fs"; done)
+export FS_LIST
 if grep -q 'utfconv_fsname_utf16s_to_utf8s(' "$SRC/include/linux/utfconv.h"; then
 	FS_DRIVERS=${FS_DRIVERS:-$slice_drivers}
 else
@@ -48,17 +57,19 @@ mods=/lib/modules/$rel/kernel
 OUT=$SRC/build/fs
 PAYLOAD=$OUT/payload
 IMAGES=$PAYLOAD/fs/images
+# the scratch disks: QEMU disks, not files of the guest's initramfs
+SCRATCH=$OUT/scratch
 FSIMG=$SRC/tools/fsimg/fsimg
 
 for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo mkfs.exfat fsck.exfat \
-	mkntfs ntfscp ntfsfix ntfsls; do
+	mkntfs ntfscp ntfsfix ntfsls mkfs.jfs fsck.jfs mkudffs udfinfo; do
 	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)"
 done
 
 section "fs-experiments: tools and images"
 make -s -C "$SRC/tools/fsimg"
-rm -rf "$PAYLOAD"
-mkdir -p "$IMAGES" "$PAYLOAD/fs/modules/base"
+rm -rf "$PAYLOAD" "$SCRATCH"
+mkdir -p "$IMAGES" "$SCRATCH" "$PAYLOAD/fs/modules/base"
 gcc -O2 -Wall -Wextra -static -o "$PAYLOAD/fs/fsprobe" "$SRC/userspace-test/fs/fsprobe.c"
 install -m 755 "$SRC/userspace-test/fs/run.sh" "$PAYLOAD/fs/run.sh"
 # fsimg's NTFS reader refuses damaged records (both slices: a second).
@@ -69,7 +80,8 @@ python3 "$SRC/userspace-test/fs/fsexp.py" images "$IMAGES" "$FSIMG" "$SHARED/cor
 # Debian's own modules the experiments need besides the drivers.
 : >"$PAYLOAD/fs/modules/base/order"
 for m in drivers/cdrom/cdrom drivers/block/loop drivers/block/virtio_blk \
-	fs/nls/nls_cp437 fs/nls/nls_ascii fs/nls/nls_utf8; do
+	fs/nls/nls_cp437 fs/nls/nls_ascii fs/nls/nls_utf8 fs/nls/nls_ucs2_utils \
+	lib/crc-itu-t; do
 	xz -dc "$mods/$m.ko.xz" >"$PAYLOAD/fs/modules/base/${m##*/}.ko"
 	echo "${m##*/}.ko" >>"$PAYLOAD/fs/modules/base/order"
 done
@@ -82,6 +94,9 @@ make_scratch() {
 	exfat) truncate -s 16M "$2" && mkfs.exfat -L SCRATCH "$2" >/dev/null ;;
 	ntfs3) truncate -s 16M "$2" &&
 		mkntfs -q -F -f -s 512 -c 4096 -L SCRATCH "$2" >/dev/null 2>&1 ;;
+	jfs) truncate -s 16M "$2" && mkfs.jfs -q -L SCRATCH "$2" >/dev/null 2>&1 ;;
+	udf) truncate -s 16M "$2" && mkudffs --media-type=hd --udfrev=0x0201 \
+		--blocksize=512 --label=SCRATCH "$2" >/dev/null 2>&1 ;;
 	esac
 }
 
@@ -91,6 +106,8 @@ check_scratch() {
 	vfat) fsck.vfat -n "$2" ;;
 	exfat) fsck.exfat -n "$2" ;;
 	ntfs3) ntfsfix -n "$2" ;;
+	jfs) fsck.jfs -n "$2" ;;
+	udf) udfinfo "$2" ;;
 	esac >/dev/null 2>&1
 }
 
@@ -122,7 +139,7 @@ for drv in $FS_DRIVERS; do
 	# renames (isofs is read-only).
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
-		scratch=$IMAGES/scratch-$drv-$fs.img
+		scratch=$SCRATCH/scratch-$drv-$fs.img
 		make_scratch "$fs" "$scratch"
 		dev=vd$(printf "\\x$(printf %x $((97 + disk)))")
 		python3 "$SRC/userspace-test/fs/fsexp.py" writes "$IMAGES" "$drv" "$fs" "$dev"
@@ -134,13 +151,18 @@ done
 
 vm_ok=$selftest_ok
 if [ -s "$IMAGES/prepare.txt" ]; then
-	section "fs-experiments: the VM: exFAT files made by the stock driver"
-	# exfatprogs adds no files: the guest makes them on the blank images
-	# (vda, vdb in fsexp.py's order), the host then rewrites the names.
-	UTFCONV_VM_PAYLOAD=$PAYLOAD VM_QEMU_ARGS="-drive file=$IMAGES/exfat-names.img,if=virtio,format=raw -drive file=$IMAGES/exfat-zero.img,if=virtio,format=raw" \
+	section "fs-experiments: the VM: exFAT, JFS and UDF files made by the stock driver"
+	# exfatprogs, jfsutils and udftools add no files: the guest makes them on the
+	# blank images (vda, vdb, ... in the order of prepare-disks.txt), the
+	# host then rewrites the names.
+	prep_args=
+	while read -r img; do
+		prep_args="$prep_args -drive file=$IMAGES/$img,if=virtio,format=raw"
+	done <"$IMAGES/prepare-disks.txt"
+	UTFCONV_VM_PAYLOAD=$PAYLOAD VM_QEMU_ARGS=$prep_args \
 		"$UTFCONV_ROOT/scripts/vm.sh" fs 6.12 || vm_ok=1
 	cp "$SRC/build/vm/$rel-fs.log" "$OUT/prepare.log"
-	python3 "$SRC/userspace-test/fs/fsexp.py" craft-exfat "$IMAGES" "$FSIMG"
+	python3 "$SRC/userspace-test/fs/fsexp.py" craft "$IMAGES" "$FSIMG"
 fi
 
 section "fs-experiments: the VM"
@@ -152,10 +174,10 @@ section "fs-experiments: results"
 for drv in $FS_DRIVERS; do
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
-		check_scratch "$fs" "$IMAGES/scratch-$drv-$fs.img" ||
+		check_scratch "$fs" "$SCRATCH/scratch-$drv-$fs.img" ||
 			{ log "fs-experiments: $fs: $drv's scratch disk is damaged"; vm_ok=1; }
 	done
 done
-python3 "$SRC/userspace-test/fs/fsexp.py" report "$IMAGES" "$log" "$FSIMG" \
+FSEXP_SCRATCH=$SCRATCH python3 "$SRC/userspace-test/fs/fsexp.py" report "$IMAGES" "$log" "$FSIMG" \
 	"${depends[@]}" || vm_ok=1
 [ "$vm_ok" = 0 ]

@@ -18,20 +18,22 @@
 # <linux/utfconv.h> does not declare the fsname API.
 #
 # Each of fs/fat (fat.ko, vfat.ko, msdos.ko), fs/exfat (exfat.ko),
-# fs/ntfs3 (ntfs3.ko) and fs/isofs (isofs.ko) is copied from the pristine
-# tree of scripts/lib.sh and built with `make -C <headers> M=<copy>`, so
-# every module keeps the name and vermagic of the one Debian ships (all
-# four are =m in /boot/config-6.12.*) and replaces it in the VM. The build
+# fs/ntfs3 (ntfs3.ko), fs/isofs (isofs.ko), fs/jfs (jfs.ko) and fs/udf
+# (udf.ko) is copied from the pristine tree of scripts/lib.sh and built
+# with `make -C <headers> M=<copy>`, so every module keeps the name and
+# vermagic of the one Debian ships (all six are =m in
+# /boot/config-6.12.*) and replaces it in the VM; fs/nls's private
+# headers, which JFS includes as ../nls/, are copied beside them. The build
 # is cached in $UTFCONV_CACHE/fs-<source version>-<hash>/{stock,utfconv}/<fs>/,
 # where <hash> covers this script and, for the converted ones, the
 # semantic patch, our patches and the API headers, so a clean clone
 # reuses it.
 #
-# Environment: FS_LIST (fat exfat ntfs3 isofs), FS_JOBS (2).
+# Environment: FS_LIST (fat exfat ntfs3 isofs jfs udf), FS_JOBS (2).
 
 . "$(dirname "$0")/lib.sh"
 
-FS_LIST=${FS_LIST:-fat exfat ntfs3 isofs}
+FS_LIST=${FS_LIST:-fat exfat ntfs3 isofs jfs udf}
 FS_JOBS=${FS_JOBS:-2}
 
 # fs_cache_dir KIND: the cache directory of this source version and of
@@ -69,6 +71,9 @@ build_fs() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	cp -a "$src/." "$out/"
+	# fs/jfs includes "../nls/nls_ucs2_data.h"
+	mkdir -p "$(dirname "$out")/nls"
+	cp "$src/../nls/"*.h "$(dirname "$out")/nls/"
 	[ "$kind" = stock ] || convert "$out" "$(basename "$out")"
 	log "fs-modules: building $kind $(basename "$out") in $out" >&2
 	nice make -s -j"$FS_JOBS" -C "$kdir" M="$out" "$@" modules >&2

@@ -9,12 +9,14 @@
  * image made by those tools, finds a directory entry by its name and writes
  * other code units of the same count in its place, recomputing what the
  * format derives from the name (the exFAT name hash and entry-set
- * checksum). It never changes the layout: the entry keeps its slots.
- * NTFS images are only listed: ntfs-3g writes any code units itself.
+ * checksum; the order of a JFS dtree leaf and the directory index table
+ * that points at its positions). It never changes the layout: the entry
+ * keeps its slots. NTFS images are only listed: ntfs-3g writes any code
+ * units itself.
  *
- *   fsimg list   vfat|exfat|joliet|ntfs IMAGE
+ *   fsimg list   vfat|exfat|joliet|jfs|udf|ntfs IMAGE
  *   fsimg short  vfat IMAGE
- *   fsimg rename vfat|exfat|joliet IMAGE FROM TO
+ *   fsimg rename vfat|exfat|joliet|jfs|udf IMAGE FROM TO
  *
  * Names on the command line are UTF-8 in which \uXXXX stands for one code
  * unit (any value, a surrogate included) and \\ for a backslash. "list"
@@ -23,8 +25,12 @@
  * (8.3) name as Linux shows it (NAME.EXT, lower case where the entry's
  * case bits say so), which vfat lists when it cannot translate the long
  * name. Only
- * the root directory of vfat, exFAT and NTFS images is searched; Joliet
- * directories are searched recursively. NTFS names are read from the
+ * the root directory of vfat, exFAT, JFS and NTFS images is searched;
+ * Joliet directories are searched recursively. JFS names are read from
+ * the fileset's root inode (found through the aggregate inode table and
+ * the fileset's inode map) and its dtree, in the dtree's order; a rename
+ * sorts its leaf again and is refused in a directory of more than one
+ * leaf. NTFS names are read from the
  * root's $I30 index (its $INDEX_ROOT and the $INDEX_ALLOCATION blocks its
  * $BITMAP marks in use, with the update sequence fix-ups undone), each
  * checked against the $FILE_NAME attribute in the file's MFT record; DOS
@@ -864,6 +870,489 @@ static int ntfs_walk(struct image *img, struct job *job)
 	       ntfs_blocks(img, &fs, rec, job);
 }
 
+/* ---- JFS: the dtree of the fileset's root directory ----------------------- */
+
+#define JFS_SUPER	0x8000	/* primary superblock */
+#define JFS_AITBL	0xb000	/* first extent of the aggregate inode table */
+#define JFS_DISIZE	512	/* on-disk inode */
+#define JFS_FILESET_I	16	/* aggregate inode of the fileset's inode map */
+#define JFS_ROOT_I	2	/* fileset inode of the root directory */
+#define JFS_DIR_INDEX	0x00200000	/* superblock flag: 11 units a head */
+#define JFS_DTROOT	224	/* offset of di_dtroot (and di_xtroot) */
+#define BT_ROOT		0x01
+#define BT_LEAF		0x02
+
+struct jfs {
+	uint8_t *dir;	/* the directory's inode */
+	uint32_t bsize;
+	unsigned int head_len;	/* units in a leaf entry's head slot */
+	unsigned int leaves;	/* leaf nodes seen */
+};
+
+/* Address (blocks) and length (blocks) of the pxd_t at @p. */
+static uint64_t jfs_pxd_addr(const uint8_t *p)
+{
+	return (uint64_t)(get32(p) >> 24) << 32 | get32(p + 4);
+}
+
+static uint32_t jfs_pxd_len(const uint8_t *p)
+{
+	return get32(p) & 0xffffff;
+}
+
+/*
+ * Image offset of logical block @lblk of the file whose xtree root is at
+ * @xt (a leaf: the small files of an image; @max entries); 0 when not
+ * mapped.
+ */
+static uint64_t jfs_xt_block(const struct image *img, const struct jfs *fs,
+			     const uint8_t *xt, unsigned int max, uint64_t lblk)
+{
+	unsigned int i, n = get16(xt + 18);
+
+	if (!(xt[16] & BT_LEAF) || n > max)
+		return 0;
+	for (i = 2; i < n; i++) {
+		const uint8_t *x = xt + 16 * i;
+		uint64_t off = (uint64_t)x[3] << 32 | get32(x + 4);
+
+		if (lblk >= off && lblk < off + jfs_pxd_len(x + 8) &&
+		    in_image(img, (jfs_pxd_addr(x + 8) + lblk - off) * fs->bsize,
+			     fs->bsize))
+			return (jfs_pxd_addr(x + 8) + lblk - off) * fs->bsize;
+	}
+	return 0;
+}
+
+/* The name of the leaf entry at slot @si of the node @slots (@n slots). */
+static int jfs_entry_name(const struct jfs *fs, uint8_t *slots, unsigned int n,
+			  unsigned int si, struct name *nm, uint8_t **unit,
+			  size_t max)
+{
+	uint8_t *e = slots + 32 * si;
+	unsigned int left = e[5], k, len = fs->head_len;
+	int next = (int8_t)e[4], hops = 0;
+
+	nm->n = 0;
+	for (k = 0; k < len && left; k++, left--) {
+		unit[nm->n] = e + 6 + 2 * k;
+		nm->u[nm->n] = get16(unit[nm->n]);
+		nm->n++;
+	}
+	while (left) {
+		if (next < 0 || (unsigned int)next >= n || ++hops > 32 ||
+		    nm->n + 15 > max)
+			return fail("bad JFS name slot chain");
+		e = slots + 32 * next;
+		for (k = 0; k < 15 && left; k++, left--) {
+			unit[nm->n] = e + 2 + 2 * k;
+			nm->u[nm->n] = get16(unit[nm->n]);
+			nm->n++;
+		}
+		next = (int8_t)e[0];
+	}
+	return 0;
+}
+
+/* dtCompare(): unit by unit, then the shorter name first. */
+static int jfs_cmp(const struct name *a, const struct name *b)
+{
+	size_t i;
+
+	for (i = 0; i < a->n && i < b->n; i++)
+		if (a->u[i] != b->u[i])
+			return a->u[i] < b->u[i] ? -1 : 1;
+	return a->n < b->n ? -1 : a->n > b->n;
+}
+
+/*
+ * The directory index table entry of cookie @index (>= 2): inline in the
+ * directory's inode while next_index <= 14, else in the file its xtree
+ * (six slots where the inline table was) maps; NULL when not mapped.
+ */
+static uint8_t *jfs_dir_index(struct image *img, const struct jfs *fs,
+			      uint32_t index)
+{
+	uint64_t off = (uint64_t)(index - 2) * 8, blk;
+
+	if (index < 2 || index >= get32(fs->dir + 120))
+		return NULL;
+	if (get32(fs->dir + 120) <= 14)
+		return index - 2 < 12 ? fs->dir + 128 + off : NULL;
+	blk = jfs_xt_block(img, fs, fs->dir + 128, 6,
+			   off / 4096 * (4096 / fs->bsize));
+	return blk ? img->p + blk + off % 4096 : NULL;
+}
+
+/*
+ * Sort the sorted-entry table @stbl (@cnt entries) of a leaf again after
+ * a rename, and point the directory index table at the new positions:
+ * its entries hold a position in @stbl (add_index()), not a slot.
+ */
+static int jfs_resort(struct image *img, const struct jfs *fs, uint8_t *slots,
+		      unsigned int n, int8_t *stbl, unsigned int cnt,
+		      uint64_t page)
+{
+	static struct name a, b;
+	uint8_t *unit[MAX_UNITS], *dt;
+	unsigned int i, j;
+	int8_t t;
+
+	for (i = 1; i < cnt; i++) {
+		for (j = i; j > 0; j--) {
+			if (jfs_entry_name(fs, slots, n, stbl[j - 1], &a, unit,
+					   MAX_UNITS) ||
+			    jfs_entry_name(fs, slots, n, stbl[j], &b, unit,
+					   MAX_UNITS))
+				return 1;
+			if (jfs_cmp(&a, &b) <= 0)
+				break;
+			t = stbl[j];
+			stbl[j] = stbl[j - 1];
+			stbl[j - 1] = t;
+		}
+	}
+	/* Without a directory index (OS/2's format) there is nothing to do. */
+	for (i = 0; i < cnt && fs->head_len == 11; i++) {
+		dt = jfs_dir_index(img, fs, get32(slots + 32 * stbl[i] + 28));
+		if (!dt || dt[1] != 1 || dt[3] != page >> 32 ||
+		    get32(dt + 4) != (uint32_t)page)
+			return fail("bad JFS directory index table entry");
+		dt[2] = i;
+	}
+	return 0;
+}
+
+static int jfs_node(struct image *img, struct jfs *fs, uint8_t *node,
+		    unsigned int n, int8_t *stbl, uint64_t page, struct job *job,
+		    int depth);
+
+/* Visit the dtree page @pxd (external node). */
+static int jfs_page(struct image *img, struct jfs *fs, const uint8_t *pxd,
+		    struct job *job, int depth)
+{
+	uint64_t off = jfs_pxd_addr(pxd) * fs->bsize;
+	uint64_t size = (uint64_t)jfs_pxd_len(pxd) * fs->bsize;
+	uint8_t *p = img->p + off;
+
+	if (depth > 8 || size < 512 || size > 4096 || !in_image(img, off, size) ||
+	    p[21] * 32u + 128 > size)
+		return fail("bad JFS dtree page");
+	return jfs_node(img, fs, p, size / 32, (int8_t *)(p + 32 * p[21]),
+			jfs_pxd_addr(pxd), job, depth);
+}
+
+/*
+ * Visit the entries of the node @node of @n slots, at block @page (0: the
+ * root in the inode), in the order of @stbl.
+ */
+static int jfs_node(struct image *img, struct jfs *fs, uint8_t *node,
+		    unsigned int n, int8_t *stbl, uint64_t page, struct job *job,
+		    int depth)
+{
+	unsigned int cnt = node[17], i;
+	int renamed = 0;
+
+	/* The root's table has 8 entries, a page's as many as its slots. */
+	if (cnt > n || (!page && cnt > 8))
+		return fail("bad JFS dtree node");
+	if (!(node[16] & BT_LEAF)) {
+		for (i = 0; i < cnt; i++)
+			if (stbl[i] < 1 || (unsigned int)stbl[i] >= n ||
+			    jfs_page(img, fs, node + 32 * stbl[i], job, depth + 1))
+				return 1;
+		return 0;
+	}
+	fs->leaves++;
+	for (i = 0; i < cnt; i++) {
+		static struct name nm;
+		uint8_t *unit[MAX_UNITS];
+		size_t k;
+
+		if (stbl[i] < 1 || (unsigned int)stbl[i] >= n ||
+		    jfs_entry_name(fs, node, n, stbl[i], &nm, unit, MAX_UNITS))
+			return fail("bad JFS leaf entry");
+		if (job_visit(job, &nm)) {
+			for (k = 0; k < nm.n; k++)
+				put16(unit[k], job->to->u[k]);
+			renamed = 1;
+		}
+	}
+	/* dtSearch() bisects the table: it must stay in name order. */
+	return renamed ? jfs_resort(img, fs, node, n, stbl, cnt, page) : 0;
+}
+
+static int jfs_walk(struct image *img, struct job *job)
+{
+	static struct jfs fs;
+	const uint8_t *sb = img->p + JFS_SUPER, *agg, *iag;
+	uint64_t iag_off, ino_off;
+	uint8_t *root;
+	int ret;
+
+	if (!in_image(img, JFS_AITBL, 32 * JFS_DISIZE) || memcmp(sb, "JFS1", 4))
+		return fail("no JFS superblock");
+	fs.bsize = get32(sb + 16);
+	fs.head_len = get32(sb + 36) & JFS_DIR_INDEX ? 11 : 13;
+	fs.leaves = 0;
+	if (fs.bsize < 512 || fs.bsize > 4096 || fs.bsize & (fs.bsize - 1))
+		return fail("bad JFS block size");
+	/* The fileset's inode map: page 0 its control, page 1 its first IAG. */
+	agg = img->p + JFS_AITBL + JFS_FILESET_I * JFS_DISIZE;
+	iag_off = jfs_xt_block(img, &fs, agg + JFS_DTROOT, 18, 4096 / fs.bsize);
+	if (!iag_off || !in_image(img, iag_off, 4096))
+		return fail("JFS fileset inode map not mapped");
+	iag = img->p + iag_off;
+	/* inoext[0]: the extent of inodes 0..31 */
+	ino_off = jfs_pxd_addr(iag + 3072) * fs.bsize + JFS_ROOT_I * JFS_DISIZE;
+	if (!in_image(img, ino_off, JFS_DISIZE))
+		return fail("JFS root inode outside the image");
+	root = img->p + ino_off;
+	fs.dir = root;
+	if (get32(root + 4) != JFS_FILESET_I || get32(root + 8) != JFS_ROOT_I)
+		return fail("JFS root inode not found");
+	ret = jfs_node(img, &fs, root + JFS_DTROOT, 9,
+		       (int8_t *)(root + JFS_DTROOT + 24), 0, job, 0);
+	/* A rename re-sorts one leaf: names must not cross into another. */
+	if (!ret && job->from && job->matches && fs.leaves > 1)
+		return fail("rename in a JFS directory of more than one leaf");
+	return ret;
+}
+
+/* ---- UDF: file identifier descriptors of the root directory -------------- */
+
+#define UDF_MAX_EXTENTS	64
+#define UDF_MAX_DIR	(1 << 20)
+
+struct udf_extent {
+	uint64_t off, len;	/* bytes in the image */
+};
+
+struct udf {
+	uint32_t bsize, part;	/* block size, partition start (blocks) */
+	struct udf_extent ext[UDF_MAX_EXTENTS];
+	unsigned int n;
+	uint64_t size;		/* bytes of directory data */
+};
+
+/* CRC-ITU-T (polynomial 0x1021, initial 0, most significant bit first). */
+static uint16_t udf_crc(const uint8_t *p, size_t len)
+{
+	uint16_t crc = 0;
+	int k;
+
+	while (len--) {
+		crc ^= *p++ << 8;
+		for (k = 0; k < 8; k++)
+			crc = crc & 0x8000 ? (uint16_t)(crc << 1) ^ 0x1021 :
+			      (uint16_t)(crc << 1);
+	}
+	return crc;
+}
+
+/* The descriptor tag at @t (ECMA-167 3/7.2) with identifier @id, whole. */
+static int udf_tag_ok(const uint8_t *t, size_t room, uint16_t id)
+{
+	unsigned int i;
+	uint8_t sum = 0;
+
+	if (room < 16 || get16(t) != id)
+		return 0;
+	for (i = 0; i < 16; i++)
+		if (i != 4)
+			sum += t[i];
+	return sum == t[4] && 16u + get16(t + 10) <= room &&
+	       udf_crc(t + 16, get16(t + 10)) == get16(t + 8);
+}
+
+/* Recompute the CRC and the checksum of the tag at @t. */
+static void udf_tag_fix(uint8_t *t)
+{
+	unsigned int i;
+	uint8_t sum = 0;
+
+	put16(t + 8, udf_crc(t + 16, get16(t + 10)));
+	for (i = 0; i < 16; i++)
+		if (i != 4)
+			sum += t[i];
+	t[4] = sum;
+}
+
+/* Image offset of logical block @lbn of the partition, 0 outside it. */
+static uint64_t udf_block(const struct image *img, const struct udf *fs,
+			  uint64_t lbn)
+{
+	uint64_t off = (fs->part + lbn) * fs->bsize;
+
+	return in_image(img, off, fs->bsize) ? off : 0;
+}
+
+/* Partition start and the FSD's block from the main volume descriptors. */
+static int udf_volume(const struct image *img, struct udf *fs, uint32_t *fsd)
+{
+	static const uint32_t sizes[] = { 512, 1024, 2048, 4096 };
+	const uint8_t *d = NULL;
+	uint64_t vds = 0, vlen = 0, off;
+	unsigned int i;
+	int got = 0;
+
+	for (i = 0; i < 4 && !vds; i++) {
+		off = 256ull * sizes[i];
+		if (in_image(img, off, 512) && udf_tag_ok(img->p + off, 512, 2) &&
+		    get32(img->p + off + 12) == 256) {
+			fs->bsize = sizes[i];
+			vlen = get32(img->p + off + 16);
+			vds = (uint64_t)get32(img->p + off + 20) * fs->bsize;
+		}
+	}
+	if (!vds)
+		return fail("no UDF anchor volume descriptor pointer");
+	for (off = vds; off < vds + vlen && in_image(img, off, fs->bsize);
+	     off += fs->bsize) {
+		d = img->p + off;
+		if (udf_tag_ok(d, fs->bsize, 5)) {
+			fs->part = get32(d + 188);
+			got |= 1;
+		} else if (udf_tag_ok(d, fs->bsize, 6)) {
+			if (get32(d + 212) != fs->bsize)
+				return fail("UDF logical block size differs");
+			*fsd = get32(d + 252);
+			got |= 2;
+		} else if (get16(d) == 8) {
+			break;
+		}
+	}
+	return got == 3 ? 0 : fail("no UDF partition or logical volume descriptor");
+}
+
+/* Add the allocation descriptors at @ad (@len bytes, type @type) to @fs. */
+static int udf_extents(const struct image *img, struct udf *fs,
+		       const uint8_t *ad, uint32_t len, unsigned int type)
+{
+	unsigned int step = type ? 16 : 8, i;
+
+	for (i = 0; i + step <= len; i += step) {
+		uint32_t elen = get32(ad + i) & 0x3fffffff;
+		uint64_t off = udf_block(img, fs, get32(ad + i + 4));
+
+		if (!elen)
+			break;
+		if (get32(ad + i) >> 30 || fs->n == UDF_MAX_EXTENTS || !off ||
+		    !in_image(img, off, elen))
+			return fail("bad UDF allocation descriptor");
+		fs->ext[fs->n++] = (struct udf_extent){ off, elen };
+	}
+	return 0;
+}
+
+/* The extents of the root directory's data, from its (extended) FE. */
+static int udf_root(const struct image *img, struct udf *fs)
+{
+	const uint8_t *e, *f;
+	uint64_t off;
+	uint32_t fsd = 0, lea, lad, ads;
+	unsigned int type;
+
+	if (udf_volume(img, fs, &fsd))
+		return 1;
+	off = udf_block(img, fs, fsd);
+	if (!off || !udf_tag_ok(img->p + off, fs->bsize, 256))
+		return fail("no UDF file set descriptor");
+	f = img->p + off;
+	off = udf_block(img, fs, get32(f + 404));
+	e = off ? img->p + off : NULL;
+	if (e && udf_tag_ok(e, fs->bsize, 261)) {
+		lea = get32(e + 168), lad = get32(e + 172), ads = 176;
+	} else if (e && udf_tag_ok(e, fs->bsize, 266)) {
+		lea = get32(e + 208), lad = get32(e + 212), ads = 216;
+	} else {
+		return fail("no UDF file entry for the root directory");
+	}
+	fs->size = get32(e + 56) | (uint64_t)get32(e + 60) << 32;
+	if ((uint64_t)ads + lea + lad > fs->bsize || fs->size > UDF_MAX_DIR)
+		return fail("bad UDF file entry");
+	type = get16(e + 34) & 7;
+	fs->n = 0;
+	if (type == 3) {	/* the data in the entry itself */
+		fs->ext[fs->n++] = (struct udf_extent){ off + ads + lea, lad };
+		return 0;
+	}
+	if (type > 1)
+		return fail("UDF directory with extended allocation descriptors");
+	return udf_extents(img, fs, e + ads + lea, lad, type);
+}
+
+/* Copy the directory data between the image and @buf, either way. */
+static int udf_copy(struct image *img, const struct udf *fs, uint8_t *buf,
+		    int to_image)
+{
+	uint64_t pos = 0;
+	unsigned int i;
+
+	for (i = 0; i < fs->n && pos < fs->size; i++) {
+		uint64_t len = fs->ext[i].len;
+
+		if (len > fs->size - pos)
+			len = fs->size - pos;
+		if (to_image)
+			memcpy(img->p + fs->ext[i].off, buf + pos, len);
+		else
+			memcpy(buf + pos, img->p + fs->ext[i].off, len);
+		pos += len;
+	}
+	return pos == fs->size ? 0 : fail("UDF directory shorter than its size");
+}
+
+/* Offer the name of the FID at @fid to @job; rewrite it if asked. */
+static int udf_fid(uint8_t *fid, struct job *job, int *dirty)
+{
+	uint8_t *fi = fid + 38 + get16(fid + 36);
+	unsigned int len = fid[19], k;
+	struct name nm = { .n = 0 };
+
+	if (fid[18] & 0x0c || !len)	/* deleted, or the parent */
+		return 0;
+	if ((fi[0] != 8 && fi[0] != 16) || (fi[0] == 16 && !(len & 1)))
+		return fail("UDF name of an unknown compression or length");
+	for (k = 1; k < len; k += fi[0] / 8)
+		nm.u[nm.n++] = fi[0] == 8 ? fi[k] : fi[k] << 8 | fi[k + 1];
+	if (!job_visit(job, &nm))
+		return 0;
+	for (k = 0; k < nm.n; k++) {
+		if (fi[0] == 8 && job->to->u[k] > 0xff)
+			return fail("UDF name in Latin-1 (compression 8): TO does not fit");
+		if (fi[0] == 8)
+			fi[1 + k] = job->to->u[k];
+		else
+			fi[1 + 2 * k] = job->to->u[k] >> 8, fi[2 + 2 * k] = job->to->u[k];
+	}
+	udf_tag_fix(fid);
+	*dirty = 1;
+	return 0;
+}
+
+static int udf_walk(struct image *img, struct job *job)
+{
+	static struct udf fs;
+	static uint8_t buf[UDF_MAX_DIR];
+	uint64_t pos = 0, flen;
+	int dirty = 0;
+
+	if (udf_root(img, &fs) || udf_copy(img, &fs, buf, 0))
+		return 1;
+	while (pos + 38 <= fs.size) {
+		uint8_t *fid = buf + pos;
+
+		flen = (38 + get16(fid + 36) + fid[19] + 3) & ~3u;
+		if (pos + flen > fs.size || !udf_tag_ok(fid, fs.size - pos, 257))
+			return fail("bad UDF file identifier descriptor");
+		if (udf_fid(fid, job, &dirty))
+			return 1;
+		pos += flen;
+	}
+	return dirty ? udf_copy(img, &fs, buf, 1) : 0;
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static int map_image(const char *path, int writable, struct image *img)
@@ -888,9 +1377,9 @@ static int map_image(const char *path, int writable, struct image *img)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fsimg list vfat|exfat|joliet|ntfs IMAGE\n"
+	fprintf(stderr, "usage: fsimg list vfat|exfat|joliet|jfs|udf|ntfs IMAGE\n"
 			"       fsimg short vfat IMAGE\n"
-			"       fsimg rename vfat|exfat|joliet IMAGE FROM TO\n");
+			"       fsimg rename vfat|exfat|joliet|jfs|udf IMAGE FROM TO\n");
 	return 2;
 }
 
@@ -927,6 +1416,10 @@ int main(int argc, char **argv)
 		ret = exfat_walk(&img, &job);
 	else if (!strcmp(argv[2], "joliet"))
 		ret = joliet_walk(&img, &job);
+	else if (!strcmp(argv[2], "jfs"))
+		ret = jfs_walk(&img, &job);
+	else if (!strcmp(argv[2], "udf"))
+		ret = udf_walk(&img, &job);
 	else if (!strcmp(argv[2], "ntfs") && !rename)
 		ret = ntfs_walk(&img, &job);
 	else

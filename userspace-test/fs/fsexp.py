@@ -4,15 +4,17 @@
 
   fsexp.py images OUTDIR FSIMG CORPUS   make and check the images, write
                                         OUTDIR/plan.txt for the guest
-  fsexp.py craft-exfat OUTDIR FSIMG     the exFAT images after the guest
-                                        made their files (prepare.txt)
-  fsexp.py selftest OUTDIR FSIMG        fsimg's NTFS reader on damaged images
+  fsexp.py craft OUTDIR FSIMG           the exFAT and JFS images after the
+                                        guest made their files (prepare.txt)
+  fsexp.py selftest OUTDIR FSIMG        fsimg's NTFS, JFS and UDF readers
+                                        on damaged images
   fsexp.py writes OUTDIR DRIVER FS DEV  the creates and renames of DRIVER
                                         on the guest's FS disk DEV
   fsexp.py report OUTDIR LOG FSIMG [DRIVER/FS=DEPENDS...]
                                         the table, the summary lines and the
                                         names on the scratch disks the guest
-                                        wrote (OUTDIR/scratch-DRIVER-FS.img)
+                                        wrote ($FSEXP_SCRATCH, default OUTDIR,
+                                        /scratch-DRIVER-FS.img)
 
 Each image holds one file per case, with the content "id=<n>\\n". Names
 the filesystem's own tools write correctly are made by them (mtools,
@@ -20,12 +22,13 @@ xorriso); the others (supplementary characters, which mtools writes as
 U+F600 for U+1F600 and xorriso as "_", lone and reversed surrogates,
 non-ASCII names longer than the tools or the host's NAME_MAX allow) are
 made under a placeholder of the same number of code units and rewritten
-by tools/fsimg. ntfs-3g's ntfscp writes every NTFS case itself; exFAT's
-files are made by the stock driver in a first boot of the guest
-(prepare.txt). Every image is checked with its filesystem's tool
+by tools/fsimg. ntfs-3g's ntfscp writes every NTFS case itself; the
+files of exFAT and JFS (mkfs.exfat, mkfs.jfs) are made by the stock
+driver in a first boot of the guest (prepare.txt; the disks in the order
+of prepare-disks.txt). Every image is checked with its filesystem's tool
 (fsck.vfat -n; isoinfo -J -l and xorriso -lsl; fsck.exfat -n; ntfsfix -n
-and ntfsls) and its names are listed with fsimg and compared with the
-cases before it is used.
+and ntfsls; fsck.jfs -n) and its names are listed with fsimg and
+compared with the cases before it is used.
 """
 
 import json
@@ -37,6 +40,11 @@ import sys
 NAME_MAX = 255
 DRIVERS = ("stock", "utfconv-strict", "utfconv-wtf8")
 FSIMG_KIND = {"isofs": "joliet", "ntfs3": "ntfs"}  # fsimg's name of a filesystem
+PREPARED = ("exfat", "jfs", "udf")  # files made in the guest by the stock driver
+FSCK = {"exfat": ["fsck.exfat", "-n"], "jfs": ["fsck.jfs", "-n"],
+        # udftools 2.3 has no fsck: udfinfo reads the volume and
+        # partition descriptors and the integrity descriptor
+        "udf": ["udfinfo"]}
 
 
 # ---- names -----------------------------------------------------------------
@@ -101,6 +109,135 @@ def nls(units):
     return out
 
 
+def jfs_stock(units):
+    """JFS's jfs_strfromUCS_le() with iocharset=utf8: one unit at a time
+    through nls_utf8's uni2char(), which writes "?" for a surrogate, so
+    that a pair becomes "??"."""
+    out = b""
+    for u in units:
+        if u == 0:
+            break
+        out += b"?" if is_lead(u) or is_trail(u) else utf8(u)
+    return out
+
+
+def udf_crc(data):
+    """crc_itu_t(0, data): CRC-ITU-T, polynomial 0x1021, MSB first."""
+    crc = 0
+    for b in data:
+        crc ^= b << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1) & 0xFFFF
+    return crc
+
+
+def udf_char(ocu, idx, u_ch):
+    """get_utf16_char(): (code point, bytes read); 0x110000 for a
+    surrogate that is not the lead of a pair (which reads the unit after
+    it too)."""
+    start = idx
+    c = ocu[idx]
+    idx += 1
+    if u_ch > 1:
+        c = c << 8 | ocu[idx]
+        idx += 1
+    if c & 0xFFFFF800 == 0xD800:
+        if idx >= len(ocu) or c & 0x400:
+            return 0x110000, idx - start
+        nxt = ocu[idx] << 8 | ocu[idx + 1]
+        idx += 2
+        if nxt & 0xFFFFF800 != 0xD800 or not nxt & 0x400:
+            return 0x110000, idx - start
+        c = 0x10000 + ((c & 0x3FF) << 10) + (nxt & 0x3FF)
+    return c, idx - start
+
+
+def udf_conv_char(out, maxlen, ocu, idx, u_ch, st):
+    """udf_name_conv_char() for a file name (translate) with UTF-8 out:
+    (got a character, new index); a run of bad characters ("/", U+0000,
+    unpaired surrogates) becomes one "_" and asks for the CRC."""
+    ill = gotch = False
+    while not gotch and idx < len(ocu):
+        if len(out) >= maxlen:
+            st["crc"] = True
+            return False, idx
+        c, n = udf_char(ocu, idx, u_ch)
+        if c == 0 or c > 0x10FFFF or c == 0x2F:
+            ill = True
+        elif ill:
+            break
+        else:
+            gotch = True
+        idx += n
+    if ill:
+        st["crc"] = True
+        c, gotch = 0x5F, True
+    if gotch:
+        b = utf8(c)
+        if len(out) + len(b) <= maxlen:
+            out += b
+        else:
+            st["crc"] = True
+            gotch = False
+    return gotch, idx
+
+
+def udf_mangle(units, cs0_id, maxlen):
+    """udf_name_from_CS0() of fs/udf/unicode.c for a file name without an
+    NLS table: the stock driver's name, and the converted driver's for a
+    name utfconv does not translate. A name that ends in up to five
+    characters after a "." keeps them; bad characters and a name that
+    does not fit @maxlen bytes get "#" and the CRC of the CS0 bytes."""
+    u_ch = cs0_id >> 3
+    ocu = bytes(units) if u_ch == 1 else b"".join(
+        u.to_bytes(2, "big") for u in units)
+    st = {"crc": False}
+    i_ext, ext, ext_crc_len = -1, bytearray(), 0
+    idx, n = len(ocu) - u_ch, 0
+    while idx >= 0 and n < 5:
+        c = ocu[idx] if u_ch == 1 else ocu[idx] << 8 | ocu[idx + 1]
+        if c == 0x2E:
+            if n:
+                i_ext = idx
+            break
+        idx -= u_ch
+        n += 1
+    if i_ext >= 0:
+        ext_max = min(5 * 6 + 1, maxlen)
+        ext = bytearray(b".")
+        idx = i_ext + u_ch
+        while True:
+            got, idx = udf_conv_char(ext, ext_max, ocu, idx, u_ch, st)
+            if not got:
+                break
+            if len(ext) + 5 < maxlen:
+                ext_crc_len = len(ext)
+    out, idx, o_crc = bytearray(), 0, 0
+    while True:
+        if idx == i_ext:
+            if len(out) > maxlen - len(ext):
+                st["crc"] = True
+            break
+        got, idx = udf_conv_char(out, maxlen, ocu, idx, u_ch, st)
+        if not got:
+            break
+        if len(out) <= maxlen - len(ext) - 5:
+            o_crc = len(out)
+    if out in (b".", b".."):
+        st["crc"] = True
+    if st["crc"]:
+        out = out[:o_crc]
+        out += (b"#%04X" % udf_crc(ocu))[:maxlen - len(out)]
+        ext = ext[:ext_crc_len]
+    return bytes(out + ext)
+
+
+def udf_id(units):
+    """The compression ID the stock driver writes: 8 when every unit is
+    below 0x100."""
+    return 8 if all(u < 0x100 for u in units) else 16
+
+
 def escape(units):
     """A name for fsimg's command line: every unit as \\uXXXX."""
     return "".join("\\u%04X" % u for u in units)
@@ -124,14 +261,18 @@ def corpus_words(corpus):
 
 def cases(fs, corpus):
     """[(key, name, made_by)] of one image, in directory order."""
-    long_ascii = {"vfat": 255, "exfat": 255, "ntfs3": 255, "isofs": 103}[fs]
+    long_ascii = {"vfat": 255, "exfat": 255, "ntfs3": 255, "isofs": 103,
+                  "jfs": 255, "udf": 254}[fs]
     c = [("ascii", "plain file.txt", "tool")]
     c += [("word-" + lang, w + ".txt", "tool") for lang, w in corpus_words(corpus)]
     c += [("emoji", "\U0001F600 smile.txt", "fsimg"),
           ("ascii-%du" % long_ascii, "n" * (long_ascii - 4) + ".txt", "tool"),
           ("cjk-253b", "\u4e2d" * 83 + ".txt", "fsimg"),
           ("cjk-256b", "\u4e2d" * 84 + ".txt", "fsimg")]
-    if fs != "isofs":
+    if fs == "udf":
+        # 127 units: the most a name in compression ID 16 holds
+        c.append(("cjk-127u", "\u4e2d" * 123 + ".txt", "fsimg"))
+    elif fs != "isofs":
         c.append(("cjk-255u", "\u4e2d" * 251 + ".txt", "fsimg"))
     else:
         c.append(("cjk-103u", "\u4e2d" * 103, "fsimg"))
@@ -141,13 +282,29 @@ def cases(fs, corpus):
           ("end-lead", "end\ud83d", "fsimg"),
           ("alias-plain", "alias name.txt", "tool"),
           ("alias-trail", "alias\udc00 name.txt", "fsimg")]
-    if fs in ("isofs", "ntfs3"):
+    if fs in ("isofs", "ntfs3", "jfs", "udf"):
         c.append(("lone-only", "\udc00\udc01", "fsimg"))
     if fs == "ntfs3":
         # ntfs-3g's ntfscp writes every case: it takes a lone surrogate
         # in its generalized three-byte UTF-8 form (fsimg list checks the
         # units it wrote).
         c = [(k, n, "tool") for k, n, _ in c]
+    elif fs == "jfs":
+        # Made by the stock jfs driver in the guest, which takes only
+        # characters of the BMP and names of up to 255 bytes: the others
+        # go through fsimg, which sorts the dtree leaf again.
+        c = [(k, n, "fsimg" if any(0xD800 <= u <= 0xDFFF
+                                   for u in units_of(n)) or
+              len(n.encode("utf-8", "surrogatepass")) > NAME_MAX else "tool")
+             for k, n, _ in c]
+    elif fs == "udf":
+        # Made by the stock udf driver in the guest, which looks up no
+        # name of more than 254 bytes and writes an unpaired surrogate as
+        # "?": those go through fsimg, from a placeholder in compression
+        # ID 16 (udf_placeholder()).
+        c = [(k, n, "fsimg" if has_lone(units_of(n)) or
+              len(n.encode("utf-8", "surrogatepass")) > 254 else "tool")
+             for k, n, _ in c]
     elif fs == "exfat":
         # Made by the stock exfat driver in the guest, which writes every
         # well-formed name: only the ill-formed ones go through fsimg.
@@ -167,6 +324,12 @@ def zero_cases():
     return [("before", "Before.txt", "tool"),
             ("lone-only", "\udc00\udc01", "fsimg"),
             ("after", "After.txt", "tool")]
+
+
+def udf_placeholder(i, n):
+    """A name of @n units that the stock udf driver writes in compression
+    ID 16, as the name fsimg writes in its place (U+0100 first)."""
+    return "\u0100" + placeholder(i, n - 1)
 
 
 def placeholder(i, n):
@@ -313,6 +476,13 @@ def ntfs_selftest(outdir, fsimg):
         # undefined, and x86 would shift by 10, a plausible 1024
         ("rec-size", {64: 0xd6}, "bad NTFS geometry"),
     ]
+    return damaged(fsimg, "ntfs", img, good, damage)
+
+
+def damaged(fsimg, kind, img, good, damage):
+    """Write each damaged copy of @good to @img and check that fsimg list
+    refuses it with exit status 1 and its message; then remove @img.
+    Returns the number of failed checks, each printed."""
     bad = 0
     for what, edits, msg in damage:
         d = bytearray(good)
@@ -320,41 +490,103 @@ def ntfs_selftest(outdir, fsimg):
             d[off] = v
         with open(img, "wb") as f:
             f.write(d)
-        r = subprocess.run([fsimg, "list", "ntfs", img], stdout=subprocess.PIPE,
+        r = subprocess.run([fsimg, "list", kind, img], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
         err = r.stderr.decode("utf-8", "replace").strip()
         if r.returncode != 1 or msg not in err:
-            print("fsimg selftest %s: FAIL: exit %d, %r (want 1, %r)"
-                  % (what, r.returncode, err, msg))
+            print("fsimg selftest %s %s: FAIL: exit %d, %r (want 1, %r)"
+                  % (kind, what, r.returncode, err, msg))
             bad += 1
     os.unlink(img)
     return bad
 
 
-def make_exfat_blank(outdir, name, entries):
-    """An empty exFAT image and the "put" lines that fill it in the guest
-    (exfatprogs has no tool that adds a file)."""
+def blank_selftest(outdir, fsimg):
+    """fsimg's JFS and UDF readers on blank images of mkfs.jfs and mkudffs
+    (no names, exit status 0) and on damaged copies of them. Returns the
+    number of failed checks, each printed."""
+    bad = 0
+    for fs, kind in (("jfs", "jfs"), ("udf", "udf")):
+        make_blank(outdir, fs, "selftest-" + fs, [])
+        img = os.path.join(outdir, "selftest-%s.img" % fs)
+        r = subprocess.run([fsimg, "list", kind, img], stdout=subprocess.PIPE)
+        if r.returncode or r.stdout:
+            print("fsimg selftest %s blank: FAIL: exit %d, %r (want 0, no "
+                  "names)" % (kind, r.returncode, r.stdout))
+            bad += 1
+        good = bytes(open(img, "rb").read())
+        if fs == "jfs":
+            # the fileset's inode map: aggregate inode 16, its xtree root
+            # no longer a leaf; the root directory: fileset 16, inode 2
+            xt_flag = 0xB000 + 16 * 512 + 224 + 16
+            root = next(o for o in range(0xB000 + 32 * 512, len(good), 512)
+                        if good[o + 4:o + 12] == bytes([16, 0, 0, 0, 2, 0, 0, 0]))
+            damage = [("magic", {0x8000: ord("X")}, "no JFS superblock"),
+                      ("imap", {xt_flag: good[xt_flag] & ~2},
+                       "JFS fileset inode map not mapped"),
+                      ("root", {root + 8: 3}, "JFS root inode not found")]
+        else:
+            # the anchor's checksum; a byte under the CRC of the file set
+            # descriptor (the first tag 256) and of the root's (extended)
+            # file entry, at the block its root directory ICB names in
+            # the partition (the partition descriptor, tag 5, says where
+            # that starts)
+            def le(o):
+                return int.from_bytes(good[o:o + 4], "little")
+            fsd = next(o for o in range(0, len(good), 512)
+                       if good[o:o + 2] == b"\x00\x01")
+            pd = next(o for o in range(0, len(good), 512)
+                      if good[o:o + 2] == b"\x05\x00")
+            fe = (le(pd + 188) + le(fsd + 404)) * 512
+            damage = [("anchor", {256 * 512 + 4: good[256 * 512 + 4] ^ 1},
+                       "no UDF anchor volume descriptor pointer"),
+                      ("fsd", {fsd + 20: good[fsd + 20] ^ 1},
+                       "no UDF file set descriptor"),
+                      ("fe", {fe + 40: good[fe + 40] ^ 1},
+                       "no UDF file entry for the root directory")]
+        bad += damaged(fsimg, kind, img, good, damage)
+    return bad
+
+
+def make_blank(outdir, fs, name, entries):
+    """An empty exFAT, JFS or UDF image and the "put" lines that fill it in
+    the guest (exfatprogs, jfsutils and udftools have no tool that adds a
+    file; udftools' wrudf writes packet-written CD-RW media)."""
     img = os.path.join(outdir, name + ".img")
     if os.path.exists(img):
         os.unlink(img)
     with open(img, "wb") as f:
         f.truncate(16 << 20)
-    run("mkfs.exfat", "-L", "UTFCONV", img)
+    if fs == "exfat":
+        run("mkfs.exfat", "-L", "UTFCONV", img)
+    elif fs == "jfs":
+        run("mkfs.jfs", "-q", "-L", "UTFCONV", img)
+    else:
+        mkudf(img)
     return ["%s %s" % (e["create"].encode().hex(), "id=%d" % e["id"])
             for e in entries]
 
 
-def craft_exfat(outdir, fsimg):
-    """After the guest filled the exFAT images: rewrite, check, plan."""
+def mkudf(img):
+    """UDF 2.01 (file entries, no metadata partition) in 512-byte blocks."""
+    run("mkudffs", "--media-type=hd", "--udfrev=0x0201", "--blocksize=512",
+        "--label=UTFCONV", img)
+
+
+def craft_prepared(outdir, fsimg):
+    """After the guest filled the exFAT and JFS images: rewrite, check,
+    plan."""
     meta = json.load(open(os.path.join(outdir, "cases.json")))
     plan = []
     for name, m in meta.items():
-        if m["fs"] != "exfat":
+        if m["fs"] not in PREPARED:
             continue
         img = os.path.join(outdir, name + ".img")
-        craft(fsimg, "exfat", img, m["entries"])
-        run("fsck.exfat", "-n", img)
-        plan.append(plan_line(name, "exfat", m["entries"]))
+        # As the stock driver left it, then with fsimg's names.
+        run(*FSCK[m["fs"]], img)
+        craft(fsimg, m["fs"], img, m["entries"])
+        run(*FSCK[m["fs"]], img)
+        plan.append(plan_line(name, m["fs"], m["entries"]))
     with open(os.path.join(outdir, "cases.json"), "w") as f:
         json.dump(meta, f)
     with open(os.path.join(outdir, "plan.txt"), "a") as f:
@@ -369,6 +601,13 @@ def plan_line(name, fs, ents):
     return "image %s %s %s" % (name, fs, " ".join(probes))
 
 
+def writes_only():
+    """FSEXP_WRITES_ONLY (the check slice): filesystems of the run that
+    get no image of names, only their creates and renames on the scratch
+    disks (no boot to make their files first)."""
+    return os.environ.get("FSEXP_WRITES_ONLY", "").split()
+
+
 def images(outdir, fsimg, corpus):
     """Make every image; plan.txt tells the guest what to do with each."""
     os.makedirs(outdir, exist_ok=True)
@@ -378,21 +617,28 @@ def images(outdir, fsimg, corpus):
              ("isofs", "isofs-names", cases("isofs", corpus), make_joliet),
              ("ntfs3", "ntfs3-names", cases("ntfs3", corpus), make_ntfs),
              ("exfat", "exfat-names", cases("exfat", corpus), None),
-             ("exfat", "exfat-zero", zero_cases(), None)]
+             ("exfat", "exfat-zero", zero_cases(), None),
+             ("jfs", "jfs-names", cases("jfs", corpus), None),
+             ("udf", "udf-names", cases("udf", corpus), None)]
     # FSEXP_FS (scripts/fs-experiments.sh): the filesystems of this run.
-    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat ntfs3").split()
-    specs = [sp for sp in specs if sp[0] in wanted]
-    first, prepare, disk = 1, [], 0
+    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat ntfs3 jfs udf").split()
+    specs = [sp for sp in specs if sp[0] in wanted and
+             sp[0] not in writes_only()]
+    first, prepare, disks = 1, [], []
     for fs, name, case_list, maker in specs:
         ents = entries_of(case_list, first)
+        if fs == "udf":
+            for e in ents:
+                if e["made_by"] == "fsimg":
+                    e["create"] = udf_placeholder(e["id"], len(e["units"]))
         first += len(ents)
         meta[name] = {"fs": fs, "entries": ents}
         if maker is None:
             # The guest's scratch disks, vda, vdb, ... in this order.
-            dev = "vd" + chr(ord("a") + disk)
-            disk += 1
+            dev = "vd" + chr(ord("a") + len(disks))
+            disks.append(name + ".img")
             prepare += ["put %s %s %s" % (dev, fs, line)
-                        for line in make_exfat_blank(outdir, name, ents)]
+                        for line in make_blank(outdir, fs, name, ents)]
             continue
         maker(outdir, fsimg, name, ents)
         plan.append(plan_line(name, fs, ents))
@@ -400,6 +646,8 @@ def images(outdir, fsimg, corpus):
         f.write("\n".join(plan) + "\n")
     with open(os.path.join(outdir, "prepare.txt"), "w") as f:
         f.write("".join(line + "\n" for line in prepare))
+    with open(os.path.join(outdir, "prepare-disks.txt"), "w") as f:
+        f.write("".join(d + "\n" for d in disks))
     with open(os.path.join(outdir, "cases.json"), "w") as f:
         json.dump(meta, f)
 
@@ -437,6 +685,22 @@ def write_expect(fs, driver, key):
     errs = {"w-256u": "ENAMETOOLONG",
             "w-ill-formed": bad, "w-rename-256u": "ENAMETOOLONG",
             "w-wtf8": "0" if driver == "utfconv-wtf8" else bad}
+    if fs == "jfs" and driver == "stock":
+        # get_UCSname() refuses more than 255 bytes, nls_utf8's
+        # char2uni() every character outside the BMP.
+        errs.update({"w-emoji": "EINVAL", "w-rename-emoji": "EINVAL",
+                     "w-cjk-256b": "ENAMETOOLONG"})
+    if fs == "udf" and driver == "stock":
+        # udf_lookup() refuses more than 254 bytes (the source of the
+        # rename too); udf_name_to_CS0() writes "?" for each byte it
+        # cannot decode.
+        errs.update({"w-cjk-256b": "ENAMETOOLONG", "w-ill-formed": "0",
+                     "w-wtf8": "0", "w-255u": "ENAMETOOLONG"})
+    elif fs == "udf":
+        # 255 Latin-1 characters fit neither 254 bytes of compression ID
+        # 8 nor 127 units of ID 16; the source of the rename is looked up
+        # (up to 508 bytes) and is not there.
+        errs.update({"w-255u": "ENAMETOOLONG", "w-rename-256u": "ENOENT"})
     return errs.get(key, "0")
 
 
@@ -451,8 +715,14 @@ def on_disk_expected(fs, driver):
     """Names on the scratch disk after the writes of @driver."""
     want = []
     for key, _, _, units in write_cases():
+        if fs == "udf" and driver == "stock" and key == "w-wtf8":
+            continue  # written as "wtf???.txt", below
         if units is not None and write_expect(fs, driver, key) == "0":
             want.append(units)
+    if write_expect(fs, driver, "w-rename-emoji") != "0":
+        want.append(units_of("Source file.txt"))
+    if fs == "udf" and driver == "stock":
+        want += [units_of("bad?.txt"), units_of("wtf???.txt")]
     return sorted(want)
 
 
@@ -470,6 +740,16 @@ def joliet_tail(b):
 def vfs_name(fs, driver, e):
     """The bytes @driver lists for entry @e, None when it skips it."""
     units = e["units"]
+    if driver == "stock" and fs == "jfs":
+        return jfs_stock(units)
+    if driver == "stock" and fs == "udf":
+        # into UDF_NAME_LEN bytes
+        return udf_mangle(units, udf_id(units), 254)
+    if fs == "udf" and (udf_id(units) == 8 or driver == "utfconv-strict" and
+                        has_lone(units)):
+        # Latin-1 and names utfconv does not translate: the driver's own
+        # code, into UDF_NAME_LEN_VFS bytes
+        return udf_mangle(units, udf_id(units), 508)
     if driver == "stock":
         b = nls(units)
         if fs == "isofs":
@@ -477,8 +757,8 @@ def vfs_name(fs, driver, e):
             b = joliet_tail(b[:len(b) & 0xFF])
         return b or (None if fs == "isofs" else b)
     if driver == "utfconv-strict" and has_lone(units):
-        # vfat (our patch) shows the short name, isofs, exfat and ntfs3
-        # skip the entry.
+        # vfat (our patch) shows the short name, isofs, exfat, ntfs3 and
+        # jfs skip the entry.
         return e["short"].encode() if fs == "vfat" else None
     b = wtf8(units)
     return joliet_tail(b) if fs == "isofs" else b
@@ -508,9 +788,12 @@ def expected(fs, driver, ents):
         elif not b:
             out[e["id"]] = (None, "getdents=EIO")
             failed = True
-        elif fs in ("exfat", "ntfs3"):
-            # exFAT and NTFS look a name up by its UTF-16 form
-            # (exfat_find(), dir_search_u()):
+        elif fs == "jfs" and driver == "stock" and len(b) > NAME_MAX:
+            # get_UCSname() refuses a name of more than 255 bytes.
+            out[e["id"]] = (b, "ENAMETOOLONG")
+        elif fs in ("exfat", "ntfs3", "jfs"):
+            # exFAT, NTFS and JFS look a name up by its UTF-16 form
+            # (exfat_find(), dir_search_u(), dtSearch()):
             # the listed name, translated back, must be on disk. (Case
             # folding left out: no two cases differ only in case.)
             back = tuple(units_of(b.decode("utf-8", "surrogatepass")))
@@ -663,12 +946,14 @@ def report(outdir, log, fsimg, depends):
     runs = parse_log(log)
     dep = dict(d.split("=", 1) for d in depends)
     rows, passed, failed, lines = [], 0, 0, []
-    for fs in ("vfat", "exfat", "ntfs3", "isofs"):
+    for fs in ("vfat", "exfat", "ntfs3", "isofs", "jfs", "udf"):
         for driver in DRIVERS:
             imgs = [n for n, m in meta.items() if m["fs"] == fs and "order" in
                     m["entries"][0]]
-            # A driver of the run (DEPENDS names it) must have results.
-            if not imgs or "%s/%s" % (driver, fs) not in dep:
+            # A driver of the run (DEPENDS names it) must have results;
+            # FSEXP_WRITES_ONLY: the filesystem's creates and renames only.
+            if "%s/%s" % (driver, fs) not in dep or not imgs and \
+                    fs not in writes_only():
                 continue
             t = Tally()
             for name in imgs:
@@ -682,7 +967,8 @@ def report(outdir, log, fsimg, depends):
                 passed, failed = passed + p, failed + f
             w = runs.get((driver, "write-" + fs))
             if w is not None:
-                img = os.path.join(outdir, "scratch-%s-%s.img" % (driver, fs))
+                img = os.path.join(os.environ.get("FSEXP_SCRATCH", outdir),
+                                   "scratch-%s-%s.img" % (driver, fs))
                 p, f = judge_writes(fs, driver, w, img, fsimg, rows)
                 passed, failed = passed + p, failed + f
             lines.append("fs-experiments: %s %s: names %d, lost %d, aliased %d, "
@@ -708,11 +994,12 @@ def report(outdir, log, fsimg, depends):
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "images":
         images(sys.argv[2], sys.argv[3], sys.argv[4])
-    elif len(sys.argv) == 4 and sys.argv[1] == "craft-exfat":
-        craft_exfat(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "craft":
+        craft_prepared(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == "selftest":
         n = ntfs_selftest(sys.argv[2], sys.argv[3])
-        print("fsimg selftest: %d passed, %d failed" % (3 - n, n))
+        n += blank_selftest(sys.argv[2], sys.argv[3])
+        print("fsimg selftest: %d passed, %d failed" % (11 - n, n))
         sys.exit(1 if n else 0)
     elif len(sys.argv) == 6 and sys.argv[1] == "writes":
         writes(*sys.argv[2:6])

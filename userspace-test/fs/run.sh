@@ -10,7 +10,7 @@
 # back afterwards). The host (fsexp.py report) judges the output.
 #
 # With a non-empty images/prepare.txt, only make the files of images that
-# no tool of the host can fill (exFAT): for each "put DEV FS HEX TEXT"
+# no tool of the host can fill (exFAT, JFS, UDF): for each "put DEV FS HEX TEXT"
 # line, create the file HEX on the scratch disk DEV with the stock driver.
 
 cd /utfconv/fs || exit 1
@@ -22,6 +22,8 @@ mount_opts() {
 	exfat) echo "-t exfat -o iocharset=utf8" ;;
 	isofs) echo "-t iso9660 -o utf8" ;;
 	ntfs3) echo "-t ntfs3 -o iocharset=utf8" ;;
+	jfs) echo "-t jfs -o iocharset=utf8" ;;
+	udf) echo "-t udf -o iocharset=utf8" ;;
 	esac
 }
 
