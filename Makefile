@@ -25,7 +25,8 @@
 #   make series     the git format-patch series against linux-source-6.12
 #                   in build/series/ (scripts/series.sh)
 #   make series-test  that series applied, checkpatch'ed and built after
-#                   every patch, then kunit.py run on it
+#                   every patch, then kunit.py run on it and its kernel
+#                   booted (built-in KUnit, fs experiments in tree)
 #
 # make, install, uninstall, clean and help install no packages; every other
 # target first runs `make deps`, which installs the missing Debian
@@ -143,7 +144,7 @@ series: deps
 	scripts/series.sh
 
 series-test: deps
-	SERIES_KUNIT=1 scripts/series-test.sh
+	SERIES_KUNIT=1 SERIES_BOOT=1 scripts/series-test.sh
 
 # Prints ratios and writes results/ (git-ignored); never a test.
 bench: deps

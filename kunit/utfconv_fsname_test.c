@@ -876,4 +876,3 @@ UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, avx512, utfconv_fsname_cases, NULL);
 
 kunit_test_suites(&utfconv_fsname_scalar_suite, &utfconv_fsname_simd_suite,
 		  &utfconv_fsname_avx512_suite);
-

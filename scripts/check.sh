@@ -13,7 +13,9 @@
 # utfconv-wtf8 drivers, one boot; `make fs-experiments` runs every
 # filesystem and driver).
 # A failing step does not stop the later ones; any failure fails the run.
-# CHECK_STEPS="kunit style" runs a subset.
+# CHECK_STEPS="kunit style" runs a subset; CHECK_STEPS can also name
+# series-boot (scripts/series-boot.sh on a fresh `make series`), which is
+# not a default step.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -39,6 +41,10 @@ for step in $STEPS; do
 		"$UTFCONV_ROOT/scripts/vm-debug.sh") ;;
 	fs-experiments) cmd=(env FS_SLICE=check
 		"$UTFCONV_ROOT/scripts/fs-experiments.sh") ;;
+	# Not in the default steps (Documentation/series.rst): the series
+	# written and its kernel booted, without the per-patch builds.
+	series-boot) cmd=(bash -c '"$1/scripts/series.sh" && "$1/scripts/series-boot.sh"'
+		_ "$UTFCONV_ROOT") ;;
 	*) die "unknown step $step" ;;
 	esac
 	slog=$SRC/build/check/$step.log

@@ -29,17 +29,38 @@
 # and utfconv-wtf8, and JFS's creates and renames on its scratch disks
 # (FSEXP_WRITES_ONLY=jfs: no image of names, which would need the boot
 # that makes its files), one boot; FS_DRIVERS still overrides the
-# drivers).
+# drivers), FS_KERNEL (6.12: Debian's kernel, the drivers as modules;
+# "series": the kernel of the series in SERIES_KERNEL_BUILD, an O= build
+# directory of scripts/series-boot.sh, check slice only, without JFS,
+# which the series does not convert), where the driver is "intree": the
+# filesystems built into that kernel, judged as utfconv-wtf8
+# (utfconv.fsname_policy=wtf8 on its command line), no module loaded at
+# all.
 
 . "$(dirname "$0")/lib.sh"
 
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
+FS_KERNEL=${FS_KERNEL:-6.12}
+case $FS_KERNEL in
+6.12) ;;
+series) [ "${FS_SLICE:-}" = check ] || die "FS_KERNEL=series: only FS_SLICE=check"
+	[ -f "${SERIES_KERNEL_BUILD:-}/arch/x86/boot/bzImage" ] ||
+		die "FS_KERNEL=series: no bzImage in SERIES_KERNEL_BUILD=${SERIES_KERNEL_BUILD:-}"
+	FS_DRIVERS=${FS_DRIVERS:-intree}
+	# the policy of the driver intree (run.sh checks it in the guest)
+	export VM_SERIES_APPEND="utfconv.fsname_policy=wtf8${VM_SERIES_APPEND:+ $VM_SERIES_APPEND}" ;;
+*) die "FS_KERNEL=$FS_KERNEL: want 6.12 or series" ;;
+esac
 case ${FS_SLICE:-} in
 '') slice_drivers="stock utfconv-strict utfconv-wtf8"
 	# the filesystems of fsexp.py, the source directories of fs-modules.sh
 	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3 jfs udf"} ;;
 check) slice_drivers="stock utfconv-wtf8"
-	export FSEXP_FS="vfat isofs jfs" FSEXP_WRITES_ONLY=jfs ;;
+	if [ "$FS_KERNEL" = series ]; then
+		export FSEXP_FS="vfat isofs"	# the series converts no JFS yet
+	else
+		export FSEXP_FS="vfat isofs jfs" FSEXP_WRITES_ONLY=jfs
+	fi ;;
 *) die "FS_SLICE=${FS_SLICE}: only check is known" ;;
 esac
 # the source directories of fs-modules.sh: only those of this run's
@@ -52,7 +73,11 @@ else
 	log "fs-experiments: <linux/utfconv.h> has no fsname API yet: stock drivers only"
 	FS_DRIVERS=${FS_DRIVERS:-stock}
 fi
-rel=$(kernel_release 6.12)
+if [ "$FS_KERNEL" = series ]; then
+	rel=series-$(linux_source_version)
+else
+	rel=$(kernel_release 6.12)
+fi
 mods=/lib/modules/$rel/kernel
 OUT=$SRC/build/fs
 PAYLOAD=$OUT/payload
@@ -77,8 +102,10 @@ selftest_ok=0
 python3 "$SRC/userspace-test/fs/fsexp.py" selftest "$IMAGES" "$FSIMG" || selftest_ok=1
 python3 "$SRC/userspace-test/fs/fsexp.py" images "$IMAGES" "$FSIMG" "$SHARED/corpus"
 
-# Debian's own modules the experiments need besides the drivers.
+# Debian's own modules the experiments need besides the drivers (built
+# into the series kernel).
 : >"$PAYLOAD/fs/modules/base/order"
+[ "$FS_KERNEL" = series ] ||
 for m in drivers/cdrom/cdrom drivers/block/loop drivers/block/virtio_blk \
 	fs/nls/nls_cp437 fs/nls/nls_ascii fs/nls/nls_utf8 fs/nls/nls_ucs2_utils \
 	lib/crc-itu-t; do
@@ -121,10 +148,17 @@ for drv in $FS_DRIVERS; do
 	utfconv-strict|utfconv-wtf8)
 		mdir=$("$UTFCONV_ROOT/scripts/fs-modules.sh" utfconv)
 		echo "${drv#utfconv-}" >"$d/policy" ;;
+	intree) [ "$FS_KERNEL" = series ] || die "driver intree: only with FS_KERNEL=series"
+		# the policy the kernel's command line sets (vm.sh)
+		echo wtf8 >"$d/builtin-policy" ;;
 	*) die "unknown driver $drv" ;;
 	esac
 	: >"$d/order"
 	for fs in $FSEXP_FS; do
+		if [ "$drv" = intree ]; then
+			depends+=("$drv/$fs=built-in")
+			continue
+		fi
 		case $fs in
 		vfat) kos="fat/fat.ko fat/vfat.ko" ;;
 		*) kos=$fs/$fs.ko ;;
@@ -160,14 +194,14 @@ if [ -s "$IMAGES/prepare.txt" ]; then
 		prep_args="$prep_args -drive file=$IMAGES/$img,if=virtio,format=raw"
 	done <"$IMAGES/prepare-disks.txt"
 	UTFCONV_VM_PAYLOAD=$PAYLOAD VM_QEMU_ARGS=$prep_args \
-		"$UTFCONV_ROOT/scripts/vm.sh" fs 6.12 || vm_ok=1
+		"$UTFCONV_ROOT/scripts/vm.sh" fs "$FS_KERNEL" || vm_ok=1
 	cp "$SRC/build/vm/$rel-fs.log" "$OUT/prepare.log"
 	python3 "$SRC/userspace-test/fs/fsexp.py" craft "$IMAGES" "$FSIMG"
 fi
 
 section "fs-experiments: the VM"
 UTFCONV_VM_PAYLOAD=$PAYLOAD VM_QEMU_ARGS=$qemu_args \
-	"$UTFCONV_ROOT/scripts/vm.sh" fs 6.12 || vm_ok=1
+	"$UTFCONV_ROOT/scripts/vm.sh" fs "$FS_KERNEL" || vm_ok=1
 log=$SRC/build/vm/$rel-fs.log
 
 section "fs-experiments: results"

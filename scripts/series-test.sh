@@ -11,7 +11,11 @@
 #    the converted filesystems, KUnit and utfconv as modules), so that the
 #    series bisects;
 #  - SERIES_KUNIT=1: kunit.py run --kunitconfig=lib/utfconv on the
-#    patched tree (UML), the library's suites in the kernel's own runner.
+#    patched tree (UML), the library's suites in the kernel's own runner;
+#  - SERIES_BOOT=1: the patched tree's kernel booted in QEMU
+#    (scripts/series-boot.sh): its built-in KUnit suites pass, and the fs
+#    experiments' check slice on its built-in filesystems (no module)
+#    gives the bytes the out-of-tree utfconv-wtf8 modules give.
 #
 # The x86-64 build directory is cached outside the clone,
 # $UTFCONV_CACHE/series-<source version>/x86-<config hash>, and so is
@@ -20,7 +24,7 @@
 # `series-test: N passed, N failed`.
 #
 # Environment: SERIES_OUT (default build/series), SERIES_KUNIT (0),
-# SERIES_JOBS (nproc).
+# SERIES_BOOT (0), SERIES_JOBS (nproc).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -126,6 +130,13 @@ if [ "${SERIES_KUNIT:-0}" = 1 ] && [ "$failed" = 0 ]; then
 		--jobs="$JOBS") >"$OUT/kunit.log" 2>&1 || rc=$?
 	grep -a 'Testing complete\.' "$OUT/kunit.log" || tail -n 20 "$OUT/kunit.log"
 	result "kunit.py run --kunitconfig=lib/utfconv" "$rc"
+fi
+
+if [ "${SERIES_BOOT:-0}" = 1 ] && [ "$failed" = 0 ]; then
+	rc=0
+	"$UTFCONV_ROOT/scripts/series-boot.sh" "$TEST" 2>&1 |
+		tee "$OUT/boot.log" || rc=$?
+	result "series kernel boot: built-in KUnit, fs-experiments intree" "$rc"
 fi
 
 echo "series-test: $passed passed, $failed failed"

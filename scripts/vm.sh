@@ -4,7 +4,7 @@
 # Boot Debian's own kernels in QEMU (TCG) with utfconv.ko (the library)
 # and utfconv_dev.ko (the device) and run the in-guest tests or the demo.
 #
-#   scripts/vm.sh test|demo|bench|fs [6.1] [6.12] [debug]   (default: 6.1 6.12)
+#   scripts/vm.sh test|demo|bench|fs [6.1] [6.12] [debug] [series]   (default: 6.1 6.12)
 #   scripts/vm.sh run -- CMD [ARG...]
 #   scripts/vm.sh shell
 #
@@ -24,6 +24,13 @@
 # "fs" runs the file name experiments of scripts/fs-experiments.sh, which
 # makes their payload (UTFCONV_VM_PAYLOAD) and their scratch disks
 # (VM_QEMU_ARGS).
+#
+# "series" is the kernel of the patch series in SERIES_KERNEL_BUILD (an O=
+# build directory of scripts/series-boot.sh), with the library, the
+# device, its KUnit suites and the converted filesystems built in: no
+# module is built or loaded, its command line gets VM_SERIES_APPEND, and
+# the KTAP of the KUnit suites, which ran at boot, is taken from the
+# kernel log and parsed by the tree's kunit.py, as for "debug".
 #
 # "debug" is the KASAN/UBSAN/kmemleak/lockdep kernel that
 # scripts/debug-kernel.sh builds (cached): the module is built against
@@ -324,7 +331,8 @@ if [ "$BOOT_CHECK" = 1 ] && [ "\$(cat /proc/sys/kernel/tainted)" != 0 ]; then
 	echo "UTFCONV-VM-RESULT rc=1 tainted=\$(cat /proc/sys/kernel/tainted)"
 	$HALT -f
 fi
-if insmod "\$UTFCONV_LIB_KO" && insmod "\$UTFCONV_KO"; then
+# The series kernel (NOMOD=1) has the library and the device built in.
+if [ "$NOMOD" = 1 ] || { insmod "\$UTFCONV_LIB_KO" && insmod "\$UTFCONV_KO"; }; then
 	if [ -c /dev/utfconv ]; then
 		m=\$(stat -c %A /dev/utfconv)
 		say "/dev/utfconv \$m \$(stat -c '%t:%T' /dev/utfconv)"
@@ -349,7 +357,13 @@ if insmod "\$UTFCONV_LIB_KO" && insmod "\$UTFCONV_KO"; then
 		say "$GUEST_EXTRA: \$((\$(date +%s) - t0))s"
 	fi
 	echo "UTFCONV-VM-OUTPUT-END rc=\$rc"
-	if rmmod utfconv_dev; then
+	if [ "$NOMOD" = 1 ]; then
+		# The built-in KUnit suites ran at boot: their KTAP from the
+		# kernel log (log_buf_len holds it all).
+		echo UTFCONV-VM-KUNIT-BEGIN
+		dmesg
+		echo UTFCONV-VM-KUNIT-END
+	elif rmmod utfconv_dev; then
 		[ -e /dev/utfconv ] && { say "FAIL: /dev/utfconv left after rmmod"; rc=1; }
 	else
 		say "FAIL: rmmod utfconv_dev"
@@ -372,7 +386,7 @@ if insmod "\$UTFCONV_LIB_KO" && insmod "\$UTFCONV_KO"; then
 		rmmod utfconv_kunit || { say "FAIL: rmmod utfconv_kunit"; rc=1; }
 		say "kunit: \$((\$(date +%s) - t0))s"
 	fi
-	rmmod utfconv || { say "FAIL: rmmod utfconv"; rc=1; }
+	[ "$NOMOD" = 1 ] || rmmod utfconv || { say "FAIL: rmmod utfconv"; rc=1; }
 else
 	say "FAIL: insmod \$UTFCONV_LIB_KO \$UTFCONV_KO"
 	rc=1
@@ -471,7 +485,7 @@ debug_checks() {
 	fi
 
 	[ -n "$ktest" ] || return $ok
-	section "vm: debug: KUnit in the debug kernel ($(basename "$ktest"))"
+	section "vm: $k: KUnit in the $k kernel ($(basename "$ktest"))"
 	ktap=${log%.log}-kunit.ktap
 	# Kernel lines between the markers, without their time stamps.
 	awk '/^UTFCONV-VM-KUNIT-BEGIN/{k=1; next} /^UTFCONV-VM-KUNIT-END/{k=0}
@@ -488,13 +502,13 @@ debug_checks() {
 	s=$(sed -n 's/.*skipped: \([0-9]*\).*/\1/p' <<<"$summary")
 	e=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' <<<"$summary")
 	f=$(( ${f:-0} + ${c:-0} + ${e:-0} ))
-	log "kunit-debug: ${summary:-no KTAP summary} (KTAP $ktap)"
+	log "kunit-$k: ${summary:-no KTAP summary} (KTAP $ktap)"
 	if [ -z "$ran" ] || [ "$ran" = 0 ]; then
-		log "kunit-debug: FAIL: no test ran"
+		log "kunit-$k: FAIL: no test ran"
 		f=$((f + 1))
 	fi
 	# counted by scripts/check.sh like the guest's totals
-	echo "${p:-0} passed, $f failed (KUnit in the debug kernel, ${s:-0} skipped)"
+	echo "${p:-0} passed, $f failed (KUnit in the $k kernel, ${s:-0} skipped)"
 	[ "$f" = 0 ] || ok=1
 	return $ok
 }
@@ -526,7 +540,16 @@ for k in $KERNELS; do
 	mem=$VM_MEM smp=${VM_SMP:-1} BOOT_CHECK=0
 	timeout=${VM_TIMEOUT:-1200} append= allowed=$ALLOWED_TAINT ktest= kunit_mod=
 	dchecks=
-	if [ "$k" = debug ]; then
+	NOMOD=
+	if [ "$k" = series ]; then
+		section "vm: the series kernel ($SERIES_KERNEL_BUILD)"
+		kdir=$SERIES_KERNEL_BUILD
+		rel=series-$(linux_source_version)
+		vmlinuz=$kdir/arch/x86/boot/bzImage
+		HALT=reboot NOMOD=1 dchecks=1 ktest=built-in
+		allowed=$DEBUG_TAINT
+		append=" log_buf_len=16M${VM_SERIES_APPEND:+ $VM_SERIES_APPEND}"
+	elif [ "$k" = debug ]; then
 		section "vm: the debug kernel (scripts/debug-kernel.sh), slice $VM_DEBUG_SLICE"
 		kdir=${DEBUG_KERNEL_BUILD:-$("$UTFCONV_ROOT/scripts/debug-kernel.sh")}
 		rel=debug-$(linux_source_version)
@@ -567,6 +590,7 @@ for k in $KERNELS; do
 	[ -f "$vmlinuz" ] || die "missing $vmlinuz (run scripts/deps.sh)"
 
 	section "vm: $MODE on Linux $rel"
+	[ -z "$NOMOD" ] || VM_MODULES=
 	bdir=$SRC/build/$rel
 	ko=$bdir/kmod/utfconv.ko devko=$bdir/kmod/utfconv_dev.ko
 	if [ -n "${VM_MODULES:-}" ]; then
@@ -575,7 +599,7 @@ for k in $KERNELS; do
 		[ -f "$ko" ] && [ -f "$devko" ] || die "no $ko and $devko"
 	fi
 	mkdir -p "$bdir"
-	[ -n "${VM_MODULES:-}" ] || copy_module_tree "$bdir"
+	[ -n "${VM_MODULES:-}" ] || [ -n "$NOMOD" ] || copy_module_tree "$bdir"
 	kopt=()
 	if [ -n "$kunit_mod" ]; then
 		mkdir -p "$bdir/kunit"
@@ -586,12 +610,14 @@ for k in $KERNELS; do
 		kopt=(CONFIG_UTFCONV_KUNIT_TEST=m)
 		ktest=$bdir/kunit/utfconv_kunit.ko
 	fi
-	if [ -z "${VM_MODULES:-}" ]; then
+	if [ -n "$NOMOD" ]; then
+		ko='' devko=''
+	elif [ -z "${VM_MODULES:-}" ]; then
 		log "vm: building utfconv.ko, utfconv_dev.ko${ktest:+, utfconv_kunit.ko} against $kdir"
 		"${kmake[@]}" M="$bdir" "${kopt[@]}" modules
 	fi
-	for f in "$ko" "$devko" $ktest; do
-		[ -f "$f" ] || die "no $f"
+	for f in "$ko" "$devko" ${kunit_mod:+"$ktest"}; do
+		[ -n "$NOMOD" ] || [ -f "$f" ] || die "no $f"
 	done
 
 	# Boots of one tree may run at once (scripts/vm-debug.sh), each
@@ -606,8 +632,8 @@ for k in $KERNELS; do
 	cp "$BUSYBOX" "$root/bin/busybox"
 	cp -a "$PAYLOAD/." "$root/utfconv/"
 	[ "$GUEST_CMD" != /utfconv/share.sh ] || add_9p_modules "$rel" "$root/utfconv/9p"
-	cp "$ko" "$devko" "$root/utfconv/"
-	[ -z "$ktest" ] || cp "$ktest" "$root/utfconv/utfconv_kunit.ko"
+	[ -n "$NOMOD" ] || cp "$ko" "$devko" "$root/utfconv/"
+	[ -z "$kunit_mod" ] || cp "$ktest" "$root/utfconv/utfconv_kunit.ko"
 	# The module's allocation and user-copy call sites, for the fault sweep.
 	if [ "$k" = debug ] && [ -d "$root/utfconv/hardening" ]; then
 		python3 "$SRC/userspace-test/hardening/fault-sites.py" --list "$ko" \

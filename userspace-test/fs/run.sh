@@ -41,8 +41,18 @@ policy() {
 	say "utfconv fsname_policy $(cat /sys/module/utfconv/parameters/fsname_policy)"
 }
 
+# builtin_policy NAME: the library is built into the kernel (the series
+# kernel): its fsname_policy, from the kernel's command line, is NAME.
+builtin_policy() {
+	p=$(cat /sys/module/utfconv/parameters/fsname_policy)
+	say "utfconv fsname_policy $p (built in)"
+	[ "$p" = "$1" ] || say "ERROR fsname_policy $p, want $1"
+}
+
 load() {
 	[ -f "modules/$1/policy" ] && policy "$(cat "modules/$1/policy")"
+	[ -f "modules/$1/builtin-policy" ] &&
+		builtin_policy "$(cat "modules/$1/builtin-policy")"
 	for ko in $(cat "modules/$1/order"); do
 		insmod "modules/$1/$ko" || say "ERROR insmod $1/$ko"
 	done
