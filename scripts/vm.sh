@@ -130,7 +130,12 @@ if [ "$MODE" = run ]; then
 		exit 125
 	fi
 fi
-[ "$MODE" = shell ] && set -- "${VM_KERNEL:-6.12}"
+if [ "$MODE" = shell ]; then
+	# The guest's shell reads the console: commands piped in would wait
+	# there unread, and the guest with them, until a timeout.
+	[ -t 0 ] || die "shell: standard input is not a terminal (for commands from a script: $0 run -- CMD)"
+	set -- "${VM_KERNEL:-6.12}"
+fi
 KERNELS=${*:-6.1 6.12}
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 VM_MEM=${VM_MEM:-1024}
