@@ -1239,6 +1239,8 @@ static int parse_options(int argc, char **argv, struct cli_opts *o)
 {
 	int opt;
 
+	/* getopt's own messages name argv[0]: let them say utfconv, as ours */
+	argv[0] = (char *)prog;
 	while ((opt = getopt_long(argc, argv, "f:t:o:lcs", long_options,
 				  NULL)) != -1) {
 		switch (opt) {
