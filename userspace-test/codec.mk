@@ -8,8 +8,10 @@
 CODEC_COMPAT := $(TOPDIR)/userspace-test/compat
 CODEC_INC := -include $(CODEC_COMPAT)/linux/kconfig.h -I$(CODEC_COMPAT) \
 	-I$(TOPDIR)/include
-CODEC_DEPS := $(wildcard $(TOPDIR)/kmod/*.[ch] $(CODEC_COMPAT)/*/*.h \
-	$(CODEC_COMPAT)/*/*/*.h) $(TOPDIR)/include/linux/utfconv.h \
+# (kbuild's kmod/*.mod.c are not sources: a `make` must not rebuild these)
+CODEC_DEPS := $(filter-out %.mod.c,$(wildcard $(TOPDIR)/kmod/*.[ch] \
+	$(CODEC_COMPAT)/*/*.h $(CODEC_COMPAT)/*/*/*.h)) \
+	$(TOPDIR)/include/linux/utfconv.h \
 	$(TOPDIR)/include/uapi/linux/utfconv.h
 
 # $(call codec_srcs,CC): the codec's sources for CC's target; the SIMD
