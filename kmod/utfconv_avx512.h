@@ -15,12 +15,12 @@
  * builtins differently: the instructions that work on mask registers are
  * inline assembly, the rest GCC/clang vector extensions.
  *
- * As the other SIMD paths (utfconv_sse2.c, utfconv_avx2.c), these convert
- * only whole, well-formed characters while the input and output left
- * cover a block's worst case, and stop at anything else, which the
- * codec's careful path then handles: the result is byte for byte the
- * scalar path's. They may write scratch bytes past the output they
- * report, never past the end of the output buffer.
+ * As the other SIMD paths (utfconv_sse2.c, utfconv_avx2_utf8.c,
+ * utfconv_avx2_utf16.c), these convert only whole, well-formed characters
+ * while the input and output left cover a block's worst case, and stop at
+ * anything else, which the codec's careful path then handles: the result
+ * is byte for byte the scalar path's. They may write scratch bytes past
+ * the output they report, never past the end of the output buffer.
  */
 #ifndef _UTFCONV_AVX512_H
 #define _UTFCONV_AVX512_H

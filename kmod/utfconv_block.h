@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv codec internals shared by the scalar code (utfconv_utf8.c,
- * utfconv_utf16.c) and the SIMD code (utfconv_sse2.c, utfconv_avx2.c,
+ * utfconv_utf16.c) and the SIMD code (utfconv_sse2.c, utfconv_avx2_*.c,
  * utfconv_avx512_*.c, which run the block paths below inside their FPU
  * sections): byte helpers and the unchecked block paths, portable C; the
  * BMI2 steps they may take are in utfconv_bmi2.h.

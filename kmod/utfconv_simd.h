@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * utfconv codec: the SIMD paths (utfconv_sse2.c, utfconv_avx2.c,
+ * utfconv codec: the SIMD paths (utfconv_sse2.c, utfconv_avx2_*.c,
  * utfconv_avx512_*.c) and, for KUnit, the hook that pins the codec's paths.
  */
 #ifndef _UTFCONV_SIMD_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv codec: what the SSE2/SSSE3 paths (utfconv_sse2.c) and the AVX2
- * paths (utfconv_avx2.c) share: 128-bit vector types, a load, the
+ * paths (utfconv_avx2.h) share: 128-bit vector types, a load, the
  * surrogate pair of a four-byte sequence in lanes of any width and the
- * longest well-formed prefix of a vector's masks. Only those two files
+ * longest well-formed prefix of a vector's masks. Only those files
  * include it, each built with the FPU flags (kmod/Kbuild); the vectors
  * are GCC/clang vector extensions and __builtin_ia32_* builtins: the
  * kernel has no <immintrin.h>.
@@ -16,7 +16,7 @@
 /*
  * sparse has no vector types (it takes these typedefs for their element
  * types) and none of the vector builtins: for it, and only for it, the
- * builtins and vector constants of both files are values of the right
+ * builtins and vector constants of those files are values of the right
  * type, so that it reads all of the code around them.
  */
 #ifdef __CHECKER__

@@ -22,5 +22,5 @@ codec_srcs = $(addprefix $(TOPDIR)/kmod/,utfconv_codec.c utfconv_utf8.c \
 	utfconv_utf16.c utfconv_oneshot.c) \
 	$(if $(filter x86_64-%,$(shell $(1) -dumpmachine)), \
 		$(addprefix $(TOPDIR)/kmod/,utfconv_x86.c utfconv_simd_tables.c \
-			utfconv_sse2.c utfconv_avx2.c utfconv_avx512_utf8.c \
-			utfconv_avx512_utf16.c))
+			utfconv_sse2.c utfconv_avx2_utf8.c utfconv_avx2_utf16.c \
+			utfconv_avx512_utf8.c utfconv_avx512_utf16.c))
