@@ -6,11 +6,13 @@
 #
 #   scripts/bench.sh [host|kunit|vm|all]
 #
-#   host   the codec built natively (-O2, tools/bench/), scalar paths only,
-#          SSSE3 and with its SIMD paths, against glibc iconv, ICU and
+#   host   the codec built natively (-O2, tools/bench/) on each of its paths
+#          (portable scalar, BMI2, SSE2, SSSE3, AVX2, AVX-512, as
+#          shipped), against glibc iconv, ICU and
 #          simdutf's kernels (from $SIMDUTF_DIR, if there) on every file of
 #          $SHARED/corpus, both directions; table, CSV and PNG plot in
-#          results/ (git-ignored)
+#          results/ (git-ignored); then the bytes of each tier of
+#          utfconv.ko and what each buys in that run (bench_tiers)
 #   kunit  the codec (scalar paths only, and with its SIMD paths) against
 #          fs/nls (utf8s_to_utf16s, utf16s_to_utf8s)
 #          inside the kernel, on User-Mode Linux (scripts/kunit.sh with
@@ -80,6 +82,23 @@ bench_host() {
 		"$SRC/tools/bench/plot.gp"
 	rm -f "$RESULTS/.host-u8.dat" "$RESULTS/.host-u16.dat"
 	log "bench: results/bench-host.txt, results/bench-host.csv, results/bench-host.png"
+	bench_tiers "$csv"
+}
+
+# bench_tiers CSV: the bytes of each tier of utfconv.ko (kmod/*.o, built
+# here against the kernel headers `make modules` finds) and what its path
+# buys over the tier below in the host bench run that wrote CSV
+# (scripts/bench_tiers.py; Documentation/benchmarks.rst).
+bench_tiers() {
+	section "host bench: bytes and speed of each tier"
+	if ! make -s -C "$SRC" modules >"$RESULTS/.tiers-build.log" 2>&1; then
+		cat "$RESULTS/.tiers-build.log"
+		log "bench: no modules built: no tier table"
+		return 0
+	fi
+	rm -f "$RESULTS/.tiers-build.log"
+	python3 "$SRC/scripts/bench_tiers.py" "$SRC/kmod" "$1" |
+		tee "$RESULTS/bench-tiers.txt"
 }
 
 # gen_corpus DIR: DIR/utfconv_bench_corpus.c, the corpus files embedded

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * host_bench: throughput of utfconv's codec (its kmod/ sources built
- * natively, strict policy, utfconv_buf()) on its scalar paths only
- * (simd=0), its SIMD paths without AVX2 (simd=4: SSE2 and SSSE3) and as
- * shipped (simd=1: AVX2 where the CPU has it), against glibc iconv, ICU
+ * natively, strict policy, utfconv_buf()) on its portable scalar paths,
+ * its scalar paths with the BMI2 steps, its SIMD paths with SSE2 only,
+ * without AVX2 (SSE2 and SSSE3), without AVX-512, with AVX-512 both ways
+ * and as shipped, against glibc iconv, ICU
  * and, where SIMDUTF_DIR held it at build time, simdutf's fallback,
  * westmere, haswell and icelake kernels (the ones this CPU runs),
  * UTF-8 -> UTF-16LE and UTF-16LE -> UTF-8, on every file given.
@@ -55,31 +56,37 @@ ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 int utfconv_force_path(unsigned int path);
 /* UTFCONV_PATH_GENERIC: the portable scalar code, as simdutf's fallback */
 #define BENCH_PATH_SCALAR	5
+#define BENCH_PATH_BMI2		0	/* UTFCONV_PATH_SCALAR: BMI2 steps */
 #define BENCH_PATH_AUTO		1	/* UTFCONV_PATH_AUTO, the default */
+#define BENCH_PATH_SSE2		3	/* UTFCONV_PATH_SSE2: no SSSE3 */
 #define BENCH_PATH_SSSE3	4	/* UTFCONV_PATH_SSSE3: no AVX2 */
 #define BENCH_PATH_AVX2		6	/* UTFCONV_PATH_AVX2: no AVX-512 */
 #define BENCH_PATH_AVX512	7	/* UTFCONV_PATH_AVX512: both ways */
 #define BENCH_LEVEL_AVX512	4	/* UTFCONV_LEVEL_AVX512 */
 
 enum {
-	IMPL_SCALAR, IMPL_SSSE3, IMPL_SIMD, IMPL_AVX2, IMPL_AVX512, IMPL_ICONV,
-	IMPL_ICU, IMPL_FALLBACK, IMPL_WESTMERE, IMPL_HASWELL, IMPL_ICELAKE, NIMPL
+	IMPL_SCALAR, IMPL_BMI2, IMPL_SSE2, IMPL_SSSE3, IMPL_SIMD, IMPL_AVX2,
+	IMPL_AVX512, IMPL_ICONV, IMPL_ICU, IMPL_FALLBACK, IMPL_WESTMERE,
+	IMPL_HASWELL, IMPL_ICELAKE, NIMPL
 };
 #define IMPL_SDU0	IMPL_FALLBACK	/* the first simdutf kernel */
 static const char *const impl_name[NIMPL] = {
-	"scalar", "SSSE3", "SIMD", "AVX2", "AVX512", "iconv", "ICU",
-	"fallback", "westmere", "haswell", "icelake"
+	"scalar", "BMI2", "SSE2", "SSSE3", "SIMD", "AVX2", "AVX512", "iconv",
+	"ICU", "fallback", "westmere", "haswell", "icelake"
 };
 static const char *const impl_csv[NIMPL] = {
 	"scalar", "simd", "iconv", "icu", "ssse3",
 	"sdu_fallback", "sdu_westmere", "sdu_haswell", "sdu_icelake",
-	"avx2", "avx512"
+	"avx2", "avx512", "bmi2", "sse2"
 };
-/* CSV column order: the first four as before issue 15, then the rest. */
+/*
+ * CSV column order: the first four as before issue 15, then the rest in
+ * the order they came (scripts/bench_tiers.py reads them by name).
+ */
 static const int csv_order[NIMPL] = {
 	IMPL_SCALAR, IMPL_SIMD, IMPL_ICONV, IMPL_ICU, IMPL_SSSE3,
 	IMPL_FALLBACK, IMPL_WESTMERE, IMPL_HASWELL, IMPL_ICELAKE,
-	IMPL_AVX2, IMPL_AVX512
+	IMPL_AVX2, IMPL_AVX512, IMPL_BMI2, IMPL_SSE2
 };
 enum { D_8TO16, D_16TO8, NDIR };
 static const char *const dir_name[NDIR] = { "UTF-8 -> UTF-16LE",
@@ -172,6 +179,10 @@ static long run(int impl, int dir, const void *src, size_t n, void *dst,
 	switch (impl) {
 	case IMPL_SCALAR:
 		return run_codec(BENCH_PATH_SCALAR, dir, src, n, dst, cap);
+	case IMPL_BMI2:
+		return run_codec(BENCH_PATH_BMI2, dir, src, n, dst, cap);
+	case IMPL_SSE2:
+		return run_codec(BENCH_PATH_SSE2, dir, src, n, dst, cap);
 	case IMPL_SSSE3:
 		return run_codec(BENCH_PATH_SSSE3, dir, src, n, dst, cap);
 	case IMPL_SIMD:
@@ -210,6 +221,9 @@ static void find_impls(void)
 		avail[i] = true;
 	__builtin_cpu_init();
 	avail[IMPL_SSSE3] = __builtin_cpu_supports("ssse3");
+	avail[IMPL_BMI2] = __builtin_cpu_supports("bmi2");
+	if (!avail[IMPL_BMI2])
+		printf("BMI2: skipped: no BMI2 on this CPU\n");
 	if (!__builtin_cpu_supports("avx2"))
 		printf("note: no AVX2 on this CPU: the SIMD column is the SSSE3 paths\n");
 	avail[IMPL_AVX512] = utfconv_force_path(BENCH_PATH_AVX512) >=
