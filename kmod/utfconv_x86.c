@@ -7,21 +7,17 @@
  * kept in read-only static keys from which utfconv_choose() (utfconv_x86.h)
  * decides, once per call, the BMI2 steps of the scalar paths
  * (utfconv_block.h) and the SIMD paths (utfconv_sse2.c, utfconv_avx2.c,
- * utfconv_avx512.c) that the call may take. Kernels with KUnit have
- * utfconv_force_path() besides.
+ * utfconv_avx512.c) that the call may take. The KUnit suites ask for
+ * a path per call (utfconv_path_choose(), the entries of utfconv_codec.h)
+ * and write nothing here.
  */
 
 #include <linux/cache.h>
 #include <linux/compiler.h>
-#include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
-#include <linux/limits.h>
-#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/types.h>
-#include <kunit/visibility.h>
 
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
@@ -56,19 +52,14 @@
  * ``simd`` (bool, read-only at run time; 1, the default: SIMD for calls
  * with at least %UTFCONV_SIMD_MIN bytes of input and of output room; 0:
  * scalar paths only), and kept in static keys, read-only after init.
- * Kernels with KUnit have utfconv_force_path() besides, with which the
- * tests run every path in one boot: it narrows the choice of each call
- * that starts after it and writes no static key.
+ * The KUnit suites run every path in one boot by passing the path they
+ * want to the library's KUnit-only entries (utfconv_codec.h), which
+ * narrow that call's choice and write no static key.
  */
 static bool utfconv_simd_param = true;
 module_param_named(simd, utfconv_simd_param, bool, 0444);
 MODULE_PARM_DESC(simd,
 		 "Use the SIMD paths (x86-64: SSE2, SSSE3, AVX2, AVX-512) for large buffers (default: 1)");
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/* utfconv_force_path()'s choice */
-static enum utfconv_path utfconv_forced_path = UTFCONV_PATH_AUTO;
-#endif
 
 /**
  * DOC: BMI2 steps
@@ -205,42 +196,3 @@ void __init utfconv_simd_init(void)
 			static_branch_enable(&utfconv_avx512_key);
 	}
 }
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/*
- * What utfconv_force_path() pinned, narrowed to what the module chose
- * when it loaded (@ch, from utfconv_choose()): a lower level, no minimum
- * size, no BMI2 steps for %UTFCONV_PATH_GENERIC.
- */
-void utfconv_forced(struct utfconv_choice *ch)
-{
-	enum utfconv_path path = READ_ONCE(utfconv_forced_path);
-
-	if (path == UTFCONV_PATH_AUTO)
-		return;
-	ch->min = 0;
-	if (path == UTFCONV_PATH_GENERIC)
-		ch->bmi2 = false;
-	if (path == UTFCONV_PATH_SCALAR || path == UTFCONV_PATH_GENERIC)
-		ch->level = 0;
-	else if (path == UTFCONV_PATH_SSE2)
-		ch->level = min_t(unsigned int, ch->level, UTFCONV_LEVEL_SSE2);
-	else if (path == UTFCONV_PATH_SSSE3)
-		ch->level = min_t(unsigned int, ch->level, UTFCONV_LEVEL_SSSE3);
-	else if (path == UTFCONV_PATH_AVX2)
-		ch->level = min_t(unsigned int, ch->level, UTFCONV_LEVEL_AVX2);
-}
-
-/* For KUnit only (kernel-doc in utfconv_simd.h): pins the paths. */
-VISIBLE_IF_KUNIT int utfconv_force_path(enum utfconv_path path)
-{
-	struct utfconv_choice ch;
-
-	if (path > UTFCONV_PATH_AVX512)
-		return -EINVAL;
-	WRITE_ONCE(utfconv_forced_path, path);
-	utfconv_choose(&ch);
-	return utfconv_simd_usable(&ch, SIZE_MAX, SIZE_MAX);
-}
-EXPORT_SYMBOL_IF_KUNIT(utfconv_force_path);
-#endif
