@@ -44,11 +44,10 @@ struct utfconv_choice {
 #include <asm/simd.h>
 
 /*
- * What the CPU and the module parameters allow, set once by
- * utfconv_simd_init() and utfconv_bmi2_init() and read-only after init.
+ * What the CPU allows, set once by utfconv_simd_init() and
+ * utfconv_bmi2_init() and read-only after init.
  */
 DECLARE_STATIC_KEY_FALSE(utfconv_bmi2_key);
-DECLARE_STATIC_KEY_FALSE(utfconv_simd_key);
 DECLARE_STATIC_KEY_FALSE(utfconv_ssse3_key);
 DECLARE_STATIC_KEY_FALSE(utfconv_avx2_key);
 DECLARE_STATIC_KEY_FALSE(utfconv_avx512_key);
@@ -59,11 +58,8 @@ void __init utfconv_simd_init(void);
 /* What a call takes: what the module chose when it loaded. */
 static __always_inline void utfconv_choose(struct utfconv_choice *ch)
 {
-	ch->level = 0;
 	ch->min = UTFCONV_SIMD_MIN;
 	ch->bmi2 = static_branch_likely(&utfconv_bmi2_key);
-	if (!static_branch_likely(&utfconv_simd_key))
-		return;
 	if (static_branch_likely(&utfconv_avx512_key))
 		ch->level = UTFCONV_LEVEL_AVX512;
 	else if (static_branch_likely(&utfconv_avx2_key))
