@@ -83,11 +83,14 @@ static void utfconv_put_offset(const struct utfconv_state *st, int ret,
 		*error_offset = st->error_offset;
 }
 
-/* utfconv_buf() on the paths @ch. */
-static ssize_t utfconv_buf_on(const struct utfconv_choice *ch, u32 direction,
-			      u32 policy, u32 flags, const void *src,
-			      size_t src_bytes, void *dst, size_t dst_bytes,
-			      u64 *error_offset)
+/*
+ * utfconv_buf() on the paths @ch; inlined into each entry, so that the
+ * API's calls are the same whether the KUnit entries exist or not.
+ */
+static __always_inline ssize_t
+utfconv_buf_on(const struct utfconv_choice *ch, u32 direction, u32 policy,
+	       u32 flags, const void *src, size_t src_bytes, void *dst,
+	       size_t dst_bytes, u64 *error_offset)
 {
 	struct utfconv_state st = { };
 	struct utfconv_cursor c;
@@ -162,11 +165,11 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 }
 EXPORT_SYMBOL_IF_KUNIT(utfconv_buf);
 
-/* utfconv_buf_to_nul() on the paths @ch. */
-static ssize_t utfconv_buf_to_nul_on(const struct utfconv_choice *ch,
-				     u32 direction, u32 policy,
-				     const void *src, size_t src_bytes,
-				     void *dst, size_t dst_bytes)
+/* utfconv_buf_to_nul() on the paths @ch; inlined as utfconv_buf_on() */
+static __always_inline ssize_t
+utfconv_buf_to_nul_on(const struct utfconv_choice *ch, u32 direction,
+		      u32 policy, const void *src, size_t src_bytes, void *dst,
+		      size_t dst_bytes)
 {
 	struct utfconv_state st = { };
 	struct utfconv_cursor c;
