@@ -3,7 +3,7 @@
  * KUnit suites of the utfconv codec.
  *
  * One named vector table (utfconv_vectors.h) drives every suite through
- * KUNIT_ARRAY_PARAM_DESC; the checks themselves (utfconv_checks.h) and the
+ * KUNIT_ARRAY_PARAM; the checks themselves (utfconv_checks.h) and the
  * reference model they compare with (utfconv_ref.h) are shared with the
  * host-native tests in userspace-test/host/.
  *
@@ -15,7 +15,8 @@
  *                   poisoned tail, and resumed
  * utfconv_paths:    the SIMD level each path gives; long runs in one
  *                   script each with a fault at every position, at every
- *                   output capacity (engage the block and SIMD paths)
+ *                   output capacity, and ended by a NUL at every position
+ *                   (engage the block and SIMD paths)
  * utfconv_sweep:    every scalar value, every UTF-16 unit and surrogate-led
  *                   pair, every 1-3 byte UTF-8 sequence, 4-byte samples
  * utfconv_api:      argument checks and stream life cycle
@@ -27,7 +28,8 @@
  * "<path> <what>"): scalar, simd and avx512, and utfconv_paths also
  * sse2, ssse3, avx2 and generic (utfconv_paths.h). A path the CPU lacks
  * skips the case, saying so. The sweeps, whose inputs are too short for
- * the SIMD paths, run on the default path.
+ * the SIMD paths, run on the default path, as do the file name functions
+ * (utfconv_fsname_test.c), which take no path.
  */
 
 #include <kunit/test.h>
@@ -64,11 +66,13 @@
  * @path: the codec path its conversions take
  * @v: its vector, in the cases that take one
  * @text: its long text (utfconv_runs.h), in the cases that take one
+ * @what: the name of its vector or text, NULL if none
  */
 struct utfconv_test_param {
 	enum utfconv_path path;
 	const struct utfconv_vector *v;
 	unsigned int text;
+	const char *what;
 };
 
 /* The path of @test's conversions: its parameter's, else the default. */
@@ -132,13 +136,9 @@ static struct utfconv_test_param
 /* "<path>", "<path> <vector>" or "<path> <text>" */
 static void utfconv_test_param_desc(struct utfconv_test_param *p, char *desc)
 {
-	const char *name = p->v ? p->v->name : NULL;
-
-	if (!name && p >= utfconv_each_texts &&
-	    p < utfconv_each_texts + ARRAY_SIZE(utfconv_each_texts))
-		name = utfconv_texts[p->text];
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s",
-		 utfconv_path_name(p->path), name ? " " : "", name ?: "");
+		 utfconv_path_name(p->path), p->what ? " " : "",
+		 p->what ?: "");
 }
 
 KUNIT_ARRAY_PARAM(utfconv_suite_params, utfconv_suite_params,
@@ -157,21 +157,24 @@ KUNIT_ARRAY_PARAM(utfconv_each_texts, utfconv_each_texts,
 static int utfconv_test_params_init(struct kunit_suite *suite)
 {
 	size_t i, j, nv = ARRAY_SIZE(utfconv_vectors);
+	struct utfconv_test_param *p;
 
 	for (i = 0; i < ARRAY_SIZE(utfconv_suite_paths); i++) {
 		utfconv_suite_params[i].path = utfconv_suite_paths[i];
 		for (j = 0; j < nv; j++) {
-			utfconv_suite_vectors[i * nv + j].path =
-				utfconv_suite_paths[i];
-			utfconv_suite_vectors[i * nv + j].v = &utfconv_vectors[j];
+			p = &utfconv_suite_vectors[i * nv + j];
+			p->path = utfconv_suite_paths[i];
+			p->v = &utfconv_vectors[j];
+			p->what = utfconv_vectors[j].name;
 		}
 	}
 	for (i = 0; i < ARRAY_SIZE(utfconv_each_path); i++) {
 		utfconv_each_params[i].path = utfconv_each_path[i];
 		for (j = 0; j < UTFCONV_RUNS_TEXTS; j++) {
-			utfconv_each_texts[i * UTFCONV_RUNS_TEXTS + j].path =
-				utfconv_each_path[i];
-			utfconv_each_texts[i * UTFCONV_RUNS_TEXTS + j].text = j;
+			p = &utfconv_each_texts[i * UTFCONV_RUNS_TEXTS + j];
+			p->path = utfconv_each_path[i];
+			p->text = j;
+			p->what = utfconv_texts[j];
 		}
 	}
 	return 0;
