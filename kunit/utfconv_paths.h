@@ -5,8 +5,9 @@
  * utfconv_test_convert(), utfconv_test_buf() and
  * utfconv_test_buf_to_nul(), which pass the path of the running test to
  * the library's KUnit-only entries (kmod/utfconv_codec.h); the library
- * keeps no path of its own. %UTFCONV_PATH_AUTO, what users get, goes
- * through the API itself.
+ * keeps no path of its own. On %UTFCONV_PATH_AUTO, what users get, the
+ * stream and one-shot calls go through utfconv_convert() and
+ * utfconv_buf() themselves.
  *
  * The including file defines UTFCONV_TEST_PATH(), the running test's
  * path: the KUnit suites take it from the test's parameter
@@ -96,19 +97,18 @@ static inline ssize_t utfconv_test_buf(u32 direction, u32 policy, u32 flags,
 				src_bytes, dst, dst_bytes, error_offset);
 }
 
-/* utfconv_buf_to_nul() on the running test's path */
+/*
+ * utfconv_buf_to_nul() on the running test's path: through its path entry
+ * on every path, %UTFCONV_PATH_AUTO included (the same choice), since
+ * only the library's file name functions call it and it is not exported.
+ */
 static inline ssize_t utfconv_test_buf_to_nul(u32 direction, u32 policy,
 					      const void *src,
 					      size_t src_bytes, void *dst,
 					      size_t dst_bytes)
 {
-	enum utfconv_path path = UTFCONV_TEST_PATH();
-
-	if (path == UTFCONV_PATH_AUTO)
-		return utfconv_buf_to_nul(direction, policy, src, src_bytes,
-					  dst, dst_bytes);
-	return utfconv_buf_to_nul_path(path, direction, policy, src,
-				       src_bytes, dst, dst_bytes);
+	return utfconv_buf_to_nul_path(UTFCONV_TEST_PATH(), direction, policy,
+				       src, src_bytes, dst, dst_bytes);
 }
 
 #endif /* _UTFCONV_PATHS_H */
