@@ -275,6 +275,20 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 		    size_t src_bytes, size_t *src_used, void *dst,
 		    size_t dst_bytes, size_t *dst_used, unsigned int cflags)
 {
+	struct utfconv_choice ch;
+
+	utfconv_choose(&ch);
+	return utfconv_convert_on(st, &ch, src, src_bytes, src_used, dst,
+				  dst_bytes, dst_used, cflags);
+}
+EXPORT_SYMBOL_GPL(utfconv_convert);
+
+/* utfconv_convert() on the paths @ch (utfconv_buf()'s too). */
+int utfconv_convert_on(struct utfconv_state *st,
+		       const struct utfconv_choice *ch, const void *src,
+		       size_t src_bytes, size_t *src_used, void *dst,
+		       size_t dst_bytes, size_t *dst_used, unsigned int cflags)
+{
 	struct utfconv_cursor c;
 	bool end = cflags & UTFCONV_END;
 	int ret = 0;
@@ -286,7 +300,7 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 	if (!utfconv_valid_config(st->direction, st->policy, st->flags))
 		return -EINVAL;
 	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes,
-				st->bytes_in))
+				st->bytes_in, ch))
 		return -EINVAL;
 	if (st->halt)
 		return st->halt;
@@ -311,7 +325,36 @@ int utfconv_convert(struct utfconv_state *st, const void *src,
 		st->bits |= UTFCONV_BIT_ENDED;
 	return ret;
 }
-EXPORT_SYMBOL_GPL(utfconv_convert);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For KUnit only (kernel-doc in utfconv_codec.h): a call on @path. */
+VISIBLE_IF_KUNIT int utfconv_convert_path(enum utfconv_path path,
+					  struct utfconv_state *st,
+					  const void *src, size_t src_bytes,
+					  size_t *src_used, void *dst,
+					  size_t dst_bytes, size_t *dst_used,
+					  unsigned int cflags)
+{
+	struct utfconv_choice ch;
+
+	utfconv_path_choose(path, &ch);
+	return utfconv_convert_on(st, &ch, src, src_bytes, src_used, dst,
+				  dst_bytes, dst_used, cflags);
+}
+EXPORT_SYMBOL_IF_KUNIT(utfconv_convert_path);
+
+/* For KUnit only (kernel-doc in utfconv_codec.h). */
+VISIBLE_IF_KUNIT int utfconv_path_level(enum utfconv_path path)
+{
+	struct utfconv_choice ch;
+
+	if (path > UTFCONV_PATH_AVX512)
+		return -EINVAL;
+	utfconv_path_choose(path, &ch);
+	return utfconv_simd_usable(&ch, SIZE_MAX, SIZE_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(utfconv_path_level);
+#endif
 
 /**
  * utfconv_pending_bytes() - input bytes a stream holds back

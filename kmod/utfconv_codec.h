@@ -2,12 +2,17 @@
 /*
  * utfconv codec: what the library's other parts (the file name functions
  * of utfconv_fsname.c) use besides the exported API; utfconv_buf() is
- * exported to the KUnit suites too (EXPORT_SYMBOL_IF_KUNIT).
+ * exported to the KUnit suites too, and so are, in kernels with KUnit,
+ * the entries with which they run each call on the codec path they ask
+ * for (EXPORT_SYMBOL_IF_KUNIT).
  */
 #ifndef _UTFCONV_CODEC_H
 #define _UTFCONV_CODEC_H
 
 #include <linux/types.h>
+#include <linux/utfconv.h>
+
+#include "utfconv_simd.h"
 
 /* kernel-doc at the definition in utfconv_oneshot.c */
 ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
@@ -37,5 +42,93 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
  */
 ssize_t utfconv_buf_to_nul(u32 direction, u32 policy, const void *src,
 			   size_t src_bytes, void *dst, size_t dst_bytes);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * utfconv_convert_path() - utfconv_convert() on a codec path
+ * @path: the paths the call may take: %UTFCONV_PATH_AUTO, what
+ *	utfconv_convert() takes; %UTFCONV_PATH_SCALAR or
+ *	%UTFCONV_PATH_GENERIC, the scalar paths with or without the BMI2
+ *	steps; the others, the SIMD paths whatever the size of the buffers,
+ *	with at most the instruction sets named (enum utfconv_path)
+ * @st: stream state set up by utfconv_init()
+ * @src: input bytes
+ * @src_bytes: length of @src in bytes
+ * @src_used: out: bytes of @src accepted
+ * @dst: output buffer
+ * @dst_bytes: capacity of @dst in bytes
+ * @dst_used: out: bytes written to @dst
+ * @cflags: %UTFCONV_END if the input ends with @src
+ *
+ * For KUnit only: with it the suites run every case on every path in one
+ * boot. @path is narrowed to what the module chose when it loaded (the
+ * CPU's features): on a CPU without AVX2, %UTFCONV_PATH_AVX2 takes the
+ * SSSE3 paths, and %UTFCONV_PATH_SCALAR the BMI2 steps only where the CPU
+ * runs them fast; utfconv_path_level() says what it takes. Nothing
+ * outside the call changes.
+ *
+ * Context: Any context.
+ * Return: as utfconv_convert().
+ */
+int utfconv_convert_path(enum utfconv_path path, struct utfconv_state *st,
+			 const void *src, size_t src_bytes, size_t *src_used,
+			 void *dst, size_t dst_bytes, size_t *dst_used,
+			 unsigned int cflags);
+
+/**
+ * utfconv_buf_path() - utfconv_buf() on a codec path
+ * @path: as for utfconv_convert_path()
+ * @direction: UTFCONV_DIR_*
+ * @policy: UTFCONV_POLICY_*
+ * @flags: UTFCONV_FLAG_*
+ * @src: input bytes; the whole stream
+ * @src_bytes: length of @src in bytes
+ * @dst: output buffer
+ * @dst_bytes: capacity of @dst in bytes
+ * @error_offset: out, may be NULL: as for utfconv_buf()
+ *
+ * For KUnit only, as utfconv_convert_path().
+ *
+ * Context: Any context.
+ * Return: as utfconv_buf().
+ */
+ssize_t utfconv_buf_path(enum utfconv_path path, u32 direction, u32 policy,
+			 u32 flags, const void *src, size_t src_bytes,
+			 void *dst, size_t dst_bytes, u64 *error_offset);
+
+/**
+ * utfconv_buf_to_nul_path() - utfconv_buf_to_nul() on a codec path
+ * @path: as for utfconv_convert_path()
+ * @direction: as for utfconv_buf_to_nul()
+ * @policy: UTFCONV_POLICY_*
+ * @src: input bytes, up to the first NUL
+ * @src_bytes: length of @src in bytes
+ * @dst: output buffer
+ * @dst_bytes: capacity of @dst in bytes
+ *
+ * For KUnit only, as utfconv_convert_path().
+ *
+ * Context: Any context.
+ * Return: as utfconv_buf_to_nul().
+ */
+ssize_t utfconv_buf_to_nul_path(enum utfconv_path path, u32 direction,
+				u32 policy, const void *src, size_t src_bytes,
+				void *dst, size_t dst_bytes);
+
+/**
+ * utfconv_path_level() - the SIMD level a call on a codec path takes
+ * @path: as for utfconv_convert_path()
+ *
+ * For KUnit only: what a suite compares with utfconv_path_want() to skip
+ * a path the CPU lacks rather than run another in its name.
+ *
+ * Context: Any context; the answer is that of the calling context
+ * (may_use_simd()).
+ * Return: the UTFCONV_LEVEL_* of the instruction sets a large call from
+ * this context takes on @path, 0 for the scalar paths only (also where
+ * the architecture has no SIMD paths); -EINVAL for an unknown @path.
+ */
+int utfconv_path_level(enum utfconv_path path);
+#endif
 
 #endif /* _UTFCONV_CODEC_H */

@@ -92,13 +92,14 @@ enum utfconv_next {
 };
 
 /*
- * The cursor of a call at stream offset @base, with the paths it may take;
- * false, and nothing to convert, where a buffer wraps around the end of
- * the address space.
+ * The cursor of a call at stream offset @base, with the paths @ch it may
+ * take; false, and nothing to convert, where a buffer wraps around the
+ * end of the address space.
  */
 static inline bool utfconv_cursor_set(struct utfconv_cursor *c,
 				      const void *src, size_t src_bytes,
-				      void *dst, size_t dst_bytes, u64 base)
+				      void *dst, size_t dst_bytes, u64 base,
+				      const struct utfconv_choice *ch)
 {
 	if (src_bytes > UINTPTR_MAX - (uintptr_t)src ||
 	    dst_bytes > UINTPTR_MAX - (uintptr_t)dst)
@@ -109,7 +110,7 @@ static inline bool utfconv_cursor_set(struct utfconv_cursor *c,
 	c->d = dst;
 	c->de = (u8 *)dst + dst_bytes;
 	c->base = base;
-	utfconv_choose(&c->ch);
+	c->ch = *ch;
 	return true;
 }
 
@@ -150,6 +151,10 @@ int utfconv_halt(struct utfconv_state *st, u32 kind, u64 off);
 int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
 		u32 kind, u64 off);
 int utfconv_run(struct utfconv_state *st, struct utfconv_cursor *c, bool end);
+int utfconv_convert_on(struct utfconv_state *st,
+		       const struct utfconv_choice *ch, const void *src,
+		       size_t src_bytes, size_t *src_used, void *dst,
+		       size_t dst_bytes, size_t *dst_used, unsigned int cflags);
 
 /* utfconv_oneshot.c */
 size_t utfconv_zero_unit(const u8 *s, size_t n, unsigned int unit);

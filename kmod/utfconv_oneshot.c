@@ -83,6 +83,47 @@ static void utfconv_put_offset(const struct utfconv_state *st, int ret,
 		*error_offset = st->error_offset;
 }
 
+/*
+ * utfconv_buf() on the paths @ch; inlined into each entry, so that the
+ * API's calls are the same whether the KUnit entries exist or not.
+ */
+static __always_inline ssize_t
+utfconv_buf_on(const struct utfconv_choice *ch, u32 direction, u32 policy,
+	       u32 flags, const void *src, size_t src_bytes, void *dst,
+	       size_t dst_bytes, u64 *error_offset)
+{
+	struct utfconv_state st = { };
+	struct utfconv_cursor c;
+	size_t in, out;
+	int ret;
+
+	if (!utfconv_valid_config(direction, policy, flags))
+		return -EINVAL;
+	if (flags || direction == UTFCONV_DIR_UTF16_TO_UTF8) {
+		ret = utfconv_init(&st, direction, policy, flags);
+		if (!ret)
+			ret = utfconv_convert_on(&st, ch, src, src_bytes, &in,
+						 dst, dst_bytes, &out,
+						 UTFCONV_END);
+	} else {
+		/*
+		 * No BOM to write, strip or learn a byte order from, and no
+		 * next call: for a short buffer such as a file name,
+		 * utfconv_init() and utfconv_convert()'s checks and counters
+		 * for a stream are a good part of the work, so the new
+		 * stream's state goes to the converter at once.
+		 */
+		utfconv_start(&st, direction, policy, flags);
+		if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0,
+					ch))
+			return -EINVAL;
+		ret = utfconv_run(&st, &c, true);
+		out = c.d - (u8 *)dst;
+	}
+	utfconv_put_offset(&st, ret, error_offset);
+	return ret ? ret : out;
+}
+
 /**
  * utfconv_buf() - convert one complete buffer
  * @direction: UTFCONV_DIR_*
@@ -116,43 +157,19 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
 		    size_t src_bytes, void *dst, size_t dst_bytes,
 		    u64 *error_offset)
 {
-	struct utfconv_state st = { };
-	struct utfconv_cursor c;
-	size_t in, out;
-	int ret;
+	struct utfconv_choice ch;
 
-	if (!utfconv_valid_config(direction, policy, flags))
-		return -EINVAL;
-	if (flags || direction == UTFCONV_DIR_UTF16_TO_UTF8) {
-		ret = utfconv_init(&st, direction, policy, flags);
-		if (!ret)
-			ret = utfconv_convert(&st, src, src_bytes, &in, dst,
-					      dst_bytes, &out, UTFCONV_END);
-	} else {
-		/*
-		 * No BOM to write, strip or learn a byte order from, and no
-		 * next call: for a short buffer such as a file name,
-		 * utfconv_init() and utfconv_convert()'s checks and counters
-		 * for a stream are a good part of the work, so the new
-		 * stream's state goes to the converter at once.
-		 */
-		utfconv_start(&st, direction, policy, flags);
-		if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0))
-			return -EINVAL;
-		ret = utfconv_run(&st, &c, true);
-		out = c.d - (u8 *)dst;
-	}
-	utfconv_put_offset(&st, ret, error_offset);
-	return ret ? ret : out;
+	utfconv_choose(&ch);
+	return utfconv_buf_on(&ch, direction, policy, flags, src, src_bytes,
+			      dst, dst_bytes, error_offset);
 }
 EXPORT_SYMBOL_IF_KUNIT(utfconv_buf);
 
-/*
- * For the fs/nls drop-ins (kernel-doc in utfconv_codec.h): as utfconv_buf()
- * with no flags, on the input before its first NUL.
- */
-ssize_t utfconv_buf_to_nul(u32 direction, u32 policy, const void *src,
-			   size_t src_bytes, void *dst, size_t dst_bytes)
+/* utfconv_buf_to_nul() on the paths @ch; inlined as utfconv_buf_on() */
+static __always_inline ssize_t
+utfconv_buf_to_nul_on(const struct utfconv_choice *ch, u32 direction,
+		      u32 policy, const void *src, size_t src_bytes, void *dst,
+		      size_t dst_bytes)
 {
 	struct utfconv_state st = { };
 	struct utfconv_cursor c;
@@ -162,8 +179,54 @@ ssize_t utfconv_buf_to_nul(u32 direction, u32 policy, const void *src,
 	    direction == UTFCONV_DIR_UTF16_TO_UTF8)
 		return -EINVAL;
 	utfconv_start(&st, direction, policy, 0);
-	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0))
+	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0, ch))
 		return -EINVAL;
 	ret = utfconv_run_nul(&st, &c);
 	return ret ? ret : c.d - (u8 *)dst;
 }
+
+/*
+ * For the fs/nls drop-ins (kernel-doc in utfconv_codec.h): as utfconv_buf()
+ * with no flags, on the input before its first NUL.
+ */
+ssize_t utfconv_buf_to_nul(u32 direction, u32 policy, const void *src,
+			   size_t src_bytes, void *dst, size_t dst_bytes)
+{
+	struct utfconv_choice ch;
+
+	utfconv_choose(&ch);
+	return utfconv_buf_to_nul_on(&ch, direction, policy, src, src_bytes,
+				     dst, dst_bytes);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For KUnit only (kernel-doc in utfconv_codec.h): a call on @path. */
+VISIBLE_IF_KUNIT ssize_t utfconv_buf_path(enum utfconv_path path,
+					  u32 direction, u32 policy,
+					  u32 flags, const void *src,
+					  size_t src_bytes, void *dst,
+					  size_t dst_bytes, u64 *error_offset)
+{
+	struct utfconv_choice ch;
+
+	utfconv_path_choose(path, &ch);
+	return utfconv_buf_on(&ch, direction, policy, flags, src, src_bytes,
+			      dst, dst_bytes, error_offset);
+}
+EXPORT_SYMBOL_IF_KUNIT(utfconv_buf_path);
+
+/* For KUnit only (kernel-doc in utfconv_codec.h): a call on @path. */
+VISIBLE_IF_KUNIT ssize_t utfconv_buf_to_nul_path(enum utfconv_path path,
+						 u32 direction, u32 policy,
+						 const void *src,
+						 size_t src_bytes, void *dst,
+						 size_t dst_bytes)
+{
+	struct utfconv_choice ch;
+
+	utfconv_path_choose(path, &ch);
+	return utfconv_buf_to_nul_on(&ch, direction, policy, src, src_bytes,
+				     dst, dst_bytes);
+}
+EXPORT_SYMBOL_IF_KUNIT(utfconv_buf_to_nul_path);
+#endif

@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv codec: the SIMD paths (utfconv_sse2.c, utfconv_avx2_*.c,
- * utfconv_avx512_*.c) and, for KUnit, the hook that pins the codec's paths.
+ * utfconv_avx512_*.c) and the names of the codec's paths that the KUnit
+ * suites ask for.
  */
 #ifndef _UTFCONV_SIMD_H
 #define _UTFCONV_SIMD_H
 
-#include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
 
 /**
- * enum utfconv_path - codec paths utfconv_force_path() can pin (KUnit)
+ * enum utfconv_path - codec paths a KUnit suite can ask for
  * @UTFCONV_PATH_SCALAR: the scalar paths only, as the module chose them
  *	when it loaded (with the BMI2 steps where the CPU has them fast)
- * @UTFCONV_PATH_AUTO: what the module chose when it loaded: SIMD for
- *	large buffers where the CPU has it and ``simd=1`` (the default)
+ * @UTFCONV_PATH_AUTO: what the module chose when it loaded, what users
+ *	get: SIMD for large buffers where the CPU has it
  * @UTFCONV_PATH_SIMD: the SIMD paths whatever the size, with every
  *	instruction set the CPU has
  * @UTFCONV_PATH_SSE2: the same with SSE2 only
@@ -24,7 +24,11 @@
  *	what other CPUs and architectures run
  * @UTFCONV_PATH_AVX2: the SIMD paths whatever the size, without AVX-512
  * @UTFCONV_PATH_AVX512: the AVX-512 paths whatever the size, in both
- *	directions (where the CPU has them; else as %UTFCONV_PATH_SIMD)
+ *	directions
+ *
+ * The KUnit-only entries (utfconv_codec.h) take one per call; a path
+ * the CPU lacks is narrowed to what it has (utfconv_path_want() says
+ * what it asks for, utfconv_path_level() what it gets).
  */
 enum utfconv_path {
 	UTFCONV_PATH_SCALAR,
@@ -43,39 +47,27 @@ enum utfconv_path {
 #define UTFCONV_LEVEL_AVX2	3
 #define UTFCONV_LEVEL_AVX512	4
 
-#if IS_ENABLED(CONFIG_KUNIT) && IS_ENABLED(CONFIG_X86_64)
-/**
- * utfconv_force_path() - pin the codec paths that every later call takes
- * @path: %UTFCONV_PATH_AUTO (what users get), %UTFCONV_PATH_SCALAR,
- *	%UTFCONV_PATH_GENERIC (the scalar paths without the BMI2 steps), or
- *	%UTFCONV_PATH_SIMD, %UTFCONV_PATH_SSE2, %UTFCONV_PATH_SSSE3,
- *	%UTFCONV_PATH_AVX2, %UTFCONV_PATH_AVX512: the SIMD paths whatever the
- *	size of the buffers, with at most the instruction sets named (SIMD:
- *	what %UTFCONV_PATH_AUTO takes for large buffers; SSSE3: no AVX2;
- *	AVX2: no AVX-512; AVX512: the AVX-512 paths in both directions)
- *
- * For KUnit only: the tests call it between suites, so that one boot runs
- * every suite on every path. It narrows what the module decided when it
- * loaded, for each call that starts after it (utfconv_choose()): on a
- * CPU without SSSE3, or with ``simd=0``, the paths named are not taken,
- * nor the BMI2 steps where the CPU lacks them (or runs them slowly) or
- * with ``bmi2=0``. It writes no static key.
- *
- * Context: Any context. Changes the paths of all the codec's callers; a
- * call running meanwhile finishes on the paths it started with.
- * Return: the UTFCONV_LEVEL_* of the instruction sets a large call from
- * this context now uses (%UTFCONV_LEVEL_AVX512 where it takes the AVX-512
- * paths in one direction at least), 0 for the scalar paths only (also
- * where the architecture has no SIMD paths); -EINVAL for an unknown @path.
+/*
+ * The UTFCONV_LEVEL_* that @path asks for: the least a large call must
+ * get for the path to be the one it names; 0 for the scalar paths and
+ * for %UTFCONV_PATH_AUTO, which asks for nothing.
  */
-int utfconv_force_path(enum utfconv_path path);
-#elif IS_ENABLED(CONFIG_KUNIT)
-/* Elsewhere the scalar paths without the BMI2 steps are the only ones. */
-static inline int utfconv_force_path(enum utfconv_path path)
+static inline unsigned int utfconv_path_want(enum utfconv_path path)
 {
-	return path > UTFCONV_PATH_AVX512 ? -EINVAL : 0;
+	switch (path) {
+	case UTFCONV_PATH_SIMD:
+	case UTFCONV_PATH_SSE2:
+		return UTFCONV_LEVEL_SSE2;
+	case UTFCONV_PATH_SSSE3:
+		return UTFCONV_LEVEL_SSSE3;
+	case UTFCONV_PATH_AVX2:
+		return UTFCONV_LEVEL_AVX2;
+	case UTFCONV_PATH_AVX512:
+		return UTFCONV_LEVEL_AVX512;
+	default:
+		return 0;
+	}
 }
-#endif
 
 #if IS_ENABLED(CONFIG_X86_64)
 #define UTFCONV_HAVE_SIMD	1

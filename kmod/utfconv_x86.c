@@ -7,21 +7,16 @@
  * kept in read-only static keys from which utfconv_choose() (utfconv_x86.h)
  * decides, once per call, the BMI2 steps of the scalar paths
  * (utfconv_block.h) and the SIMD paths (utfconv_sse2.c, utfconv_avx2.c,
- * utfconv_avx512.c) that the call may take. Kernels with KUnit have
- * utfconv_force_path() besides.
+ * utfconv_avx512.c) that the call may take. The KUnit suites ask for
+ * a path per call (utfconv_path_choose(), the entries of utfconv_codec.h)
+ * and write nothing here.
  */
 
 #include <linux/cache.h>
 #include <linux/compiler.h>
-#include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
-#include <linux/limits.h>
-#include <linux/minmax.h>
-#include <linux/moduleparam.h>
 #include <linux/types.h>
-#include <kunit/visibility.h>
 
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
@@ -52,23 +47,13 @@
  * clock, the AVX-512 paths (utfconv_avx512.c) take 64 bytes a step, in
  * the directions where they measure faster than the AVX2 ones
  * (Documentation/benchmarks.rst). Which of them a call may use is decided
- * once, when the module loads, from the CPU's features and the module parameter
- * ``simd`` (bool, read-only at run time; 1, the default: SIMD for calls
- * with at least %UTFCONV_SIMD_MIN bytes of input and of output room; 0:
- * scalar paths only), and kept in static keys, read-only after init.
- * Kernels with KUnit have utfconv_force_path() besides, with which the
- * tests run every path in one boot: it narrows the choice of each call
- * that starts after it and writes no static key.
+ * once, when the module loads, from the CPU's features, and kept in
+ * static keys, read-only after init: a call takes the SIMD paths when it
+ * has at least %UTFCONV_SIMD_MIN bytes of input and of output room. The
+ * KUnit suites run every path in one boot by passing the path they want
+ * to the library's KUnit-only entries (utfconv_codec.h), which narrow
+ * that call's choice and write no static key.
  */
-static bool utfconv_simd_param = true;
-module_param_named(simd, utfconv_simd_param, bool, 0444);
-MODULE_PARM_DESC(simd,
-		 "Use the SIMD paths (x86-64: SSE2, SSSE3, AVX2, AVX-512) for large buffers (default: 1)");
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/* utfconv_force_path()'s choice */
-static enum utfconv_path utfconv_forced_path = UTFCONV_PATH_AUTO;
-#endif
 
 /**
  * DOC: BMI2 steps
@@ -82,13 +67,8 @@ static enum utfconv_path utfconv_forced_path = UTFCONV_PATH_AUTO;
  * per bit of the mask, slower than the shifts and masks they replace:
  * there the steps are not taken. UML has no CPU vendor or family, only
  * the host's feature flags, and takes them wherever the host has BMI2.
- * The module parameter ``bmi2`` (bool, read-only at run time; 1, the
- * default) turns them off. The output is the same either way.
+ * The output is the same either way.
  */
-static bool utfconv_bmi2_param = true;
-module_param_named(bmi2, utfconv_bmi2_param, bool, 0444);
-MODULE_PARM_DESC(bmi2,
-		 "Use BMI2's PDEP and PEXT on the scalar paths where the CPU runs them fast (x86-64; default: 1)");
 
 /* Whether the scalar paths take the BMI2 steps (utfconv_choose()). */
 __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_bmi2_key);
@@ -111,17 +91,15 @@ static bool __init utfconv_bmi2_slow(void)
 
 void __init utfconv_bmi2_init(void)
 {
-	if (!utfconv_bmi2_param || !boot_cpu_has(X86_FEATURE_BMI2) ||
-	    utfconv_bmi2_slow())
+	if (!boot_cpu_has(X86_FEATURE_BMI2) || utfconv_bmi2_slow())
 		return;
 	static_branch_enable(&utfconv_bmi2_key);
 }
 
 /*
- * The SIMD paths the parameter and the CPU allow (utfconv_simd_init()),
- * read by utfconv_choose().
+ * The SIMD paths beyond SSE2 (which every x86-64 CPU has) that the CPU
+ * allows (utfconv_simd_init()), read by utfconv_choose().
  */
-__ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_simd_key);
 __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_ssse3_key);
 __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx2_key);
 __ro_after_init DEFINE_STATIC_KEY_FALSE(utfconv_avx512_key);
@@ -177,8 +155,8 @@ static bool __init utfconv_avx512_cpu(void)
 }
 
 /*
- * The static keys, from the parameter and the CPU: AVX2 also needs the
- * kernel to save the YMM registers, AVX-512 the ZMM ones.
+ * The static keys, from the CPU: AVX2 also needs the kernel to save the
+ * YMM registers, AVX-512 the ZMM ones.
  *
  * Under UML the flags are the host's, and the kernel code runs in host
  * processes: the host saves their whole vector state, YMM and ZMM
@@ -195,8 +173,6 @@ void __init utfconv_simd_init(void)
 	avx2 = avx2 && cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
 					 NULL);
 #endif
-	if (utfconv_simd_param)
-		static_branch_enable(&utfconv_simd_key);
 	if (boot_cpu_has(X86_FEATURE_SSSE3)) {
 		static_branch_enable(&utfconv_ssse3_key);
 		if (avx2)
@@ -205,42 +181,3 @@ void __init utfconv_simd_init(void)
 			static_branch_enable(&utfconv_avx512_key);
 	}
 }
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/*
- * What utfconv_force_path() pinned, narrowed to what the module chose
- * when it loaded (@ch, from utfconv_choose()): a lower level, no minimum
- * size, no BMI2 steps for %UTFCONV_PATH_GENERIC.
- */
-void utfconv_forced(struct utfconv_choice *ch)
-{
-	enum utfconv_path path = READ_ONCE(utfconv_forced_path);
-
-	if (path == UTFCONV_PATH_AUTO)
-		return;
-	ch->min = 0;
-	if (path == UTFCONV_PATH_GENERIC)
-		ch->bmi2 = false;
-	if (path == UTFCONV_PATH_SCALAR || path == UTFCONV_PATH_GENERIC)
-		ch->level = 0;
-	else if (path == UTFCONV_PATH_SSE2)
-		ch->level = min_t(unsigned int, ch->level, UTFCONV_LEVEL_SSE2);
-	else if (path == UTFCONV_PATH_SSSE3)
-		ch->level = min_t(unsigned int, ch->level, UTFCONV_LEVEL_SSSE3);
-	else if (path == UTFCONV_PATH_AVX2)
-		ch->level = min_t(unsigned int, ch->level, UTFCONV_LEVEL_AVX2);
-}
-
-/* For KUnit only (kernel-doc in utfconv_simd.h): pins the paths. */
-VISIBLE_IF_KUNIT int utfconv_force_path(enum utfconv_path path)
-{
-	struct utfconv_choice ch;
-
-	if (path > UTFCONV_PATH_AVX512)
-		return -EINVAL;
-	WRITE_ONCE(utfconv_forced_path, path);
-	utfconv_choose(&ch);
-	return utfconv_simd_usable(&ch, SIZE_MAX, SIZE_MAX);
-}
-EXPORT_SYMBOL_IF_KUNIT(utfconv_force_path);
-#endif

@@ -5,7 +5,8 @@
  * the static keys that utfconv_simd_init() and utfconv_bmi2_init() set
  * when the module loads), whether a converter takes the SIMD paths
  * (utfconv_simd_usable()) and the SIMD paths in their FPU sections
- * (utfconv_simd()).
+ * (utfconv_simd()), and the choice of a path a KUnit suite asks for
+ * (utfconv_path_choose()).
  * On other architectures these are constants and empty functions, which
  * the compiler drops with the code they guard.
  */
@@ -14,6 +15,7 @@
 
 #include <linux/init.h>
 #include <linux/jump_label.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 #include "utfconv_block.h"
@@ -42,11 +44,10 @@ struct utfconv_choice {
 #include <asm/simd.h>
 
 /*
- * What the CPU and the module parameters allow, set once by
- * utfconv_simd_init() and utfconv_bmi2_init() and read-only after init.
+ * What the CPU allows, set once by utfconv_simd_init() and
+ * utfconv_bmi2_init() and read-only after init.
  */
 DECLARE_STATIC_KEY_FALSE(utfconv_bmi2_key);
-DECLARE_STATIC_KEY_FALSE(utfconv_simd_key);
 DECLARE_STATIC_KEY_FALSE(utfconv_ssse3_key);
 DECLARE_STATIC_KEY_FALSE(utfconv_avx2_key);
 DECLARE_STATIC_KEY_FALSE(utfconv_avx512_key);
@@ -54,31 +55,41 @@ DECLARE_STATIC_KEY_FALSE(utfconv_avx512_key);
 void __init utfconv_bmi2_init(void);
 void __init utfconv_simd_init(void);
 
-#if IS_ENABLED(CONFIG_KUNIT)
-void utfconv_forced(struct utfconv_choice *ch);
-#else
-static inline void utfconv_forced(struct utfconv_choice *ch)
-{
-}
-#endif
-
 /* What a call takes: what the module chose when it loaded. */
 static __always_inline void utfconv_choose(struct utfconv_choice *ch)
 {
-	ch->level = 0;
 	ch->min = UTFCONV_SIMD_MIN;
 	ch->bmi2 = static_branch_likely(&utfconv_bmi2_key);
-	if (static_branch_likely(&utfconv_simd_key)) {
-		if (static_branch_likely(&utfconv_avx512_key))
-			ch->level = UTFCONV_LEVEL_AVX512;
-		else if (static_branch_likely(&utfconv_avx2_key))
-			ch->level = UTFCONV_LEVEL_AVX2;
-		else if (static_branch_likely(&utfconv_ssse3_key))
-			ch->level = UTFCONV_LEVEL_SSSE3;
-		else
-			ch->level = UTFCONV_LEVEL_SSE2;
-	}
-	utfconv_forced(ch);
+	if (static_branch_likely(&utfconv_avx512_key))
+		ch->level = UTFCONV_LEVEL_AVX512;
+	else if (static_branch_likely(&utfconv_avx2_key))
+		ch->level = UTFCONV_LEVEL_AVX2;
+	else if (static_branch_likely(&utfconv_ssse3_key))
+		ch->level = UTFCONV_LEVEL_SSSE3;
+	else
+		ch->level = UTFCONV_LEVEL_SSE2;
+}
+
+/*
+ * What a call on @path takes (the KUnit-only entries of utfconv_codec.h):
+ * what the module chose, narrowed to at most the instruction sets @path
+ * names, whatever the size for every path but %UTFCONV_PATH_AUTO, without
+ * the BMI2 steps for %UTFCONV_PATH_GENERIC. A path the CPU lacks gives a
+ * lower level, which the caller compares with utfconv_path_want().
+ */
+static inline void utfconv_path_choose(enum utfconv_path path,
+				       struct utfconv_choice *ch)
+{
+	utfconv_choose(ch);
+	if (path == UTFCONV_PATH_AUTO)
+		return;
+	ch->min = 0;
+	if (path == UTFCONV_PATH_GENERIC)
+		ch->bmi2 = false;
+	if (path == UTFCONV_PATH_SCALAR || path == UTFCONV_PATH_GENERIC)
+		ch->level = 0;
+	else if (path != UTFCONV_PATH_SIMD)
+		ch->level = min(ch->level, utfconv_path_want(path));
 }
 
 /*
@@ -169,6 +180,13 @@ static __always_inline void utfconv_choose(struct utfconv_choice *ch)
 	ch->level = 0;
 	ch->min = 0;
 	ch->bmi2 = false;
+}
+
+/* The scalar paths without the BMI2 steps are the only ones here. */
+static inline void utfconv_path_choose(enum utfconv_path path,
+				       struct utfconv_choice *ch)
+{
+	utfconv_choose(ch);
 }
 
 static __always_inline unsigned int

@@ -22,6 +22,7 @@
 #include <linux/utfconv.h>
 
 #include "../kmod/utfconv_codec.h"
+#include "utfconv_paths.h"
 #include "utfconv_drive.h"
 #include "utfconv_encode.h"
 #include "utfconv_ref.h"
@@ -242,8 +243,8 @@ static void utfconv_check_vector_oneshot_api(void *ctx,
 
 	if (!out)
 		return;
-	ret = utfconv_buf(v->direction, v->policy, v->flags, v->in,
-			  v->in_bytes, out, room, &off);
+	ret = utfconv_test_buf(v->direction, v->policy, v->flags, v->in,
+			       v->in_bytes, out, room, &off);
 	if (err) {
 		UTFCONV_EXPECT_EQ(ctx, ret, err, "%s: utfconv_buf()", v->name);
 		UTFCONV_EXPECT_EQ(ctx, off, v->error_offset,
@@ -256,9 +257,9 @@ static void utfconv_check_vector_oneshot_api(void *ctx,
 					     "%s: utfconv_buf() output",
 					     v->name);
 		if (v->out_bytes) {
-			ret = utfconv_buf(v->direction, v->policy, v->flags,
-					  v->in, v->in_bytes, out,
-					  v->out_bytes - 1, NULL);
+			ret = utfconv_test_buf(v->direction, v->policy, v->flags,
+					       v->in, v->in_bytes, out,
+					       v->out_bytes - 1, NULL);
 			UTFCONV_EXPECT_EQ(ctx, ret, -E2BIG,
 					  "%s: utfconv_buf() one byte short",
 					  v->name);
@@ -342,8 +343,8 @@ static void utfconv_check_vector_reverse(void *ctx,
 		other = v->direction == UTFCONV_DIR_UTF8_TO_UTF16LE ?
 			UTFCONV_DIR_UTF8_TO_UTF16BE :
 			UTFCONV_DIR_UTF8_TO_UTF16LE;
-		n = utfconv_buf(other, policy, 0, v->in, v->in_bytes, mid, room,
-				NULL);
+		n = utfconv_test_buf(other, policy, 0, v->in, v->in_bytes, mid, room,
+				     NULL);
 		UTFCONV_CHECK(ctx, n >= 0, "%s: other byte order: %zd",
 			      v->name, n);
 		if (n < 0)
@@ -356,8 +357,8 @@ static void utfconv_check_vector_reverse(void *ctx,
 		other = v->direction == UTFCONV_DIR_UTF16LE_TO_UTF8 ?
 			UTFCONV_DIR_UTF8_TO_UTF16BE :
 			UTFCONV_DIR_UTF8_TO_UTF16LE;
-		n = utfconv_buf(other, policy, 0, v->out, v->out_bytes, mid,
-				room, NULL);
+		n = utfconv_test_buf(other, policy, 0, v->out, v->out_bytes, mid,
+				     room, NULL);
 		UTFCONV_EXPECT_EQ(ctx, n, (ssize_t)v->in_bytes,
 				  "%s: other byte order", v->name);
 		if (n != v->in_bytes)
@@ -437,8 +438,8 @@ static void utfconv_check_capacity_one(void *ctx,
 
 	memset(out, UTFCONV_POISON, room);
 	utfconv_init(&st, v->direction, v->policy, v->flags);
-	ret = utfconv_convert(&st, v->in, v->in_bytes, &used, out, cap, &wrote,
-			      UTFCONV_END);
+	ret = utfconv_test_convert(&st, v->in, v->in_bytes, &used, out, cap, &wrote,
+				   UTFCONV_END);
 	UTFCONV_EXPECT_EQ(ctx, ret, cap >= v->out_bytes ? e->err : -E2BIG,
 			  "%s: capacity %zu: returned", v->name, cap);
 	UTFCONV_CHECK(ctx, wrote <= cap && used <= v->in_bytes,
@@ -469,9 +470,9 @@ static void utfconv_check_capacity_one(void *ctx,
 			      "%s: capacity %zu: stopped at %zu, next character ends at %zu",
 			      v->name, cap, wrote, next);
 		/* resume with the rest and all the room */
-		ret = utfconv_convert(&st, v->in + used, v->in_bytes - used,
-				      &u2, out + wrote, room - wrote, &w2,
-				      UTFCONV_END);
+		ret = utfconv_test_convert(&st, v->in + used, v->in_bytes - used,
+					   &u2, out + wrote, room - wrote, &w2,
+					   UTFCONV_END);
 		wrote += w2;
 	}
 	utfconv_expect_state(&st, ret, out, wrote, &got);
@@ -531,8 +532,8 @@ static bool utfconv_check_against_ref(void *ctx, const char *name,
 
 	utfconv_ref_convert(direction, policy, flags, in, in_bytes, buf, &r);
 	utfconv_init(&st, direction, policy, flags);
-	ret = utfconv_convert(&st, in, in_bytes, &used, out, room, &wrote,
-			      UTFCONV_END);
+	ret = utfconv_test_convert(&st, in, in_bytes, &used, out, room, &wrote,
+				   UTFCONV_END);
 	ok = ret == r.err && wrote == r.out_bytes &&
 	     !memcmp(out, r.out, wrote) && st.error_kind == r.error_kind &&
 	     (!r.error_kind || st.error_offset == r.error_offset) &&

@@ -3,7 +3,7 @@
  * KUnit suites of the utfconv codec.
  *
  * One named vector table (utfconv_vectors.h) drives every suite through
- * KUNIT_ARRAY_PARAM_DESC; the checks themselves (utfconv_checks.h) and the
+ * KUNIT_ARRAY_PARAM; the checks themselves (utfconv_checks.h) and the
  * reference model they compare with (utfconv_ref.h) are shared with the
  * host-native tests in userspace-test/host/.
  *
@@ -15,19 +15,25 @@
  *                   poisoned tail, and resumed
  * utfconv_paths:    the SIMD level each path gives; long runs in one
  *                   script each with a fault at every position, at every
- *                   output capacity (engage the block and SIMD paths)
+ *                   output capacity, and ended by a NUL at every position
+ *                   (engage the block and SIMD paths)
  * utfconv_sweep:    every scalar value, every UTF-16 unit and surrogate-led
  *                   pair, every 1-3 byte UTF-8 sequence, 4-byte samples
  * utfconv_api:      argument checks and stream life cycle
  * utfconv_nls:      differential against fs/nls utf8s_to_utf16s() and
  *                   utf16s_to_utf8s(), and where utfconv deliberately differs
  *
- * Each suite is there once per codec path, "<suite>_scalar" and
- * "<suite>_simd", utfconv_paths also "_sse2" and "_ssse3", the sweeps
- * scalar only (utfconv_paths.h): one boot runs them all.
+ * Each suite but the sweeps runs every case on several codec paths in
+ * one boot, the path a part of each case's parameter (KUNIT_ARRAY_PARAM,
+ * "<path> <what>"): scalar, simd and avx512, and utfconv_paths also
+ * sse2, ssse3, avx2 and generic (utfconv_paths.h). A path the CPU lacks
+ * skips the case, saying so. The sweeps, whose inputs are too short for
+ * the SIMD paths, run on the default path, as do the file name functions
+ * (utfconv_fsname_test.c), which take no path.
  */
 
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
@@ -39,6 +45,8 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/utfconv.h>
+
+#include "../kmod/utfconv_simd.h"
 
 /* The expectations of utfconv_checks.h: failures print the values. */
 #define UTFCONV_CHECK(ctx, cond, fmt, ...) \
@@ -53,15 +61,147 @@
 	kunit_kmalloc(((struct kunit *)(ctx)), max_t(size_t, bytes, 1), GFP_KERNEL)
 #define UTFCONV_YIELD()	cond_resched()
 
-#include "utfconv_checks.h"
-#include "utfconv_paths.h"
-#include "utfconv_runs.h"
+/**
+ * struct utfconv_test_param - the parameter of a case
+ * @path: the codec path its conversions take
+ * @v: its vector, in the cases that take one
+ * @text: its long text (utfconv_runs.h), in the cases that take one
+ * @what: the name of its vector or text, NULL if none
+ */
+struct utfconv_test_param {
+	enum utfconv_path path;
+	const struct utfconv_vector *v;
+	unsigned int text;
+	const char *what;
+};
 
-KUNIT_ARRAY_PARAM_DESC(utfconv_vectors, utfconv_vectors, name);
+/* The path of @test's conversions: its parameter's, else the default. */
+static enum utfconv_path utfconv_test_path(struct kunit *test)
+{
+	const struct utfconv_test_param *p = test ? test->param_value : NULL;
+
+	return p ? p->path : UTFCONV_PATH_AUTO;
+}
+
+/* utfconv_paths.h: the path of the running test's conversions */
+#define UTFCONV_TEST_PATH()	utfconv_test_path(kunit_get_current_test())
+
+#include "utfconv_checks.h"
+#include "utfconv_runs.h"
 
 static const struct utfconv_vector *utfconv_param(struct kunit *test)
 {
-	return test->param_value;
+	return ((const struct utfconv_test_param *)test->param_value)->v;
+}
+
+/*
+ * The paths of every suite, and the paths of utfconv_paths, which gives
+ * them inputs long enough to engage each instruction set: SSE2 only, no
+ * AVX2, no AVX-512, and the scalar paths without the BMI2 steps, where
+ * "scalar" takes them (x86-64 CPUs with BMI2), so that the portable code
+ * stays under test there.
+ */
+static const enum utfconv_path utfconv_suite_paths[] = {
+	UTFCONV_PATH_SCALAR, UTFCONV_PATH_SIMD, UTFCONV_PATH_AVX512,
+};
+
+static const enum utfconv_path utfconv_each_path[] = {
+	UTFCONV_PATH_SCALAR, UTFCONV_PATH_SIMD, UTFCONV_PATH_SSE2,
+	UTFCONV_PATH_SSSE3, UTFCONV_PATH_AVX2, UTFCONV_PATH_AVX512,
+	UTFCONV_PATH_GENERIC,
+};
+
+/* The long texts of utfconv_runs.h, by name */
+static const char * const utfconv_texts[UTFCONV_RUNS_TEXTS] = {
+	"ascii", "cyrillic", "two-byte", "cjk", "mixed", "ascii-latin1",
+	"ascii-cjk-emoji", "three-byte", "cjk-cyrillic", "four-byte",
+	"markup-scripts"
+};
+
+/*
+ * The parameters of the cases, path by path (filled by
+ * utfconv_test_params_init()): each path of the suites alone and with
+ * each vector, each path of utfconv_paths alone and with each long text.
+ */
+static struct utfconv_test_param
+	utfconv_suite_params[ARRAY_SIZE(utfconv_suite_paths)];
+static struct utfconv_test_param
+	utfconv_suite_vectors[ARRAY_SIZE(utfconv_suite_paths) *
+			      ARRAY_SIZE(utfconv_vectors)];
+static struct utfconv_test_param
+	utfconv_each_params[ARRAY_SIZE(utfconv_each_path)];
+static struct utfconv_test_param
+	utfconv_each_texts[ARRAY_SIZE(utfconv_each_path) * UTFCONV_RUNS_TEXTS];
+
+/* "<path>", "<path> <vector>" or "<path> <text>" */
+static void utfconv_test_param_desc(struct utfconv_test_param *p, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s",
+		 utfconv_path_name(p->path), p->what ? " " : "",
+		 p->what ?: "");
+}
+
+KUNIT_ARRAY_PARAM(utfconv_suite_params, utfconv_suite_params,
+		  utfconv_test_param_desc);
+KUNIT_ARRAY_PARAM(utfconv_suite_vectors, utfconv_suite_vectors,
+		  utfconv_test_param_desc);
+KUNIT_ARRAY_PARAM(utfconv_each_params, utfconv_each_params,
+		  utfconv_test_param_desc);
+KUNIT_ARRAY_PARAM(utfconv_each_texts, utfconv_each_texts,
+		  utfconv_test_param_desc);
+
+/*
+ * Every suite's suite_init: the parameter tables, path by path, with the
+ * items of each; the same every time.
+ */
+static int utfconv_test_params_init(struct kunit_suite *suite)
+{
+	size_t i, j, nv = ARRAY_SIZE(utfconv_vectors);
+	struct utfconv_test_param *p;
+
+	for (i = 0; i < ARRAY_SIZE(utfconv_suite_paths); i++) {
+		utfconv_suite_params[i].path = utfconv_suite_paths[i];
+		for (j = 0; j < nv; j++) {
+			p = &utfconv_suite_vectors[i * nv + j];
+			p->path = utfconv_suite_paths[i];
+			p->v = &utfconv_vectors[j];
+			p->what = utfconv_vectors[j].name;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(utfconv_each_path); i++) {
+		utfconv_each_params[i].path = utfconv_each_path[i];
+		for (j = 0; j < UTFCONV_RUNS_TEXTS; j++) {
+			p = &utfconv_each_texts[i * UTFCONV_RUNS_TEXTS + j];
+			p->path = utfconv_each_path[i];
+			p->text = j;
+			p->what = utfconv_texts[j];
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every case's init: a case on a path the CPU lacks (which the library
+ * would narrow to another) is skipped, saying why, rather than run in
+ * that path's name.
+ */
+static int utfconv_test_init(struct kunit *test)
+{
+	enum utfconv_path path = utfconv_test_path(test);
+	int level = utfconv_path_level(path);
+	const char *why = utfconv_path_missing(path, level);
+
+	if (why)
+		kunit_skip(test, "skipped: %s", why);
+	return 0;
+}
+
+/* A suite of @cases on the paths of their parameters */
+#define UTFCONV_PATH_SUITE(suite_name, cases) { \
+	.name = suite_name, \
+	.suite_init = utfconv_test_params_init, \
+	.init = utfconv_test_init, \
+	.test_cases = cases, \
 }
 
 /* ---- utfconv_vectors ---------------------------------------------------- */
@@ -88,19 +228,18 @@ static void utfconv_vectors_reverse_test(struct kunit *test)
 
 static struct kunit_case utfconv_vectors_cases[] = {
 	KUNIT_CASE_PARAM(utfconv_vectors_reference_test,
-			 utfconv_vectors_gen_params),
+			 utfconv_suite_vectors_gen_params),
 	KUNIT_CASE_PARAM(utfconv_vectors_convert_test,
-			 utfconv_vectors_gen_params),
+			 utfconv_suite_vectors_gen_params),
 	KUNIT_CASE_PARAM(utfconv_vectors_buf_length_test,
-			 utfconv_vectors_gen_params),
+			 utfconv_suite_vectors_gen_params),
 	KUNIT_CASE_PARAM(utfconv_vectors_reverse_test,
-			 utfconv_vectors_gen_params),
+			 utfconv_suite_vectors_gen_params),
 	{}
 };
 
-UTFCONV_DEFINE_PATH_SUITE(utfconv_vectors, scalar, utfconv_vectors_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_vectors, simd, utfconv_vectors_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_vectors, avx512, utfconv_vectors_cases, NULL);
+static struct kunit_suite utfconv_vectors_suite =
+	UTFCONV_PATH_SUITE("utfconv_vectors", utfconv_vectors_cases);
 
 /* ---- utfconv_chunking --------------------------------------------------- */
 
@@ -111,13 +250,12 @@ static void utfconv_chunking_every_split_test(struct kunit *test)
 
 static struct kunit_case utfconv_chunking_cases[] = {
 	KUNIT_CASE_PARAM(utfconv_chunking_every_split_test,
-			 utfconv_vectors_gen_params),
+			 utfconv_suite_vectors_gen_params),
 	{}
 };
 
-UTFCONV_DEFINE_PATH_SUITE(utfconv_chunking, scalar, utfconv_chunking_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_chunking, simd, utfconv_chunking_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_chunking, avx512, utfconv_chunking_cases, NULL);
+static struct kunit_suite utfconv_chunking_suite =
+	UTFCONV_PATH_SUITE("utfconv_chunking", utfconv_chunking_cases);
 
 /* ---- utfconv_capacity --------------------------------------------------- */
 
@@ -128,100 +266,27 @@ static void utfconv_capacity_every_capacity_test(struct kunit *test)
 
 static struct kunit_case utfconv_capacity_cases[] = {
 	KUNIT_CASE_PARAM(utfconv_capacity_every_capacity_test,
-			 utfconv_vectors_gen_params),
+			 utfconv_suite_vectors_gen_params),
 	{}
 };
 
-UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, scalar, utfconv_capacity_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, simd, utfconv_capacity_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_capacity, avx512, utfconv_capacity_cases, NULL);
+static struct kunit_suite utfconv_capacity_suite =
+	UTFCONV_PATH_SUITE("utfconv_capacity", utfconv_capacity_cases);
 
 /* ---- utfconv_paths ------------------------------------------------------ */
 
 /*
- * Each suite runs on the scalar paths and on the SIMD paths whatever the
- * size (utfconv_paths.h); this one also with SSE2 only and without AVX2.
- * It gives those paths inputs long enough to engage them (see
- * utfconv_check_long_runs() and, for the steps of four two-byte
- * characters, utfconv_check_two_byte_runs(); for the runs of three- and
- * four-byte ones, utfconv_check_long_seq_runs()).
+ * The paths suite: the SIMD level each path gives, and inputs long enough
+ * to engage the block and SIMD paths (see utfconv_check_long_runs() and,
+ * for the steps of four two-byte characters,
+ * utfconv_check_two_byte_runs(); for the runs of three- and four-byte
+ * ones, utfconv_check_long_seq_runs()), on every path.
  */
-enum utfconv_path utfconv_test_path = UTFCONV_PATH_AUTO;
-/* the SIMD level its pin gave */
-static int utfconv_test_level;
-
-/* Pin @path for the suite; the SIMD level it gives goes to the log. */
-static int utfconv_test_pin(struct kunit_suite *suite, enum utfconv_path path)
-{
-	int level = utfconv_force_path(path);
-
-	if (level < 0)
-		return level;
-	utfconv_test_path = path;
-	utfconv_test_level = level;
-	pr_info("%s: codec path %d, SIMD level %d%s\n", suite->name, path,
-		level, UTFCONV_HAVE_SIMD ? "" : " (no SIMD paths here)");
-	return 0;
-}
-
-int utfconv_test_pin_scalar(struct kunit_suite *suite)
-{
-	return utfconv_test_pin(suite, UTFCONV_PATH_SCALAR);
-}
-
-int utfconv_test_pin_simd(struct kunit_suite *suite)
-{
-	return utfconv_test_pin(suite, UTFCONV_PATH_SIMD);
-}
-
-int utfconv_test_pin_sse2(struct kunit_suite *suite)
-{
-	return utfconv_test_pin(suite, UTFCONV_PATH_SSE2);
-}
-
-int utfconv_test_pin_ssse3(struct kunit_suite *suite)
-{
-	return utfconv_test_pin(suite, UTFCONV_PATH_SSSE3);
-}
-
-int utfconv_test_pin_generic(struct kunit_suite *suite)
-{
-	return utfconv_test_pin(suite, UTFCONV_PATH_GENERIC);
-}
-
-int utfconv_test_pin_avx2(struct kunit_suite *suite)
-{
-	return utfconv_test_pin(suite, UTFCONV_PATH_AVX2);
-}
-
-int utfconv_test_pin_avx512(struct kunit_suite *suite)
-{
-	return utfconv_test_pin(suite, UTFCONV_PATH_AVX512);
-}
 
 /*
- * Every test's init (UTFCONV_DEFINE_PATH_SUITE()): a suite of the AVX-512
- * paths on a CPU without them skips its tests, saying so, rather than
- * repeat another path's; then the suite's own @init, if any.
- */
-int utfconv_test_init(struct kunit *test, int (*init)(struct kunit *test))
-{
-	if (utfconv_test_path == UTFCONV_PATH_AVX512 &&
-	    utfconv_test_level < UTFCONV_LEVEL_AVX512)
-		kunit_skip(test, "skipped: no AVX-512 on this CPU");
-	return init ? init(test) : 0;
-}
-
-void utfconv_test_unpin(struct kunit_suite *suite)
-{
-	utfconv_test_path = UTFCONV_PATH_AUTO;
-	utfconv_force_path(UTFCONV_PATH_AUTO);
-}
-
-/*
- * The SIMD level the pinned path gives: none on the scalar paths, at most
- * SSE2 or SSSE3 where the path says so, and, where the architecture has
- * SIMD paths, at least SSE2 (which every x86-64 CPU has) on the others.
+ * The SIMD level a path gives: none on the scalar paths, at most SSE2,
+ * SSSE3 or AVX2 where the path says so, and at least what it asks for
+ * (the init skipped the case where the CPU lacks it).
  */
 static void utfconv_paths_level_test(struct kunit *test)
 {
@@ -235,37 +300,18 @@ static void utfconv_paths_level_test(struct kunit *test)
 		[UTFCONV_PATH_AVX2] = UTFCONV_LEVEL_AVX2,
 		[UTFCONV_PATH_AVX512] = UTFCONV_LEVEL_AVX512,
 	};
-	enum utfconv_path path = utfconv_test_path;
-	int level = utfconv_force_path(path);
+	enum utfconv_path path = utfconv_test_path(test);
+	int level = utfconv_path_level(path);
 
-	KUNIT_EXPECT_GE(test, level, 0);
+	KUNIT_EXPECT_GE(test, level, (int)utfconv_path_want(path));
 	KUNIT_EXPECT_LE(test, level, most[path]);
 	if (UTFCONV_HAVE_SIMD && most[path])
 		KUNIT_EXPECT_GE(test, level, UTFCONV_LEVEL_SSE2);
-	if (path == UTFCONV_PATH_AVX512)
-		KUNIT_EXPECT_EQ(test, level, UTFCONV_LEVEL_AVX512);
-	KUNIT_EXPECT_EQ(test, utfconv_force_path(UTFCONV_PATH_AVX512 + 1),
+	KUNIT_EXPECT_EQ(test, utfconv_path_level(UTFCONV_PATH_AVX512 + 1),
 			-EINVAL);
-	kunit_info(test, "codec path %d: SIMD level %d\n", path, level);
+	kunit_info(test, "codec path %s: SIMD level %d\n",
+		   utfconv_path_name(path), level);
 }
-
-static const unsigned int utfconv_paths_texts[UTFCONV_RUNS_TEXTS] = {
-	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
-};
-
-static void utfconv_paths_text_desc(const unsigned int *t, char *desc)
-{
-	static const char * const names[UTFCONV_RUNS_TEXTS] = {
-		"ascii", "cyrillic", "two-byte", "cjk", "mixed", "ascii-latin1",
-		"ascii-cjk-emoji", "three-byte", "cjk-cyrillic", "four-byte",
-		"markup-scripts"
-	};
-
-	strscpy(desc, names[*t], KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(utfconv_paths_texts, utfconv_paths_texts,
-		  utfconv_paths_text_desc);
 
 /*
  * The long runs put their faults at every runs_stride-th position (and
@@ -281,8 +327,16 @@ MODULE_PARM_DESC(runs_stride,
 
 static void utfconv_paths_long_runs_test(struct kunit *test)
 {
-	utfconv_check_long_runs(test, *(const unsigned int *)test->param_value,
-				utfconv_runs_stride | 1);
+	const struct utfconv_test_param *p = test->param_value;
+
+	utfconv_check_long_runs(test, p->text, utfconv_runs_stride | 1);
+}
+
+static void utfconv_paths_to_nul_test(struct kunit *test)
+{
+	const struct utfconv_test_param *p = test->param_value;
+
+	utfconv_check_nul_runs(test, p->text, utfconv_runs_stride | 1);
 }
 
 static void utfconv_paths_two_byte_utf8_test(struct kunit *test)
@@ -316,30 +370,29 @@ static void utfconv_paths_section_ends_test(struct kunit *test)
 }
 
 static struct kunit_case utfconv_paths_cases[] = {
-	KUNIT_CASE(utfconv_paths_level_test),
+	KUNIT_CASE_PARAM(utfconv_paths_level_test,
+			 utfconv_each_params_gen_params),
 	KUNIT_CASE_PARAM(utfconv_paths_long_runs_test,
-			 utfconv_paths_texts_gen_params),
-	KUNIT_CASE(utfconv_paths_two_byte_utf8_test),
-	KUNIT_CASE(utfconv_paths_two_byte_utf16_test),
-	KUNIT_CASE(utfconv_paths_three_four_utf8_test),
-	KUNIT_CASE(utfconv_paths_ascii_tails_test),
-	KUNIT_CASE(utfconv_paths_out_alignment_test),
-	KUNIT_CASE(utfconv_paths_section_ends_test),
+			 utfconv_each_texts_gen_params),
+	KUNIT_CASE_PARAM(utfconv_paths_to_nul_test,
+			 utfconv_each_texts_gen_params),
+	KUNIT_CASE_PARAM(utfconv_paths_two_byte_utf8_test,
+			 utfconv_each_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_paths_two_byte_utf16_test,
+			 utfconv_each_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_paths_three_four_utf8_test,
+			 utfconv_each_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_paths_ascii_tails_test,
+			 utfconv_each_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_paths_out_alignment_test,
+			 utfconv_each_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_paths_section_ends_test,
+			 utfconv_each_params_gen_params),
 	{}
 };
 
-UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, scalar, utfconv_paths_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, simd, utfconv_paths_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, sse2, utfconv_paths_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, ssse3, utfconv_paths_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, avx2, utfconv_paths_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, avx512, utfconv_paths_cases, NULL);
-
-/*
- * The scalar paths without the BMI2 steps, where "scalar" above takes
- * them (x86-64 CPUs with BMI2): the portable code stays under test there.
- */
-UTFCONV_DEFINE_PATH_SUITE(utfconv_paths, generic, utfconv_paths_cases, NULL);
+static struct kunit_suite utfconv_paths_suite =
+	UTFCONV_PATH_SUITE("utfconv_paths", utfconv_paths_cases);
 
 /* ---- utfconv_sweep ------------------------------------------------------ */
 
@@ -384,7 +437,7 @@ static void utfconv_sweep_one(struct kunit *test, u32 direction, u32 c,
 	ssize_t r;
 	u8 o[8];
 
-	r = utfconv_buf(direction, 0, 0, in, n, o, sizeof(o), NULL);
+	r = utfconv_test_buf(direction, 0, 0, in, n, o, sizeof(o), NULL);
 	KUNIT_EXPECT_EQ_MSG(test, r, (ssize_t)wn, "U+%04X, direction %u", c,
 			    direction);
 	KUNIT_EXPECT_MEMEQ_MSG(test, o, want, wn, "U+%04X, direction %u", c,
@@ -569,12 +622,15 @@ static struct kunit_case utfconv_sweep_cases[] = {
 };
 
 /*
- * The scalar paths only: the sweeps' inputs, one character or pair, are
- * below the SIMD paths' minimum of 72 bytes, so that every path would run
- * the same code.
+ * The default path only: the sweeps' inputs, one character or pair, are
+ * below the SIMD paths' minimum (%UTFCONV_SIMD_MIN bytes), so that they
+ * take the scalar paths, and every SIMD path would run the same code.
  */
-UTFCONV_DEFINE_PATH_SUITE(utfconv_sweep, scalar, utfconv_sweep_cases,
-			  utfconv_sweep_init);
+static struct kunit_suite utfconv_sweep_suite = {
+	.name = "utfconv_sweep",
+	.init = utfconv_sweep_init,
+	.test_cases = utfconv_sweep_cases,
+};
 
 /* ---- utfconv_api -------------------------------------------------------- */
 
@@ -593,37 +649,37 @@ static void utfconv_api_bad_arguments_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
 					   (u32)~UTFCONV_FLAGS_ALL),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_buf(0, 0, 0, "a", 1, out, sizeof(out),
-					  NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 9, 0,
-					  "a", 1, out, sizeof(out), NULL),
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(0, 0, 0, "a", 1, out, sizeof(out),
+					       NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 9, 0,
+					       "a", 1, out, sizeof(out), NULL),
 			-EINVAL);
 	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
 					   0), 0);
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "a", 1, &used, out,
-					      sizeof(out), &wrote, ~0U),
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "a", 1, &used, out,
+						   sizeof(out), &wrote, ~0U),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, used, 0);
 	KUNIT_EXPECT_EQ(test, wrote, 0);
 
 	/* lengths that wrap around the address space: nothing happens */
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "AB\xc3\xa9", SIZE_MAX,
-					      &used, out, sizeof(out), &wrote,
-					      UTFCONV_END), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "AB\xc3\xa9", SIZE_MAX,
+						   &used, out, sizeof(out), &wrote,
+						   UTFCONV_END), -EINVAL);
 	KUNIT_EXPECT_EQ(test, used, 0);
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "AB", 2, &used, out,
-					      SIZE_MAX, &wrote, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "AB", 2, &used, out,
+						   SIZE_MAX, &wrote, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, wrote, 0);
-	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0,
-					  "AB", 2, out, SIZE_MAX, &off),
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0,
+					       "AB", 2, out, SIZE_MAX, &off),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_buf(0, 0, 0, "a", 1, out, sizeof(out),
-					  &off), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(0, 0, 0, "a", 1, out, sizeof(out),
+					       &off), -EINVAL);
 	/* no bad input, so no offset */
 	KUNIT_EXPECT_EQ(test, off, 7);
 	/* the stream is still at offset 0 and converts normally */
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "AB", 2, &used, out,
-					      sizeof(out), &wrote, UTFCONV_END),
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "AB", 2, &used, out,
+						   sizeof(out), &wrote, UTFCONV_END),
 			0);
 	KUNIT_EXPECT_EQ(test, wrote, 4);
 	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_MAX + 1, 0, 5), 0);
@@ -639,28 +695,28 @@ static void utfconv_api_life_cycle_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
 					   0), 0);
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "\xf0\x9f\x98", 3, &used,
-					      out, sizeof(out), &wrote, 0), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "\xf0\x9f\x98", 3, &used,
+						   out, sizeof(out), &wrote, 0), 0);
 	KUNIT_EXPECT_EQ(test, used, 3);
 	KUNIT_EXPECT_EQ(test, wrote, 0);
 	KUNIT_EXPECT_EQ(test, utfconv_pending_bytes(&st), 3);
 	KUNIT_EXPECT_EQ(test, st.bytes_in, 3);
 	KUNIT_EXPECT_FALSE(test, utfconv_ended(&st));
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "\xbb", 1, &used, out,
-					      sizeof(out), &wrote,
-					      UTFCONV_END), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "\xbb", 1, &used, out,
+						   sizeof(out), &wrote,
+						   UTFCONV_END), 0);
 	KUNIT_EXPECT_EQ(test, wrote, 4);
 	KUNIT_EXPECT_TRUE(test, utfconv_ended(&st));
 	KUNIT_EXPECT_EQ(test, utfconv_pending_bytes(&st), 0);
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "a", 1, &used, out,
-					      sizeof(out), &wrote, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "a", 1, &used, out,
+						   sizeof(out), &wrote, 0), -EINVAL);
 	utfconv_reset(&st);
 	KUNIT_EXPECT_EQ(test, st.bytes_in, 0);
 	KUNIT_EXPECT_EQ(test, st.code_points, 0);
 	KUNIT_EXPECT_FALSE(test, utfconv_ended(&st));
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "a", 1, &used, out,
-					      sizeof(out), &wrote,
-					      UTFCONV_END), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "a", 1, &used, out,
+						   sizeof(out), &wrote,
+						   UTFCONV_END), 0);
 	KUNIT_EXPECT_EQ(test, wrote, 2);
 }
 
@@ -672,23 +728,23 @@ static void utfconv_api_halt_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF16LE_TO_UTF8,
 					   UTFCONV_POLICY_STRICT, 0), 0);
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "a\0\0\xdc", 4, &used, out,
-					      sizeof(out), &wrote, 0),
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "a\0\0\xdc", 4, &used, out,
+						   sizeof(out), &wrote, 0),
 			-EILSEQ);
 	KUNIT_EXPECT_EQ(test, used, 2);
 	KUNIT_EXPECT_EQ(test, wrote, 1);
 	KUNIT_EXPECT_EQ(test, st.error_offset, 2);
 	KUNIT_EXPECT_EQ(test, st.error_kind, UTFCONV_ERR_ILLFORMED);
 	KUNIT_EXPECT_EQ(test, st.bytes_in, 2);
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "b\0", 2, &used, out,
-					      sizeof(out), &wrote,
-					      UTFCONV_END), -EILSEQ);
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "b\0", 2, &used, out,
+						   sizeof(out), &wrote,
+						   UTFCONV_END), -EILSEQ);
 	KUNIT_EXPECT_EQ(test, used, 0);
 	KUNIT_EXPECT_EQ(test, wrote, 0);
 	utfconv_reset(&st);
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, "b\0", 2, &used, out,
-					      sizeof(out), &wrote,
-					      UTFCONV_END), 0);
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "b\0", 2, &used, out,
+						   sizeof(out), &wrote,
+						   UTFCONV_END), 0);
 	KUNIT_EXPECT_EQ(test, st.error_kind, UTFCONV_ERR_NONE);
 }
 
@@ -711,16 +767,19 @@ static void utfconv_api_max_length_test(struct kunit *test)
 }
 
 static struct kunit_case utfconv_api_cases[] = {
-	KUNIT_CASE(utfconv_api_bad_arguments_test),
-	KUNIT_CASE(utfconv_api_life_cycle_test),
-	KUNIT_CASE(utfconv_api_halt_test),
-	KUNIT_CASE(utfconv_api_max_length_test),
+	KUNIT_CASE_PARAM(utfconv_api_bad_arguments_test,
+			 utfconv_suite_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_api_life_cycle_test,
+			 utfconv_suite_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_api_halt_test,
+			 utfconv_suite_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_api_max_length_test,
+			 utfconv_suite_params_gen_params),
 	{}
 };
 
-UTFCONV_DEFINE_PATH_SUITE(utfconv_api, scalar, utfconv_api_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_api, simd, utfconv_api_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_api, avx512, utfconv_api_cases, NULL);
+static struct kunit_suite utfconv_api_suite =
+	UTFCONV_PATH_SUITE("utfconv_api", utfconv_api_cases);
 
 /* ---- utfconv_nls -------------------------------------------------------- */
 
@@ -785,9 +844,9 @@ static void utfconv_nls_valid_test(struct kunit *test)
 		for (be = 0; be < 2; be++) {
 			units = utf8s_to_utf16s(in, n, be ? UTF16_BIG_ENDIAN :
 						UTF16_LITTLE_ENDIAN, nls, cap);
-			r = utfconv_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
-					UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
-					n, ours, 2 * cap, NULL);
+			r = utfconv_test_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
+					     UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+					     n, ours, 2 * cap, NULL);
 			KUNIT_EXPECT_TRUE_MSG(test, units >= 0 && r == 2 * units &&
 					      !memcmp(ours, nls, r),
 					      "text %d to UTF-16%s: nls %d units, utfconv %zd bytes",
@@ -796,9 +855,9 @@ static void utfconv_nls_valid_test(struct kunit *test)
 				continue;
 			len = utf16s_to_utf8s(nls, units, be ? UTF16_BIG_ENDIAN :
 					      UTF16_LITTLE_ENDIAN, back, cap);
-			r = utfconv_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
-					UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0, nls,
-					2 * units, ours, 2 * cap, NULL);
+			r = utfconv_test_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
+					     UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0, nls,
+					     2 * units, ours, 2 * cap, NULL);
 			KUNIT_EXPECT_TRUE_MSG(test, len == n && r == n &&
 					      !memcmp(back, in, n) &&
 					      !memcmp(ours, in, n),
@@ -840,15 +899,15 @@ static void utfconv_nls_lone_surrogate_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, len, 3);
 	KUNIT_EXPECT_MEMEQ(test, nls, "abc", 3);
 
-	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF16LE_TO_UTF8,
-					  UTFCONV_POLICY_STRICT, 0,
-					  "a\0\0\xd8\x62\0\0\xdc\x63\0", 10,
-					  ours, sizeof(ours), &off), -EILSEQ);
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF16LE_TO_UTF8,
+					       UTFCONV_POLICY_STRICT, 0,
+					       "a\0\0\xd8\x62\0\0\xdc\x63\0", 10,
+					       ours, sizeof(ours), &off), -EILSEQ);
 	KUNIT_EXPECT_EQ(test, off, 2);
-	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF16LE_TO_UTF8,
-					  UTFCONV_POLICY_REPLACE, 0,
-					  "a\0\0\xd8\x62\0\0\xdc\x63\0", 10,
-					  ours, sizeof(ours), NULL), 9);
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF16LE_TO_UTF8,
+					       UTFCONV_POLICY_REPLACE, 0,
+					       "a\0\0\xd8\x62\0\0\xdc\x63\0", 10,
+					       ours, sizeof(ours), NULL), 9);
 	KUNIT_EXPECT_MEMEQ(test, ours, "a\xef\xbf\xbd\x62\xef\xbf\xbd\x63", 9);
 }
 
@@ -866,12 +925,12 @@ static void utfconv_nls_truncation_test(struct kunit *test)
 	units = utf8s_to_utf16s(in, sizeof(in) - 1, UTF16_LITTLE_ENDIAN, nls, 3);
 	KUNIT_EXPECT_EQ(test, units, 2);
 
-	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
-					  sizeof(in) - 1, ours, 6, NULL), -E2BIG);
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+					       sizeof(in) - 1, ours, 6, NULL), -E2BIG);
 	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
 					   0), 0);
-	KUNIT_EXPECT_EQ(test, utfconv_convert(&st, in, sizeof(in) - 1, &used,
-					      ours, 6, &wrote, UTFCONV_END),
+	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, in, sizeof(in) - 1, &used,
+						   ours, 6, &wrote, UTFCONV_END),
 			-E2BIG);
 	KUNIT_EXPECT_EQ(test, used, 6);
 	KUNIT_EXPECT_EQ(test, wrote, 4);
@@ -888,9 +947,9 @@ static void utfconv_nls_ill_formed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, utf8s_to_utf16s(in, sizeof(in) - 1,
 					      UTF16_LITTLE_ENDIAN, nls, 8),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
-					  sizeof(in) - 1, ours, sizeof(ours),
-					  &off), -EILSEQ);
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+					       sizeof(in) - 1, ours, sizeof(ours),
+					       &off), -EILSEQ);
 	KUNIT_EXPECT_EQ(test, off, 2);
 }
 
@@ -903,48 +962,41 @@ static void utfconv_nls_nul_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, utf8s_to_utf16s(in, sizeof(in),
 					      UTF16_LITTLE_ENDIAN, nls, 4), 1);
-	KUNIT_EXPECT_EQ(test, utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
-					  sizeof(in), ours, sizeof(ours), NULL),
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+					       sizeof(in), ours, sizeof(ours), NULL),
 			6);
 }
 
 static struct kunit_case utfconv_nls_cases[] = {
-	KUNIT_CASE(utfconv_nls_valid_test),
-	KUNIT_CASE_PARAM(utfconv_nls_vectors_test, utfconv_vectors_gen_params),
-	KUNIT_CASE(utfconv_nls_lone_surrogate_test),
-	KUNIT_CASE(utfconv_nls_truncation_test),
-	KUNIT_CASE(utfconv_nls_ill_formed_test),
-	KUNIT_CASE(utfconv_nls_nul_test),
+	KUNIT_CASE_PARAM(utfconv_nls_valid_test,
+			 utfconv_suite_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_nls_vectors_test, utfconv_suite_vectors_gen_params),
+	KUNIT_CASE_PARAM(utfconv_nls_lone_surrogate_test,
+			 utfconv_suite_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_nls_truncation_test,
+			 utfconv_suite_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_nls_ill_formed_test,
+			 utfconv_suite_params_gen_params),
+	KUNIT_CASE_PARAM(utfconv_nls_nul_test,
+			 utfconv_suite_params_gen_params),
 	{}
 };
 
-UTFCONV_DEFINE_PATH_SUITE(utfconv_nls, scalar, utfconv_nls_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_nls, simd, utfconv_nls_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_nls, avx512, utfconv_nls_cases, NULL);
+static struct kunit_suite utfconv_nls_suite =
+	UTFCONV_PATH_SUITE("utfconv_nls", utfconv_nls_cases);
 
-kunit_test_suites(&utfconv_nls_scalar_suite, &utfconv_nls_simd_suite,
-		  &utfconv_nls_avx512_suite);
+kunit_test_suite(utfconv_nls_suite);
 
 #endif /* IS_ENABLED(CONFIG_NLS) */
 
-kunit_test_suites(&utfconv_vectors_scalar_suite, &utfconv_vectors_simd_suite,
-		  &utfconv_vectors_avx512_suite,
-		  &utfconv_chunking_scalar_suite, &utfconv_chunking_simd_suite,
-		  &utfconv_chunking_avx512_suite,
-		  &utfconv_capacity_scalar_suite, &utfconv_capacity_simd_suite,
-		  &utfconv_capacity_avx512_suite,
-		  &utfconv_paths_scalar_suite, &utfconv_paths_simd_suite,
-		  &utfconv_paths_sse2_suite, &utfconv_paths_ssse3_suite,
-		  &utfconv_paths_generic_suite, &utfconv_paths_avx2_suite,
-		  &utfconv_paths_avx512_suite,
-		  &utfconv_api_scalar_suite, &utfconv_api_simd_suite,
-		  &utfconv_api_avx512_suite,
-		  &utfconv_sweep_scalar_suite);
+kunit_test_suites(&utfconv_vectors_suite, &utfconv_chunking_suite,
+		  &utfconv_capacity_suite, &utfconv_paths_suite,
+		  &utfconv_api_suite, &utfconv_sweep_suite);
 
 /*
- * utfconv_force_path() is exported for KUnit only. The suites are built
- * against 6.12 (UML and the debug kernel), which names the namespace as
- * an identifier; from 6.13 on it is a string.
+ * The path entries (utfconv_codec.h) are exported for KUnit only. The
+ * suites are built against 6.12 (UML and the debug kernel), which names
+ * the namespace as an identifier; from 6.13 on it is a string.
  */
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of the utfconv library: codec on every path, file names");

@@ -86,9 +86,9 @@ static void utfconv_drive(u32 direction, u32 policy, u32 flags,
 			room = out_cap - run->out_bytes;
 			if (cap && cap < room && !stalled)
 				room = cap;
-			ret = utfconv_convert(st, in + pos, stop - pos, &used,
-					      out + run->out_bytes, room, &wrote,
-					      cflags);
+			ret = utfconv_test_convert(st, in + pos, stop - pos, &used,
+						   out + run->out_bytes, room, &wrote,
+						   cflags);
 			run->calls++;
 			if (used > stop - pos)
 				utfconv_drive_fail(run, "src_used beyond src_bytes");
@@ -124,9 +124,9 @@ static void utfconv_drive(u32 direction, u32 policy, u32 flags,
 	run->err = ret;
 	if (ret == -EILSEQ || ret == -EINVAL) {
 		/* halted: the same errno again, nothing taken, nothing written */
-		again = utfconv_convert(st, in + pos, in_bytes - pos, &used, out +
-					run->out_bytes, out_cap - run->out_bytes,
-					&wrote, UTFCONV_END);
+		again = utfconv_test_convert(st, in + pos, in_bytes - pos, &used, out +
+					     run->out_bytes, out_cap - run->out_bytes,
+					     &wrote, UTFCONV_END);
 		if (again != ret || used || wrote)
 			utfconv_drive_fail(run, "halted stream did not stay halted");
 		if (st->bytes_in != st->error_offset)
@@ -143,10 +143,10 @@ static void utfconv_drive(u32 direction, u32 policy, u32 flags,
 			utfconv_drive_fail(run, "bytes pending after the end");
 		if (st->bytes_in != in_bytes || sum_in != in_bytes)
 			utfconv_drive_fail(run, "bytes_in is not the input size");
-		again = utfconv_convert(st, in, in_bytes ? 1 : 0, &used,
-					out + run->out_bytes,
-					out_cap - run->out_bytes, &wrote,
-					UTFCONV_END);
+		again = utfconv_test_convert(st, in, in_bytes ? 1 : 0, &used,
+					     out + run->out_bytes,
+					     out_cap - run->out_bytes, &wrote,
+					     UTFCONV_END);
 		if (in_bytes && (again != -EINVAL || used || wrote))
 			utfconv_drive_fail(run, "input after the end not refused");
 	}
@@ -216,8 +216,8 @@ static ssize_t utfconv_drive_length(u32 direction, u32 policy, u32 flags,
 	if (ret)
 		return ret;
 	do {
-		ret = utfconv_convert(&st, in, in_bytes, &used, win,
-				      sizeof(win), &wrote, UTFCONV_END);
+		ret = utfconv_test_convert(&st, in, in_bytes, &used, win,
+					   sizeof(win), &wrote, UTFCONV_END);
 		in = (const u8 *)in + used;
 		in_bytes -= used;
 		total += wrote;

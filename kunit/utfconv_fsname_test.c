@@ -22,7 +22,6 @@
 #include <linux/utfconv.h>
 
 #include "../kmod/utfconv_fsname.h"
-#include "utfconv_paths.h"
 
 /* ---- helpers of the tests ------------------------------------------------ */
 
@@ -870,9 +869,14 @@ static struct kunit_case utfconv_fsname_cases[] = {
 	{}
 };
 
-UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, scalar, utfconv_fsname_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, simd, utfconv_fsname_cases, NULL);
-UTFCONV_DEFINE_PATH_SUITE(utfconv_fsname, avx512, utfconv_fsname_cases, NULL);
+/*
+ * The default path: the file name functions take no path. The converters
+ * they use are the codec's, which the codec's suites run on every path,
+ * utfconv_buf_to_nul() in utfconv_paths.
+ */
+static struct kunit_suite utfconv_fsname_suite = {
+	.name = "utfconv_fsname",
+	.test_cases = utfconv_fsname_cases,
+};
 
-kunit_test_suites(&utfconv_fsname_scalar_suite, &utfconv_fsname_simd_suite,
-		  &utfconv_fsname_avx512_suite);
+kunit_test_suite(utfconv_fsname_suite);

@@ -1,51 +1,114 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every suite on every codec path in one boot: a suite is defined once
- * per path, and its suite_init pins that path in the library with the
- * KUnit-only utfconv_force_path() (kmod/utfconv_simd.h), its suite_exit
- * gives the default back. KUnit runs suites one after the other, so that
- * each sees only its own path. The hooks are in utfconv_codec_test.c.
+ * The codec path of each conversion the tests make, for the KUnit suites
+ * and the host tests alike. The checks convert through
+ * utfconv_test_convert(), utfconv_test_buf() and
+ * utfconv_test_buf_to_nul(), which pass the path of the running test to
+ * the library's KUnit-only entries (kmod/utfconv_codec.h); the library
+ * keeps no path of its own. On %UTFCONV_PATH_AUTO, what users get, the
+ * stream and one-shot calls go through utfconv_convert() and
+ * utfconv_buf() themselves.
+ *
+ * The including file defines UTFCONV_TEST_PATH(), the running test's
+ * path: the KUnit suites take it from the test's parameter
+ * (utfconv_codec_test.c), the host programs from their options.
  */
 #ifndef _UTFCONV_PATHS_H
 #define _UTFCONV_PATHS_H
 
-#include <kunit/test.h>
+#include <linux/array_size.h>
+#include <linux/types.h>
+#include <linux/utfconv.h>
 
+#include "../kmod/utfconv_codec.h"
 #include "../kmod/utfconv_simd.h"
 
-/* the path the running suite pinned */
-extern enum utfconv_path utfconv_test_path;
+/* The name of @path in the tests' output ("avx512"), "?" if none. */
+static inline const char *utfconv_path_name(enum utfconv_path path)
+{
+	static const char * const names[] = {
+		[UTFCONV_PATH_SCALAR] = "scalar",
+		[UTFCONV_PATH_AUTO] = "auto",
+		[UTFCONV_PATH_SIMD] = "simd",
+		[UTFCONV_PATH_SSE2] = "sse2",
+		[UTFCONV_PATH_SSSE3] = "ssse3",
+		[UTFCONV_PATH_GENERIC] = "generic",
+		[UTFCONV_PATH_AVX2] = "avx2",
+		[UTFCONV_PATH_AVX512] = "avx512",
+	};
 
-int utfconv_test_pin_scalar(struct kunit_suite *suite);
-int utfconv_test_pin_simd(struct kunit_suite *suite);
-int utfconv_test_pin_sse2(struct kunit_suite *suite);
-int utfconv_test_pin_ssse3(struct kunit_suite *suite);
-int utfconv_test_pin_generic(struct kunit_suite *suite);
-int utfconv_test_pin_avx2(struct kunit_suite *suite);
-int utfconv_test_pin_avx512(struct kunit_suite *suite);
-void utfconv_test_unpin(struct kunit_suite *suite);
-int utfconv_test_init(struct kunit *test, int (*init)(struct kunit *test));
+	return (unsigned int)path < ARRAY_SIZE(names) ? names[path] : "?";
+}
 
 /*
- * UTFCONV_DEFINE_PATH_SUITE(base, tag, cases, init): the suite
- * "<base>_<tag>" of @cases (per-test @init, may be NULL) on the path
- * utfconv_test_pin_<tag>() pins: scalar, simd (the SIMD paths whatever
- * the size, what the default takes for large buffers), sse2 (SSE2 only),
- * ssse3 (no AVX2), generic (scalar, without the BMI2 steps), avx2 (no
- * AVX-512) or avx512 (the AVX-512 paths both ways; on a CPU without them
- * every test of the suite is skipped, "skipped: no AVX-512 on this CPU").
+ * Why a test on @path does not run here, for its skip message; NULL if
+ * it runs. @level: what utfconv_path_level() gave for @path. A path the
+ * CPU lacks is narrowed to a lower one by the library: a test that ran
+ * there would pass in another path's name.
  */
-#define UTFCONV_DEFINE_PATH_SUITE(base, tag, cases, test_init) \
-	static int base##_##tag##_init(struct kunit *test) \
-	{ \
-		return utfconv_test_init(test, test_init); \
-	} \
-	static struct kunit_suite base##_##tag##_suite = { \
-		.name = #base "_" #tag, \
-		.suite_init = utfconv_test_pin_##tag, \
-		.suite_exit = utfconv_test_unpin, \
-		.init = base##_##tag##_init, \
-		.test_cases = cases, \
-	}
+static inline const char *utfconv_path_missing(enum utfconv_path path,
+					       int level)
+{
+	unsigned int want = utfconv_path_want(path);
+
+	if (level < 0)
+		return "no such codec path";
+	if ((unsigned int)level >= want)
+		return NULL;
+	if (!UTFCONV_HAVE_SIMD)
+		return "no SIMD paths on this architecture";
+	if (want == UTFCONV_LEVEL_AVX512)
+		return "no AVX-512 on this CPU";
+	if (want == UTFCONV_LEVEL_AVX2)
+		return "no AVX2 on this CPU";
+	if (want == UTFCONV_LEVEL_SSSE3)
+		return "no SSSE3 on this CPU";
+	return "no SIMD paths in this context";
+}
+
+/* utfconv_convert() on the running test's path */
+static inline int utfconv_test_convert(struct utfconv_state *st,
+				       const void *src, size_t src_bytes,
+				       size_t *src_used, void *dst,
+				       size_t dst_bytes, size_t *dst_used,
+				       unsigned int cflags)
+{
+	enum utfconv_path path = UTFCONV_TEST_PATH();
+
+	if (path == UTFCONV_PATH_AUTO)
+		return utfconv_convert(st, src, src_bytes, src_used, dst,
+				       dst_bytes, dst_used, cflags);
+	return utfconv_convert_path(path, st, src, src_bytes, src_used, dst,
+				    dst_bytes, dst_used, cflags);
+}
+
+/* utfconv_buf() on the running test's path */
+static inline ssize_t utfconv_test_buf(u32 direction, u32 policy, u32 flags,
+				       const void *src, size_t src_bytes,
+				       void *dst, size_t dst_bytes,
+				       u64 *error_offset)
+{
+	enum utfconv_path path = UTFCONV_TEST_PATH();
+
+	if (path == UTFCONV_PATH_AUTO)
+		return utfconv_buf(direction, policy, flags, src, src_bytes,
+				   dst, dst_bytes, error_offset);
+	return utfconv_buf_path(path, direction, policy, flags, src,
+				src_bytes, dst, dst_bytes, error_offset);
+}
+
+/*
+ * utfconv_buf_to_nul() on the running test's path: through its path entry
+ * on every path, %UTFCONV_PATH_AUTO included (the same choice), since
+ * only the library's file name functions call it and it is not exported.
+ */
+static inline ssize_t utfconv_test_buf_to_nul(u32 direction, u32 policy,
+					      const void *src,
+					      size_t src_bytes, void *dst,
+					      size_t dst_bytes)
+{
+	return utfconv_buf_to_nul_path(UTFCONV_TEST_PATH(), direction, policy,
+				       src, src_bytes, dst, dst_bytes);
+}
 
 #endif /* _UTFCONV_PATHS_H */

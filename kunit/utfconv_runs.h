@@ -234,6 +234,71 @@ static void utfconv_check_long_runs(void *ctx, unsigned int text,
 	}
 }
 
+/* utfconv_buf_to_nul() on @in with a NUL at @pos: utfconv_buf() on @pos */
+static bool utfconv_nul_one(void *ctx, u32 dir, u8 *in, size_t n, size_t pos,
+			    unsigned int unit, u8 *buf, size_t room)
+{
+	ssize_t want, got;
+	u8 saved[2];
+
+	want = utfconv_test_buf(dir, UTFCONV_POLICY_STRICT, 0, in, pos, buf,
+				room, NULL);
+	memcpy(saved, in + pos, unit);
+	memset(in + pos, 0, unit);
+	got = utfconv_test_buf_to_nul(dir, UTFCONV_POLICY_STRICT, in, n,
+				      buf + room, room);
+	memcpy(in + pos, saved, unit);
+	UTFCONV_EXPECT_EQ(ctx, got, want,
+			  "to NUL: direction %u, NUL at %zu of %zu", dir, pos, n);
+	if (got != want)
+		return false;
+	if (want > 0)
+		UTFCONV_EXPECT_MEMEQ(ctx, buf + room, buf, want,
+				     "to NUL: direction %u, NUL at %zu of %zu",
+				     dir, pos, n);
+	return true;
+}
+
+/**
+ * utfconv_check_nul_runs() - long runs ended by a NUL at every position
+ * @ctx: test context
+ * @text: which text, below %UTFCONV_RUNS_TEXTS
+ * @step: 1 for every position, else an odd stride (utfconv_runs_at())
+ *
+ * utfconv_buf_to_nul(), the file name functions' converter, finds the NUL
+ * in its ASCII steps and searches the input that the SIMD paths took
+ * (which do not look for it): it gives what utfconv_buf() gives for the
+ * input before the NUL, in each direction and byte order.
+ */
+static void utfconv_check_nul_runs(void *ctx, unsigned int text,
+				   unsigned int step)
+{
+	size_t max8 = 8 * UTFCONV_RUNS_CHARS, n, pos;
+	size_t room = utfconv_ref_out_max(UTFCONV_DIR_UTF16LE_TO_UTF8, max8);
+	u8 *in = UTFCONV_ALLOC(ctx, max8);
+	u8 *buf = UTFCONV_ALLOC(ctx, 2 * room);
+	u32 dir;
+
+	if (!in || !buf)
+		return;
+	for (dir = UTFCONV_DIR_UTF8_TO_UTF16LE;
+	     dir <= UTFCONV_DIR_UTF16BE_TO_UTF8; dir++) {
+		bool utf8 = dir <= UTFCONV_DIR_UTF8_TO_UTF16BE;
+		unsigned int unit = utf8 ? 1 : 2;
+
+		n = utf8 ? utfconv_runs_text(text, in) :
+		    utfconv_runs_text16(text, in,
+					dir == UTFCONV_DIR_UTF16BE_TO_UTF8);
+		for (pos = 0; pos + unit <= n; pos += unit) {
+			if (!utfconv_runs_at(pos, n, step))
+				continue;
+			if (!utfconv_nul_one(ctx, dir, in, n, pos, unit, buf,
+					     room))
+				return;
+		}
+	}
+}
+
 /*
  * Runs of two-byte characters for the block paths' steps of four (two-byte
  * sequences in 8 bytes of UTF-8, units below 0x800 in 4 UTF-16 units):
@@ -322,8 +387,8 @@ static bool utfconv_twos_one(void *ctx, const char *name, u32 direction,
 			    &r);
 	memset(out, UTFCONV_POISON, UTFCONV_TWOS_BUF - room);
 	utfconv_init(&st, direction, UTFCONV_POLICY_STRICT, 0);
-	ret = utfconv_convert(&st, in, n, &used, out, r.out_bytes, &wrote,
-			      UTFCONV_END);
+	ret = utfconv_test_convert(&st, in, n, &used, out, r.out_bytes, &wrote,
+				   UTFCONV_END);
 	for (i = r.out_bytes; room + i < UTFCONV_TWOS_BUF; i++)
 		if (out[i] != UTFCONV_POISON)
 			break;
@@ -659,12 +724,12 @@ static bool utfconv_tails_one(void *ctx, u32 dir, u32 policy, const u8 *in,
 	memset(buf + room, UTFCONV_POISON, 2 * room + 3 * UTFCONV_TAILS_GAP);
 	utfconv_init(&st, dir, policy, 0);
 	if (k < n)
-		ret = utfconv_convert(&st, in, n - k, &used, out1, room,
-				      &wrote1, 0);
+		ret = utfconv_test_convert(&st, in, n - k, &used, out1, room,
+					   &wrote1, 0);
 	if (!ret && wrote1 <= r.out_bytes - less) {
 		cap = r.out_bytes - wrote1 - less;
-		ret = utfconv_convert(&st, in + n - k, k, &used, out2, cap,
-				      &wrote2, UTFCONV_END);
+		ret = utfconv_test_convert(&st, in + n - k, k, &used, out2, cap,
+					   &wrote2, UTFCONV_END);
 	}
 	want = less && r.out_bytes ? -E2BIG : r.err;
 	ok = ret == want && wrote2 <= cap && wrote1 + wrote2 <= r.out_bytes &&
@@ -875,8 +940,8 @@ static void utfconv_section_errno(void *ctx, u32 dir, const u8 *in, size_t n,
 	ssize_t ret;
 	u64 off = U64_MAX;
 
-	ret = utfconv_buf(dir, UTFCONV_POLICY_STRICT, 0, in, n, buf, 3 * n,
-			  &off);
+	ret = utfconv_test_buf(dir, UTFCONV_POLICY_STRICT, 0, in, n, buf, 3 * n,
+			       &off);
 	UTFCONV_EXPECT_EQ(ctx, bad < n ? ret : 0, bad < n ? -EILSEQ : 0,
 			  "section end %zu, item at %zu: errno", at, p);
 	UTFCONV_EXPECT_EQ(ctx, bad < n ? off : 0, bad < n ? bad : 0,

@@ -215,7 +215,9 @@ check_modules() {
 		expect_modinfo "$ko" vermagic "^$(printf '%s' "$rel" | sed 's/[.+]/\\&/g') "
 	done
 	expect_modinfo "$lib" depends '^ *$'
-	expect_modinfo "$lib" parm '(^| )simd:Use the SIMD paths .*\(default: 1\) \(bool\)'
+	# the codec's paths follow the CPU alone: no parameter switches them
+	check "$(basename "$lib") parm: no simd or bmi2" \
+		sh -c "! modinfo -F parm '$lib' | grep -qE '^(simd|bmi2):'"
 	expect_modinfo "$lib" parm '(^| )fsname_policy:Policy of the fs/nls drop-ins: wtf8 .* \(string\) '
 	expect_modinfo "$dev" depends '^utfconv *$'
 	expect_modinfo "$dev" parm '^buffer_bytes:Output buffer bytes per open file.*\(uint\)'

@@ -9,8 +9,8 @@
 # The project goes into that tree as drivers/misc/utfconv/ with its
 # checked-in Kconfig and Kbuild files (copied only when their content
 # changed, so a rerun only rebuilds what changed), and kunit.py builds it;
-# one boot of the UML kernel runs every suite on every codec path (the
-# suites pin the paths themselves, kunit/utfconv_paths.h). Extra
+# one boot of the UML kernel runs every suite on every codec path (each
+# case passes its path to the library, kunit/utfconv_paths.h). Extra
 # arguments go to the UML kernel's command line.
 #
 # Exits non-zero on a failed or crashed test, or when no test ran.

@@ -73,11 +73,12 @@ $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(call codec_srcs,$(FUZZ_CC))
 
-# Once per codec path, which host_test -s (host_cli: UTFCONV_SIMD) pins
-# with the library's utfconv_force_path() (enum utfconv_path): the scalar
+# Once per codec path, which host_test -s (host_cli: UTFCONV_SIMD) passes
+# to the library's path entries (enum utfconv_path): the scalar
 # paths only (0), then the SIMD paths whatever the size (2, with SSSE3
-# and AVX2 where the CPU has them; on a machine without SIMD paths this
-# run repeats the scalar one), then the parts with long inputs again with
+# and AVX2 where the CPU has them; a machine without SIMD paths, or
+# without the instruction sets a path names, skips that run, saying so),
+# then the parts with long inputs again with
 # SSE2 only (3), without AVX2 (4) and on the scalar paths without the
 # BMI2 steps (5; the run with 0 takes them where the CPU has BMI2) and
 # without AVX-512 (6: the AVX2 paths, unchanged by it); the AVX-512 paths

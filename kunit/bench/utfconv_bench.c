@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * utfconv in-kernel bench: utfconv_buf() (strict policy) on its scalar
- * paths only (utfconv_force_path(UTFCONV_PATH_SCALAR)) and with its SIMD
- * paths (UTFCONV_PATH_AUTO, the default: for large buffers, where the
- * architecture has them) against
+ * paths only (utfconv_buf_path(UTFCONV_PATH_SCALAR, ...)) and with its
+ * SIMD paths (utfconv_buf() itself, the default: for large buffers,
+ * where the architecture has them) against
  * fs/nls's utf8s_to_utf16s() and utf16s_to_utf8s() on the same buffers, for every
  * corpus file embedded at build time (utfconv_bench.h). Runs on UML, where
  * kernel code runs at native speed; scripts/bench.sh builds it with its own
@@ -49,14 +49,16 @@ struct bench_buf {
 /* One conversion; output bytes or a negative errno. */
 static long bench_run(int impl, int dir, const struct bench_buf *b)
 {
-	if (impl != IMPL_NLS) {
-		utfconv_force_path(impl == IMPL_SIMD ? UTFCONV_PATH_AUTO :
-				   UTFCONV_PATH_SCALAR);
-		return utfconv_buf(dir == D_8TO16 ? UTFCONV_DIR_UTF8_TO_UTF16LE :
-				   UTFCONV_DIR_UTF16LE_TO_UTF8,
-				   UTFCONV_POLICY_STRICT, 0, b->src, b->n,
+	u32 d = dir == D_8TO16 ? UTFCONV_DIR_UTF8_TO_UTF16LE :
+		UTFCONV_DIR_UTF16LE_TO_UTF8;
+
+	if (impl == IMPL_SIMD)
+		return utfconv_buf(d, UTFCONV_POLICY_STRICT, 0, b->src, b->n,
 				   b->dst, b->cap, NULL);
-	}
+	if (impl == IMPL_CODEC)
+		return utfconv_buf_path(UTFCONV_PATH_SCALAR, d,
+					UTFCONV_POLICY_STRICT, 0, b->src, b->n,
+					b->dst, b->cap, NULL);
 	/* fs/nls: maxout in output units; both stop at a NUL. */
 	if (dir == D_8TO16) {
 		int r = utf8s_to_utf16s(b->src, b->n, UTF16_LITTLE_ENDIAN,
@@ -149,7 +151,6 @@ static void utfconv_bench_corpus(struct kunit *test)
 		for (i = 0; i < NIMPL; i++)
 			kvfree(out[i]);
 	}
-	utfconv_force_path(UTFCONV_PATH_AUTO);
 	pr_info("utfconv_bench: done %u files\n", utfconv_bench_nfiles);
 }
 
@@ -323,7 +324,6 @@ static void utfconv_bench_names(struct kunit *test)
 
 	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	utfconv_force_path(UTFCONV_PATH_AUTO);
 	for (f = 0; f < utfconv_bench_nfiles; f++) {
 		const struct utfconv_bench_file *bf = &utfconv_bench_files[f];
 

@@ -18,10 +18,12 @@
  * rotated from round to round, each sample a loop of at least MIN_MS
  * milliseconds, and keeps the fastest. Prints input MB/s, A/hsw, B/hsw
  * and B/A per file and their geometric means; the exit status only
- * reports errors. -p pins both codecs to the path PATH (the number of an
+ * reports errors. -p runs both codecs on the path PATH (the number of an
  * enum utfconv_path, kmod/utfconv_simd.h: 3 SSE2, 4 SSSE3, 6 AVX2, 7
- * AVX-512; default 1, what users get) with utfconv_force_path(), so that
- * a machine with AVX-512 measures the other SIMD paths too.
+ * AVX-512; default 1, what users get, through utfconv_buf() itself), so
+ * that a machine with AVX-512 measures the other SIMD paths too: through
+ * each codec's utfconv_buf_path(), or, in a tree from before it, after
+ * its global utfconv_force_path().
  */
 #include <math.h>
 #include <stdbool.h>
@@ -45,8 +47,18 @@ ssize_t A_utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 ssize_t B_utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		      const void *src, size_t src_bytes, void *dst,
 		      size_t dst_bytes, uint64_t *error_offset);
-int A_utfconv_force_path(unsigned int path);
-int B_utfconv_force_path(unsigned int path);
+/* -p: the path entry of each tree, or an older tree's global pin */
+ssize_t A_utfconv_buf_path(unsigned int path, uint32_t direction,
+			   uint32_t policy, uint32_t flags, const void *src,
+			   size_t src_bytes, void *dst, size_t dst_bytes,
+			   uint64_t *error_offset) __attribute__((weak));
+ssize_t B_utfconv_buf_path(unsigned int path, uint32_t direction,
+			   uint32_t policy, uint32_t flags, const void *src,
+			   size_t src_bytes, void *dst, size_t dst_bytes,
+			   uint64_t *error_offset);
+int A_utfconv_path_level(unsigned int path) __attribute__((weak));
+int B_utfconv_path_level(unsigned int path);
+int A_utfconv_force_path(unsigned int path) __attribute__((weak));
 
 /* the codec's UTFCONV_DIR_* and UTFCONV_PATH_AUTO */
 #define AB_DIR_8TO16	1
@@ -57,6 +69,7 @@ enum { IMPL_A, IMPL_B, IMPL_HSW, NIMPL };
 static const char *const impl_name[NIMPL] = { "A", "B", "haswell" };
 static const void *hsw;
 static int nimpl = 2;
+static unsigned int ab_path = AB_PATH_AUTO;
 
 /* One conversion in direction @dir; output bytes, or -1 on error. */
 static long run(int impl, int dir, const void *src, size_t n, void *dst,
@@ -64,9 +77,15 @@ static long run(int impl, int dir, const void *src, size_t n, void *dst,
 {
 	ssize_t r = -1;
 
-	if (impl == IMPL_A)
+	if (impl == IMPL_A && ab_path != AB_PATH_AUTO && A_utfconv_buf_path)
+		r = A_utfconv_buf_path(ab_path, dir, UTFCONV_POLICY_STRICT, 0,
+				       src, n, dst, cap, NULL);
+	else if (impl == IMPL_A)
 		r = A_utfconv_buf(dir, UTFCONV_POLICY_STRICT, 0, src, n, dst,
 				  cap, NULL);
+	else if (impl == IMPL_B && ab_path != AB_PATH_AUTO)
+		r = B_utfconv_buf_path(ab_path, dir, UTFCONV_POLICY_STRICT, 0,
+				       src, n, dst, cap, NULL);
 	else if (impl == IMPL_B)
 		r = B_utfconv_buf(dir, UTFCONV_POLICY_STRICT, 0, src, n, dst,
 				  cap, NULL);
@@ -179,8 +198,12 @@ int main(int argc, char **argv)
 	nf = argc - optind;
 	if (nf < 1 || rounds < 1)
 		die("%s", "no files (or no rounds)");
-	if (A_utfconv_force_path(path) < 0 || B_utfconv_force_path(path) < 0)
+	if (B_utfconv_path_level(path) < 0 ||
+	    (A_utfconv_path_level && A_utfconv_path_level(path) < 0) ||
+	    (!A_utfconv_path_level && path != AB_PATH_AUTO &&
+	     (!A_utfconv_force_path || A_utfconv_force_path(path) < 0)))
 		die("no codec path %s", path_arg);
+	ab_path = path;
 #if BENCH_HAVE_SIMDUTF
 	hsw = bench_simdutf_kernel("haswell");
 	if (hsw)

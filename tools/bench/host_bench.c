@@ -50,10 +50,14 @@ ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		    const void *src, size_t src_bytes, void *dst,
 		    size_t dst_bytes, uint64_t *error_offset);
 /*
- * From kmod/utfconv_simd.h: pins the codec's paths for every later call
- * (enum utfconv_path), as the host tests do.
+ * From kmod/utfconv_codec.h: utfconv_buf() on a path (enum utfconv_path),
+ * as the host tests call it, and the SIMD level a path takes.
  */
-int utfconv_force_path(unsigned int path);
+ssize_t utfconv_buf_path(unsigned int path, uint32_t direction,
+			 uint32_t policy, uint32_t flags, const void *src,
+			 size_t src_bytes, void *dst, size_t dst_bytes,
+			 uint64_t *error_offset);
+int utfconv_path_level(unsigned int path);
 /* UTFCONV_PATH_GENERIC: the portable scalar code, as simdutf's fallback */
 #define BENCH_PATH_SCALAR	5
 #define BENCH_PATH_BMI2		0	/* UTFCONV_PATH_SCALAR: BMI2 steps */
@@ -120,10 +124,14 @@ static long run_codec(unsigned int path, int dir, const void *src, size_t n,
 {
 	ssize_t r;
 
-	utfconv_force_path(path);
 	/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
-	r = utfconv_buf(dir == D_8TO16 ? 1 : 3, UTFCONV_POLICY_STRICT, 0, src,
-			n, dst, cap, NULL);
+	if (path == BENCH_PATH_AUTO)
+		r = utfconv_buf(dir == D_8TO16 ? 1 : 3, UTFCONV_POLICY_STRICT,
+				0, src, n, dst, cap, NULL);
+	else
+		r = utfconv_buf_path(path, dir == D_8TO16 ? 1 : 3,
+				     UTFCONV_POLICY_STRICT, 0, src, n, dst,
+				     cap, NULL);
 	return r < 0 ? -1 : r;
 }
 
@@ -226,7 +234,7 @@ static void find_impls(void)
 		printf("BMI2: skipped: no BMI2 on this CPU\n");
 	if (!__builtin_cpu_supports("avx2"))
 		printf("note: no AVX2 on this CPU: the SIMD column is the SSSE3 paths\n");
-	avail[IMPL_AVX512] = utfconv_force_path(BENCH_PATH_AVX512) >=
+	avail[IMPL_AVX512] = utfconv_path_level(BENCH_PATH_AVX512) >=
 			     BENCH_LEVEL_AVX512;
 	if (!avail[IMPL_AVX512])
 		printf("AVX512: skipped: no AVX-512 on this CPU\n");

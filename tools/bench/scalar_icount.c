@@ -27,9 +27,6 @@
 
 #include "../../kmod/utfconv_codec.h"
 
-/* From kmod/utfconv_simd.h: pins the codec's paths (0: scalar only). */
-int utfconv_force_path(unsigned int path);
-
 static u8 in8[1 << 21], in16[1 << 22], out[1 << 22];
 
 static long scalar_icount_stream(u32 dir, const u8 *s, size_t n)
@@ -103,9 +100,9 @@ int main(int argc, char **argv)
 	mode = atoi(argv[2]);
 	n = fread(in8, 1, sizeof(in8), f);
 	fclose(f);
-	utfconv_force_path(0);
-	m = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_POLICY_STRICT, 0,
-			in8, n, in16, sizeof(in16), NULL);
+	m = utfconv_buf_path(UTFCONV_PATH_SCALAR, UTFCONV_DIR_UTF8_TO_UTF16LE,
+			     UTFCONV_POLICY_STRICT, 0, in8, n, in16, sizeof(in16),
+			     NULL);
 	if (m < 0 || mode < 0 || mode > 5) {
 		fprintf(stderr, "scalar_icount: bad input or mode\n");
 		return 2;

@@ -6,8 +6,8 @@
  *   vm_bench [-s MIB] [-r ROUNDS] [-c CLI] [-g GLIBC_DIR] [-t TMPDIR]
  *            [-k NAMES] [-o OPENS] [-f FILES] [-p SIMD] FILE...
  *
- * -p sets the userspace codec's paths like the module parameter simd (0
- * scalar only; vm-bench.sh loads the module with the same value).
+ * -p sets the userspace codec's paths: 1, the default, what the library
+ * chooses for this CPU; 0 its scalar paths only.
  *
  * The FILEs (the corpus) are concatenated and repeated to MIB MiB of
  * UTF-8 (cut at a character boundary), and its UTF-16LE form is made with
@@ -79,10 +79,28 @@ ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
 		    const void *src, size_t src_bytes, void *dst,
 		    size_t dst_bytes, uint64_t *error_offset);
 /*
- * From kmod/utfconv_simd.h: pins the codec's paths; 0 scalar, 1 the
- * default, as the module parameter simd=0|1.
+ * From kmod/utfconv_codec.h: utfconv_buf() on a path (enum utfconv_path:
+ * 0 scalar only, 1 the default).
  */
-int utfconv_force_path(unsigned int path);
+ssize_t utfconv_buf_path(unsigned int path, uint32_t direction,
+			 uint32_t policy, uint32_t flags, const void *src,
+			 size_t src_bytes, void *dst, size_t dst_bytes,
+			 uint64_t *error_offset);
+
+/* -p: the path of the codec alone's calls */
+static unsigned int vm_path = 1;
+
+/* utfconv_buf() on the path -p chose */
+static ssize_t vm_buf(uint32_t direction, uint32_t policy, uint32_t flags,
+		      const void *src, size_t src_bytes, void *dst,
+		      size_t dst_bytes, uint64_t *error_offset)
+{
+	if (vm_path == 1)
+		return utfconv_buf(direction, policy, flags, src, src_bytes,
+				   dst, dst_bytes, error_offset);
+	return utfconv_buf_path(vm_path, direction, policy, flags, src,
+				src_bytes, dst, dst_bytes, error_offset);
+}
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MIB		(1024 * 1024UL)
@@ -273,7 +291,7 @@ static void make_text(char **files, int nfiles, size_t size)
 		i = (i + 1) % nfiles;
 	}
 	u16 = xmalloc(cap16);
-	n16 = utfconv_buf(dir_codec[D_8TO16], UTFCONV_POLICY_STRICT,
+	n16 = vm_buf(dir_codec[D_8TO16], UTFCONV_POLICY_STRICT,
 			  0, u8, n, u16, cap16, NULL);
 	if (n16 < 0)
 		die("the codec rejects the text (%zd)", n16);
@@ -486,7 +504,7 @@ static double run_impl(int i, int d, const char *out_path, size_t *out_len)
 		return run_prog(argv, out_path);
 	case I_CODEC:
 		t0 = now_ns();
-		r = utfconv_buf(dir_codec[d], UTFCONV_POLICY_STRICT, 0, text[d],
+		r = vm_buf(dir_codec[d], UTFCONV_POLICY_STRICT, 0, text[d],
 				text_len[d], dst, dst_cap, NULL);
 		break;
 	case I_IOCTL:
@@ -619,7 +637,7 @@ static void make_names(int k)
 		}
 		names[i].src[D_8TO16] = t + pos;
 		names[i].len[D_8TO16] = len;
-		n16 = utfconv_buf(dir_codec[D_8TO16],
+		n16 = vm_buf(dir_codec[D_8TO16],
 				  UTFCONV_POLICY_STRICT, 0, t + pos, len,
 				  names[i].u16, sizeof(names[i].u16), NULL);
 		if (n16 < 0)
@@ -640,7 +658,7 @@ static long name_conv(int m, int d, int fd, const struct name *nm,
 
 	switch (m) {
 	case M_CODEC:
-		return utfconv_buf(dir_codec[d], UTFCONV_POLICY_STRICT, 0, src,
+		return vm_buf(dir_codec[d], UTFCONV_POLICY_STRICT, 0, src,
 				   n, out, cap, NULL);
 	case M_IOCTL:
 		return dev_convert(fd, d, src, n, out, cap);
@@ -1104,7 +1122,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "s:r:c:g:t:k:o:f:p:")) != -1) {
 		switch (opt) {
 		case 'p':
-			utfconv_force_path(!!atoi(optarg));
+			vm_path = !!atoi(optarg);
 			break;
 		case 's':
 			size = strtoul(optarg, NULL, 10) * MIB;

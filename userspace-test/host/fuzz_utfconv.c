@@ -59,9 +59,14 @@ static void *fuzz_alloc(size_t bytes)
 #define UTFCONV_ALLOC(ctx, bytes)	fuzz_alloc(bytes)
 
 #include "host_expect.h"
-#include "utfconv_checks.h"
 #include "../../kmod/utfconv_codec.h"
 #include "../../kmod/utfconv_simd.h"
+
+/* the path of the input's conversions (kunit/utfconv_paths.h) */
+static enum utfconv_path fuzz_path;
+#define UTFCONV_TEST_PATH()	fuzz_path
+
+#include "utfconv_checks.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
@@ -69,7 +74,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 /* Whether the AVX-512 paths (codec path 7) are under test here. */
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	if (utfconv_force_path(UTFCONV_PATH_AVX512) < UTFCONV_LEVEL_AVX512)
+	if (utfconv_path_missing(UTFCONV_PATH_AVX512,
+				 utfconv_path_level(UTFCONV_PATH_AVX512)))
 		printf("fuzz_utfconv: codec path 7 (AVX-512): skipped: no AVX-512 on this CPU\n");
 	else
 		printf("fuzz_utfconv: codec path 7 (AVX-512): fuzzed\n");
@@ -94,8 +100,8 @@ static void fuzz_check_to_nul(u32 dir, u32 pol, const u8 *in, size_t n,
 			end += 2;
 	if (end + 2 > n && dir > UTFCONV_DIR_UTF8_TO_UTF16BE)
 		end = n;
-	got = utfconv_buf_to_nul(dir, pol, in, n, a, room);
-	want = utfconv_buf(dir, pol, 0, in, end, b, room, NULL);
+	got = utfconv_test_buf_to_nul(dir, pol, in, n, a, room);
+	want = utfconv_test_buf(dir, pol, 0, in, end, b, room, NULL);
 	UTFCONV_CHECK(NULL, got == want && (got <= 0 || !memcmp(a, b, got)),
 		      "utfconv_buf_to_nul() %zd, want %zd (end %zu of %zu)",
 		      got, want, end, n);
@@ -125,8 +131,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	 * so the capacity's bits shift it to reach all eight; a seed with
 	 * data[0] below 80 and no capacity stays on the scalar path.
 	 */
-	utfconv_force_path((data[0] / 80 + data[1] / 8) %
-			   (UTFCONV_PATH_AVX512 + 1));
+	fuzz_path = (data[0] / 80 + data[1] / 8) % (UTFCONV_PATH_AVX512 + 1);
 	ncuts = data[1] % 8;
 	cap = data[1] / 8;
 	if (size < 2 + ncuts)
@@ -162,8 +167,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	back = utfconv_reverse_direction(dir);
 	if (!ref.error_kind && !flags && back) {
 		out2 = fuzz_alloc(utfconv_ref_out_max(back, ref.out_bytes));
-		len = utfconv_buf(back, pol, 0, ref.out, ref.out_bytes, out2,
-				  utfconv_ref_out_max(back, ref.out_bytes), NULL);
+		len = utfconv_test_buf(back, pol, 0, ref.out, ref.out_bytes, out2,
+				       utfconv_ref_out_max(back, ref.out_bytes), NULL);
 		UTFCONV_CHECK(NULL, len == n && !memcmp(out2, in, n),
 			      "round trip: %zd bytes, want %zu", len, n);
 	}

@@ -5,9 +5,9 @@
  * buffer ends exactly at one, so that a read past the input or a write
  * past the output buffer faults at once (the block and SIMD paths may
  * look and write ahead, never beyond the ends). Each case runs under
- * every codec path (enum utfconv_path 0 to 7, pinned with
- * utfconv_force_path(); the AVX-512 paths, 7, only where the CPU has them,
- * and the run says so where it does not) and must give, call for call, the same status,
+ * every codec path (enum utfconv_path 0 to 7, passed to the library's
+ * path entries; the AVX-512 paths, 7, only where the CPU has them, and
+ * the run says so where it does not) and must give, call for call, the same status,
  * bytes used, output and counters as the scalar path (0); the scalar path
  * must agree with the reference model
  * (kunit/utfconv_ref.h).
@@ -45,6 +45,12 @@
 #include "utfconv_ref.h"
 #include "../../kmod/utfconv_codec.h"
 #include "../../kmod/utfconv_simd.h"
+
+/* the path of the case's conversions (kunit/utfconv_paths.h) */
+static enum utfconv_path guard_path;
+#define UTFCONV_TEST_PATH()	guard_path
+
+#include "utfconv_paths.h"
 
 #define GUARD_MAX_IN	9200
 #define GUARD_MAX_OUT	(2 * GUARD_MAX_IN + 64)
@@ -333,8 +339,8 @@ static void guard_stream(const struct guard_case *c, struct guard_run *r)
 			cap = full;
 		src = guard_place(c->in + pos, chunk);
 		dst = guard_outbuf(cap);
-		ret = utfconv_convert(&r->st, src, chunk, &in_used, dst, cap,
-				      &out_used, end ? UTFCONV_END : 0);
+		ret = utfconv_test_convert(&r->st, src, chunk, &in_used, dst, cap,
+					   &out_used, end ? UTFCONV_END : 0);
 		if (!guard_canary_ok(dst)) {
 			guard_fail_why = "write before the output buffer";
 			return;
@@ -370,8 +376,8 @@ static void guard_bufs(const struct guard_case *c, struct guard_run *r)
 		ssize_t ret;
 
 		r->buf_off[i] = ~0ULL;
-		ret = utfconv_buf(c->dir, c->pol, c->flags, src, c->n, dst,
-				  c->caps[i], &r->buf_off[i]);
+		ret = utfconv_test_buf(c->dir, c->pol, c->flags, src, c->n, dst,
+				       c->caps[i], &r->buf_off[i]);
 		r->buf_ret[i] = ret;
 		r->buf_hash[i] = guard_fnv(0, dst, ret > 0 ? ret : 0);
 		if (!guard_canary_ok(dst))
@@ -380,8 +386,8 @@ static void guard_bufs(const struct guard_case *c, struct guard_run *r)
 	/* the drop-ins' converter, which reads up to a NUL as it goes */
 	if (c->dir != UTFCONV_DIR_UTF16_TO_UTF8) {
 		u8 *dst = guard_outbuf(c->caps[7]);
-		ssize_t ret = utfconv_buf_to_nul(c->dir, c->pol, src, c->n,
-						 dst, c->caps[7]);
+		ssize_t ret = utfconv_test_buf_to_nul(c->dir, c->pol, src, c->n,
+						      dst, c->caps[7]);
 
 		r->hash = guard_fnv(r->hash, &ret, sizeof(ret));
 		r->hash = guard_fnv(r->hash, dst, ret > 0 ? ret : 0);
@@ -438,7 +444,7 @@ static bool guard_one(struct guard_case *c)
 	for (mode = 0; mode < guard_modes; mode++) {
 		struct guard_run *r = &guard_runs[mode];
 
-		utfconv_force_path(mode);
+		guard_path = mode;
 		guard_cur = c;
 		guard_cur_mode = mode;
 		guard_fail_why = NULL;
@@ -531,7 +537,8 @@ int main(int argc, char **argv)
 	signal(SIGBUS, guard_fault);
 	guard_map(&guard_in, GUARD_MAX_IN);
 	guard_map(&guard_out, GUARD_MAX_OUT);
-	if (utfconv_force_path(UTFCONV_PATH_AVX512) < UTFCONV_LEVEL_AVX512) {
+	if (utfconv_path_missing(UTFCONV_PATH_AVX512,
+				 utfconv_path_level(UTFCONV_PATH_AVX512))) {
 		guard_modes = UTFCONV_PATH_AVX512;
 		printf("guard_test: codec path 7 (AVX-512): skipped: no AVX-512 on this CPU\n");
 	}

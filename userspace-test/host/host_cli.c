@@ -5,8 +5,8 @@
  * writes for each (s32le errno, u32le error kind, u64le error offset,
  * u64le replacements, u32le output length, output bytes) to stdout,
  * converting each record as one complete stream in one call. The
- * environment variable UTFCONV_SIMD pins the codec's paths (enum
- * utfconv_path, as host_test -s does).
+ * environment variable UTFCONV_SIMD names the codec path of every call
+ * (enum utfconv_path, as host_test -s does).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,12 @@
 
 #include "../../kmod/utfconv_simd.h"
 
+/* UTFCONV_SIMD: the path of every call (kunit/utfconv_paths.h) */
+static enum utfconv_path cli_path = UTFCONV_PATH_AUTO;
+#define UTFCONV_TEST_PATH()	cli_path
+
+#include "utfconv_paths.h"
+
 int main(void)
 {
 	struct utfconv_state st;
@@ -26,7 +32,7 @@ int main(void)
 	int ret;
 
 	if (getenv("UTFCONV_SIMD"))
-		utfconv_force_path(atoi(getenv("UTFCONV_SIMD")));
+		cli_path = atoi(getenv("UTFCONV_SIMD"));
 	while (fread(hdr, 1, 7, stdin) == 7) {
 		len = get_unaligned_le32(hdr + 3);
 		in = realloc(in, len + 1);
@@ -36,8 +42,8 @@ int main(void)
 			return 2;
 		ret = utfconv_init(&st, hdr[0], hdr[1], hdr[2]);
 		if (!ret)
-			ret = utfconv_convert(&st, in, len, &used, out, cap, &wrote,
-					      UTFCONV_END);
+			ret = utfconv_test_convert(&st, in, len, &used, out, cap, &wrote,
+						   UTFCONV_END);
 		else
 			wrote = 0;
 		put_unaligned_le32(ret, res);

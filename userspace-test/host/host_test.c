@@ -10,10 +10,11 @@
  *
  * Usage: host_test [-q] [-f] [-s MODE] [-x PART] [-X PART] SHARED_DIR [PYDIFF_COMMAND]
  * -q: print failures and the summary only; -f: full pair sweep in both
- * byte orders; -s: the codec paths to pin with utfconv_force_path() (enum
- * utfconv_path: 0 scalar paths only, 1 the default, 2 SIMD paths whatever
- * the size, 3 the same with SSE2 only, 4 without AVX2, 5 scalar paths
- * without the BMI2 steps; host.mk runs the tests once with each);
+ * byte orders; -s: the codec path every conversion takes, passed to the
+ * library's path entries (enum utfconv_path: 0 scalar paths only, 1 the
+ * default, 2 SIMD paths whatever the size, 3 the same with SSE2 only, 4
+ * without AVX2, 5 scalar paths without the BMI2 steps, 6 without AVX-512,
+ * 7 the AVX-512 paths; host.mk runs the tests once with each);
  * -x: run only the parts whose name contains PART; -X: skip the parts whose
  * name contains PART (vectors, api, sweep, bmi2, runs, random, iconv,
  * python).
@@ -55,6 +56,11 @@ static void *host_alloc(void *ctx, size_t bytes);
 
 #include "host_expect.h"
 #include "../../kmod/utfconv_internal.h"	/* utfconv_choose() */
+
+/* -s: the path of every conversion (kunit/utfconv_paths.h) */
+static enum utfconv_path host_path = UTFCONV_PATH_AUTO;
+#define UTFCONV_TEST_PATH()	host_path
+
 #include "utfconv_checks.h"
 #include "utfconv_runs.h"
 
@@ -176,45 +182,45 @@ static void test_api(void)
 	UTFCONV_CHECK(&ctx, utfconv_init(&st, 1, UTFCONV_POLICY_MAX + 1, 0) == -EINVAL,
 		      "policy max+1");
 	UTFCONV_CHECK(&ctx, utfconv_init(&st, 1, 0, 4) == -EINVAL, "flag bit 2");
-	UTFCONV_CHECK(&ctx, utfconv_buf(9, 0, 0, "a", 1, out, 16, NULL) == -EINVAL,
+	UTFCONV_CHECK(&ctx, utfconv_test_buf(9, 0, 0, "a", 1, out, 16, NULL) == -EINVAL,
 		      "utfconv_buf direction 9");
-	UTFCONV_CHECK(&ctx, utfconv_buf(1, 7, 0, "a", 1, out, 16, NULL) == -EINVAL,
+	UTFCONV_CHECK(&ctx, utfconv_test_buf(1, 7, 0, "a", 1, out, 16, NULL) == -EINVAL,
 		      "utfconv_buf policy 7");
 	host_end(&ctx);
 
 	host_begin(&ctx, "api: convert rejects unknown call flags");
 	utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0);
-	ret = utfconv_convert(&st, "a", 1, &used, out, 16, &wrote, 2);
+	ret = utfconv_test_convert(&st, "a", 1, &used, out, 16, &wrote, 2);
 	UTFCONV_CHECK(&ctx, ret == -EINVAL && !used && !wrote, "cflags 2: %d", ret);
 	host_end(&ctx);
 
 	host_begin(&ctx, "api: pending bytes, end, input after end, reset");
 	utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0);
-	ret = utfconv_convert(&st, "\xf0\x9f\x98", 3, &used, out, 16, &wrote, 0);
+	ret = utfconv_test_convert(&st, "\xf0\x9f\x98", 3, &used, out, 16, &wrote, 0);
 	UTFCONV_CHECK(&ctx, !ret && used == 3 && !wrote && utfconv_pending_bytes(&st) == 3 &&
 		      st.bytes_in == 3 && !utfconv_ended(&st), "3 pending: %d", ret);
-	ret = utfconv_convert(&st, "\xbb", 1, &used, out, 16, &wrote, UTFCONV_END);
+	ret = utfconv_test_convert(&st, "\xbb", 1, &used, out, 16, &wrote, UTFCONV_END);
 	UTFCONV_CHECK(&ctx, !ret && used == 1 && wrote == 4 && utfconv_ended(&st) &&
 		      !utfconv_pending_bytes(&st), "completed: %d", ret);
-	ret = utfconv_convert(&st, "a", 1, &used, out, 16, &wrote, 0);
+	ret = utfconv_test_convert(&st, "a", 1, &used, out, 16, &wrote, 0);
 	UTFCONV_CHECK(&ctx, ret == -EINVAL && !used && !wrote, "after end: %d", ret);
 	utfconv_reset(&st);
 	UTFCONV_CHECK(&ctx, !st.bytes_in && !st.bytes_out && !st.code_points &&
 		      !utfconv_ended(&st), "reset keeps counters");
-	ret = utfconv_convert(&st, "a", 1, &used, out, 16, &wrote, UTFCONV_END);
+	ret = utfconv_test_convert(&st, "a", 1, &used, out, 16, &wrote, UTFCONV_END);
 	UTFCONV_CHECK(&ctx, !ret && wrote == 2 && out[0] == 'a', "after reset: %d", ret);
 	host_end(&ctx);
 
 	host_begin(&ctx, "api: halted stream until reset");
 	utfconv_init(&st, UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_POLICY_STRICT, 0);
-	ret = utfconv_convert(&st, "a\0\0\xdc", 4, &used, out, 16, &wrote, 0);
+	ret = utfconv_test_convert(&st, "a\0\0\xdc", 4, &used, out, 16, &wrote, 0);
 	UTFCONV_CHECK(&ctx, ret == -EILSEQ && used == 2 && wrote == 1 &&
 		      st.error_offset == 2 && st.bytes_in == 2, "lone trail: %d %zu %zu",
 		      ret, used, wrote);
-	ret = utfconv_convert(&st, "b\0", 2, &used, out, 16, &wrote, UTFCONV_END);
+	ret = utfconv_test_convert(&st, "b\0", 2, &used, out, 16, &wrote, UTFCONV_END);
 	UTFCONV_CHECK(&ctx, ret == -EILSEQ && !used && !wrote, "still halted: %d", ret);
 	utfconv_reset(&st);
-	ret = utfconv_convert(&st, "b\0", 2, &used, out, 16, &wrote, UTFCONV_END);
+	ret = utfconv_test_convert(&st, "b\0", 2, &used, out, 16, &wrote, UTFCONV_END);
 	UTFCONV_CHECK(&ctx, !ret && wrote == 1 && st.error_kind == UTFCONV_ERR_NONE,
 		      "after reset: %d", ret);
 	host_end(&ctx);
@@ -259,23 +265,23 @@ static void test_sweep_scalars(void)
 			memcpy(big16 + t16, s16, n16);
 			t8 += n8;
 			t16 += n16;
-			r = utfconv_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
-					UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, s8, n8, o,
-					sizeof(o), NULL);
+			r = utfconv_test_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
+					     UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, s8, n8, o,
+					     sizeof(o), NULL);
 			if (r != n16 || memcmp(o, s16, n16))
 				UTFCONV_CHECK(&ctx, 0, "U+%04X to UTF-16: %zd", c, r);
-			r = utfconv_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
-					UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0, s16, n16, o,
-					sizeof(o), NULL);
+			r = utfconv_test_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
+					     UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0, s16, n16, o,
+					     sizeof(o), NULL);
 			if (r != n8 || memcmp(o, s8, n8))
 				UTFCONV_CHECK(&ctx, 0, "U+%04X to UTF-8: %zd", c, r);
 		}
-		r = utfconv_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE : UTFCONV_DIR_UTF8_TO_UTF16LE,
-				0, 0, big8, t8, back, sizeof(back), NULL);
+		r = utfconv_test_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE : UTFCONV_DIR_UTF8_TO_UTF16LE,
+				     0, 0, big8, t8, back, sizeof(back), NULL);
 		UTFCONV_CHECK(&ctx, r == t16 && !memcmp(back, big16, t16),
 			      "all scalars in one buffer to UTF-16: %zd", r);
-		r = utfconv_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 : UTFCONV_DIR_UTF16LE_TO_UTF8,
-				0, 0, big16, t16, back, sizeof(back), NULL);
+		r = utfconv_test_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 : UTFCONV_DIR_UTF16LE_TO_UTF8,
+				     0, 0, big16, t16, back, sizeof(back), NULL);
 		UTFCONV_CHECK(&ctx, r == t8 && !memcmp(back, big8, t8),
 			      "all scalars in one buffer to UTF-8: %zd", r);
 		host_end(&ctx);
@@ -543,33 +549,21 @@ static bool host_bmi2_fast(void)
 }
 
 /*
- * Whether a call starting now takes the BMI2 steps (utfconv_choose(), as
- * every call's cursor does).
- */
-static bool host_bmi2_chosen(void)
-{
-	struct utfconv_choice ch;
-
-	utfconv_choose(&ch);
-	return ch.bmi2;
-}
-
-/*
  * The outputs are the same with the BMI2 steps and without them, so no
  * conversion shows which ones ran: check the key as the module's init
- * left it (@at_load: before main() pinned a path), that no pinned path
- * writes it, and the choice a call makes after each path is pinned, from
- * each state; then pin @path again.
+ * left it (@at_load: before main() ran), that the choice of a call on
+ * each path takes them on every path but generic where the CPU runs them
+ * fast, and that no call wrote the key.
  */
-static void test_bmi2_key(enum utfconv_path path, bool at_load)
+static void test_bmi2_key(bool at_load)
 {
 	static const enum utfconv_path order[] = {
-		UTFCONV_PATH_GENERIC, UTFCONV_PATH_SCALAR, UTFCONV_PATH_GENERIC,
-		UTFCONV_PATH_AUTO, UTFCONV_PATH_SIMD, UTFCONV_PATH_GENERIC,
-		UTFCONV_PATH_GENERIC, UTFCONV_PATH_SSE2, UTFCONV_PATH_SSSE3,
-		UTFCONV_PATH_SCALAR, UTFCONV_PATH_SCALAR,
+		UTFCONV_PATH_GENERIC, UTFCONV_PATH_SCALAR, UTFCONV_PATH_AUTO,
+		UTFCONV_PATH_SIMD, UTFCONV_PATH_SSE2, UTFCONV_PATH_SSSE3,
+		UTFCONV_PATH_AVX2, UTFCONV_PATH_AVX512,
 	};
 	bool fast = host_bmi2_fast(), want;
+	struct utfconv_choice ch;
 	struct host_ctx ctx;
 	unsigned int i;
 
@@ -580,17 +574,16 @@ static void test_bmi2_key(enum utfconv_path path, bool at_load)
 		ctx.failures++;
 	}
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
-		utfconv_force_path(order[i]);
+		utfconv_path_choose(order[i], &ch);
 		want = fast && order[i] != UTFCONV_PATH_GENERIC;
-		if (host_bmi2_chosen() != want || host_bmi2_key() != fast) {
+		if (ch.bmi2 != want || host_bmi2_key() != fast) {
 			fprintf(stderr,
 				"  step %u: path %d: BMI2 chosen %d, want %d; key %d, want %d (CPU fast)\n",
-				i, order[i], host_bmi2_chosen(), want,
-				host_bmi2_key(), fast);
+				i, order[i], ch.bmi2, want, host_bmi2_key(),
+				fast);
 			ctx.failures++;
 		}
 	}
-	utfconv_force_path(path);
 	host_end(&ctx);
 }
 
@@ -607,6 +600,12 @@ static void test_long_runs(void)
 			 "long runs: text %u, a fault at every position, every capacity", t);
 		host_begin(&ctx, name);
 		utfconv_check_long_runs(&ctx, t, 1);
+		host_free_all(&ctx);
+		host_end(&ctx);
+		snprintf(name, sizeof(name),
+			 "long runs: text %u, to a NUL at every position", t);
+		host_begin(&ctx, name);
+		utfconv_check_nul_runs(&ctx, t, 1);
 		host_free_all(&ctx);
 		host_end(&ctx);
 	}
@@ -663,9 +662,9 @@ static void check_fpu_sections(struct host_ctx *ctx, int level, bool utf16,
 	unsigned long n0 = utfconv_compat_fpu_sections, n;
 	ssize_t r;
 
-	r = utfconv_buf(utf16 ? UTFCONV_DIR_UTF16LE_TO_UTF8 :
-			UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in, bytes, out,
-			2 * bytes, NULL);
+	r = utfconv_test_buf(utf16 ? UTFCONV_DIR_UTF16LE_TO_UTF8 :
+			     UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in, bytes, out,
+			     2 * bytes, NULL);
 	n = utfconv_compat_fpu_sections - n0;
 	UTFCONV_CHECK(ctx, r == (ssize_t)(utf16 ? bytes / 2 : 2 * bytes),
 		      "%zu bytes of ASCII%s: returned %zd", bytes,
@@ -772,7 +771,7 @@ static void check_iconv(struct host_ctx *ctx, const char *name, u32 dir,
 	ssize_t r;
 
 	run_iconv(iconv_name(dir, 0), iconv_name(dir, 1), in, n, a, cap, &ir);
-	r = utfconv_buf(dir, UTFCONV_POLICY_STRICT, 0, in, n, b, cap, &off);
+	r = utfconv_test_buf(dir, UTFCONV_POLICY_STRICT, 0, in, n, b, cap, &off);
 	if (!ir.err) {
 		UTFCONV_CHECK(ctx, r == ir.out_bytes && !memcmp(a, b, r),
 			      "%s dir %u: iconv wrote %zu, we %zd", name, dir, ir.out_bytes, r);
@@ -848,18 +847,18 @@ static void corpus_file(const char *path, const char *label)
 			 label, k ? "BE" : "LE");
 		host_begin(&ctx, name);
 		check_iconv(&ctx, label, to16[k], in, n, a, b, cap);
-		r = utfconv_buf(to16[k], 0, 0, in, n, b, cap, NULL);
+		r = utfconv_test_buf(to16[k], 0, 0, in, n, b, cap, NULL);
 		UTFCONV_CHECK(&ctx, r >= 0, "to UTF-16: %zd", r);
 		if (r >= 0) {
 			check_iconv(&ctx, label, back[k], b, r, a, c, cap);
-			r2 = utfconv_buf(back[k], 0, 0, b, r, c, cap, NULL);
+			r2 = utfconv_test_buf(back[k], 0, 0, b, r, c, cap, NULL);
 			UTFCONV_CHECK(&ctx, r2 == n && !memcmp(c, in, n), "round trip: %zd", r2);
 			/* the BOM-detecting direction: BE without BOM, either with one */
 			if (k) {
 				/* it consumes a leading BOM (the Emoji file has one) */
 				size_t bom = n >= 3 && !memcmp(in, "\xef\xbb\xbf", 3) ? 3 : 0;
 
-				r2 = utfconv_buf(UTFCONV_DIR_UTF16_TO_UTF8, 0, 0, b, r, c, cap, NULL);
+				r2 = utfconv_test_buf(UTFCONV_DIR_UTF16_TO_UTF8, 0, 0, b, r, c, cap, NULL);
 				UTFCONV_CHECK(&ctx, r2 == n - bom && !memcmp(c, in + bom, n - bom),
 					      "UTF-16, BE by default: %zd", r2);
 			}
@@ -958,6 +957,7 @@ static void test_python(const char *cmd)
 int main(int argc, char **argv)
 {
 	unsigned int path = UTFCONV_PATH_AUTO;
+	const char *why;
 	int level;
 	bool bmi2_at_load;
 	const char *shared, *py = NULL, *only = NULL, *skip = NULL;
@@ -981,20 +981,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	bmi2_at_load = host_bmi2_key();
-	level = utfconv_force_path(path);
-	if (level < 0) {
-		fprintf(stderr, "%s: -s %u: no such codec path\n", argv[0], path);
-		return 2;
-	}
+	level = utfconv_path_level(path);
 	/*
-	 * -s 7 pins the AVX-512 paths: a run on a CPU without them says so
-	 * and tests nothing, rather than repeat another path's run as if it
-	 * were theirs.
+	 * A path this machine lacks (-s 7 on a CPU without AVX-512): the
+	 * library would take a lower one, so the run says so and tests
+	 * nothing, rather than repeat another path's run as if it were its.
 	 */
-	if (path == UTFCONV_PATH_AVX512 && level < UTFCONV_LEVEL_AVX512) {
-		printf("host_test -s 7: skipped: no AVX-512 on this CPU\n");
-		return 0;
+	why = utfconv_path_missing(path, level);
+	if (why) {
+		printf("host_test -s %u: skipped: %s\n", path, why);
+		return level < 0 ? 2 : 0;
 	}
+	host_path = path;
 	shared = argv[i];
 	if (i + 1 < argc)
 		py = argv[i + 1];
@@ -1030,7 +1028,7 @@ int main(int argc, char **argv)
 	       "AVX-512 both ways whatever the size (-s 7)" :
 	       "SIMD for large buffers (-s 1)");
 	if (PART("bmi2"))
-		test_bmi2_key(path, bmi2_at_load);
+		test_bmi2_key(bmi2_at_load);
 	if (PART("runs")) {
 		test_long_runs();
 		test_two_byte_runs();

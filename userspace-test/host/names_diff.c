@@ -17,7 +17,8 @@
  * its own), so that a read or write outside them faults.
  *
  * Usage: names_diff [-n CASES] [-S SEED] [-p PATH]
- * PATH: enum utfconv_path for utfconv_force_path() (default 0, scalar).
+ * PATH: the codec path of every conversion, enum utfconv_path (default 0,
+ * scalar), passed to the library's path entries.
  * Exits 1 after printing the failing cases (direction, policy, flags,
  * capacity, seed, input in hex).
  */
@@ -37,6 +38,12 @@
 #include "utfconv_ref.h"
 #include "../../kmod/utfconv_codec.h"
 #include "../../kmod/utfconv_simd.h"
+
+/* -p: the path of every conversion (kunit/utfconv_paths.h) */
+static enum utfconv_path names_path = UTFCONV_PATH_SCALAR;
+#define UTFCONV_TEST_PATH()	names_path
+
+#include "utfconv_paths.h"
 
 #define MAXIN 700
 #define AREA 8192
@@ -284,7 +291,7 @@ static void one_buf(u32 dir, u32 pol, u32 flags, const struct utfconv_ref *r,
 	const u8 *src = place_in(head, in, n);
 	u8 *dst = place_out(!head, cap);
 	u64 off = ~0ULL;
-	ssize_t ret = utfconv_buf(dir, pol, flags, src, n, dst, cap, &off);
+	ssize_t ret = utfconv_test_buf(dir, pol, flags, src, n, dst, cap, &off);
 	long want = r->out_bytes <= cap ? (r->err ? r->err : (long)r->out_bytes) :
 		    -E2BIG;
 
@@ -318,8 +325,8 @@ static void one_stream(u32 dir, u32 pol, u32 flags,
 		u8 *dst = place_out(!head, c);
 		size_t want;
 
-		ret = utfconv_convert(&st, src, k, &used, dst, c, &made,
-				      end ? UTFCONV_END : 0);
+		ret = utfconv_test_convert(&st, src, k, &used, dst, c, &made,
+					   end ? UTFCONV_END : 0);
 		checks++;
 		if (total + made > sizeof(cat)) {
 			dump("stream overflow", dir, pol, flags, c, made, 0);
@@ -384,7 +391,7 @@ static void one_nul(u32 dir, u32 pol, size_t cap, bool head)
 	utfconv_ref_convert(dir, pol, 0, in, k, refout, &r);
 	src = place_in(head, in, n);
 	dst = place_out(!head, cap);
-	ret = utfconv_buf_to_nul(dir, pol, src, n, dst, cap);
+	ret = utfconv_test_buf_to_nul(dir, pol, src, n, dst, cap);
 	want = r.out_bytes <= cap ? (r.err ? r.err : (long)r.out_bytes) :
 	       -E2BIG;
 	checks++;
@@ -456,7 +463,7 @@ int main(int argc, char **argv)
 {
 	long cases = 10000, c;
 	u64 seed = 0x6b6f73746c65ULL;
-	int path = UTFCONV_PATH_SCALAR, opt;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "n:S:p:")) != -1) {
 		if (opt == 'n')
@@ -464,7 +471,7 @@ int main(int argc, char **argv)
 		else if (opt == 'S')
 			seed = strtoull(optarg, NULL, 0);
 		else if (opt == 'p')
-			path = atoi(optarg);
+			names_path = atoi(optarg);
 	}
 	signal(SIGSEGV, segv);
 	signal(SIGBUS, segv);
@@ -472,7 +479,6 @@ int main(int argc, char **argv)
 	ain_h = mk();
 	aout_t = mk();
 	aout_h = mk();
-	utfconv_force_path(path);
 	for (c = 0; c < cases; c++) {
 		seed_now = seed + c;
 		rs = seed_now * 0x9E3779B97F4A7C15ULL | 1;
@@ -480,6 +486,6 @@ int main(int argc, char **argv)
 		one_case();
 	}
 	printf("names_diff: path %d seed %#llx cases %ld checks %ld fails %ld\n",
-	       path, (unsigned long long)seed, cases, checks, fails);
+	       names_path, (unsigned long long)seed, cases, checks, fails);
 	return fails != 0;
 }

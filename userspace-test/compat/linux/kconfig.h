@@ -13,7 +13,8 @@
 #endif
 
 /*
- * The host tests pin the codec paths with utfconv_force_path();
+ * The host tests run each codec path through the library's KUnit-only
+ * path entries (kmod/utfconv_codec.h);
  * -DUTFCONV_COMPAT_NO_KUNIT builds the codec as kernels without KUnit do.
  */
 #ifndef UTFCONV_COMPAT_NO_KUNIT
