@@ -12,8 +12,8 @@
 #
 # Drivers: "stock" (scripts/fs-modules.sh stock); "utfconv-strict" and
 # "utfconv-wtf8", the converted modules (scripts/fs-modules.sh utfconv)
-# with utfconv's fsname_policy parameter set to strict or wtf8, when this
-# tree's <linux/utfconv.h> declares the fsname API. Filesystems: vfat
+# mounted with names=strict and without names= (the default, wtf8), when
+# this tree's <linux/utfconv.h> declares the fsname API. Filesystems: vfat
 # (mtools, then fsimg), isofs (Joliet: xorriso, then fsimg), exFAT, JFS
 # and UDF (mkfs.exfat, mkfs.jfs, mkudffs; their files made by the stock
 # driver in a first boot, then rewritten by fsimg) and ntfs3 (mkntfs and
@@ -33,9 +33,8 @@
 # "series": the kernel of the series in SERIES_KERNEL_BUILD, an O= build
 # directory of scripts/series-boot.sh, check slice only, without JFS,
 # which the series does not convert), where the driver is "intree": the
-# filesystems built into that kernel, judged as utfconv-wtf8
-# (utfconv.fsname_policy=wtf8 on its command line), no module loaded at
-# all.
+# filesystems built into that kernel, mounted without names= and judged
+# as utfconv-wtf8, no module loaded at all.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -46,9 +45,7 @@ case $FS_KERNEL in
 series) [ "${FS_SLICE:-}" = check ] || die "FS_KERNEL=series: only FS_SLICE=check"
 	[ -f "${SERIES_KERNEL_BUILD:-}/arch/x86/boot/bzImage" ] ||
 		die "FS_KERNEL=series: no bzImage in SERIES_KERNEL_BUILD=${SERIES_KERNEL_BUILD:-}"
-	FS_DRIVERS=${FS_DRIVERS:-intree}
-	# the policy of the driver intree (run.sh checks it in the guest)
-	export VM_SERIES_APPEND="utfconv.fsname_policy=wtf8${VM_SERIES_APPEND:+ $VM_SERIES_APPEND}" ;;
+	FS_DRIVERS=${FS_DRIVERS:-intree} ;;
 *) die "FS_KERNEL=$FS_KERNEL: want 6.12 or series" ;;
 esac
 case ${FS_SLICE:-} in
@@ -147,10 +144,14 @@ for drv in $FS_DRIVERS; do
 	stock) mdir=$("$UTFCONV_ROOT/scripts/fs-modules.sh" stock) ;;
 	utfconv-strict|utfconv-wtf8)
 		mdir=$("$UTFCONV_ROOT/scripts/fs-modules.sh" utfconv)
-		echo "${drv#utfconv-}" >"$d/policy" ;;
+		# the mount option (run.sh): names=strict, or none for wtf8
+		if [ "$drv" = utfconv-strict ]; then
+			echo strict >"$d/names"
+		else
+			echo default >"$d/names"
+		fi ;;
 	intree) [ "$FS_KERNEL" = series ] || die "driver intree: only with FS_KERNEL=series"
-		# the policy the kernel's command line sets (vm.sh)
-		echo wtf8 >"$d/builtin-policy" ;;
+		echo default >"$d/names" ;;
 	*) die "unknown driver $drv" ;;
 	esac
 	: >"$d/order"

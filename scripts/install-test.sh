@@ -216,7 +216,6 @@ check_modules() {
 	done
 	expect_modinfo "$lib" depends '^ *$'
 	expect_modinfo "$lib" parm '(^| )simd:Use the SIMD paths .*\(default: 1\) \(bool\)'
-	expect_modinfo "$lib" parm '(^| )fsname_policy:Policy of the fs/nls drop-ins: wtf8 .* \(string\) '
 	expect_modinfo "$dev" depends '^utfconv *$'
 	expect_modinfo "$dev" parm '^buffer_bytes:Output buffer bytes per open file.*\(uint\)'
 	expect_modinfo "$dev" parm ' max_user_streams:Most open files of /dev/utfconv per user.*\(uint\)'

@@ -40,7 +40,7 @@ import sys
 NAME_MAX = 255
 DRIVERS = ("stock", "utfconv-strict", "utfconv-wtf8", "intree")
 # "intree": the filesystems built into the series kernel (scripts/
-# series-boot.sh) with utfconv.fsname_policy=wtf8: the same names, bytes
+# series-boot.sh) mounted without names= (wtf8): the same names, bytes
 # and errnos as the out-of-tree utfconv-wtf8 modules.
 JUDGED_AS = {"intree": "utfconv-wtf8"}
 FSIMG_KIND = {"isofs": "joliet", "ntfs3": "ntfs"}  # fsimg's name of a filesystem
