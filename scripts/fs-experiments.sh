@@ -25,16 +25,18 @@
 #
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above),
 # FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3 jfs udf),
-# FS_SLICE=check (the slice of `make check`: vfat and isofs under stock
-# and utfconv-wtf8, and JFS's creates and renames on its scratch disks
-# (FSEXP_WRITES_ONLY=jfs: no image of names, which would need the boot
-# that makes its files), one boot; FS_DRIVERS still overrides the
-# drivers), FS_KERNEL (6.12: Debian's kernel, the drivers as modules;
-# "series": the kernel of the series in SERIES_KERNEL_BUILD, an O= build
-# directory of scripts/series-boot.sh, check slice only, without JFS,
-# which the series does not convert), where the driver is "intree": the
-# filesystems built into that kernel, mounted without names= and judged
-# as utfconv-wtf8, no module loaded at all.
+# FS_SLICE=check (the slice of `make check`: vfat and isofs under stock,
+# utfconv-wtf8 and utfconv-strict, the last on the images only, without
+# creates and renames (FSEXP_IMAGES_ONLY), and JFS's creates and renames
+# on its scratch disks under the first two (FSEXP_WRITES_ONLY=jfs: no
+# image of names, which would need the boot that makes its files), one
+# boot; FS_DRIVERS still overrides the drivers), FS_KERNEL (6.12:
+# Debian's kernel, the drivers as modules; "series": the kernel of the
+# series in SERIES_KERNEL_BUILD, an O= build directory of
+# scripts/series-boot.sh, check slice only, without JFS, which the series
+# does not convert), where the driver is "intree": the filesystems built
+# into that kernel, mounted without names= and judged as utfconv-wtf8,
+# no module loaded at all.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -52,7 +54,9 @@ case ${FS_SLICE:-} in
 '') slice_drivers="stock utfconv-strict utfconv-wtf8"
 	# the filesystems of fsexp.py, the source directories of fs-modules.sh
 	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3 jfs udf"} ;;
-check) slice_drivers="stock utfconv-wtf8"
+check) # names=strict on the images only: a mount, no scratch disk
+	slice_drivers="stock utfconv-wtf8 utfconv-strict"
+	export FSEXP_IMAGES_ONLY=utfconv-strict
 	if [ "$FS_KERNEL" = series ]; then
 		export FSEXP_FS="vfat isofs"	# the series converts no JFS yet
 	else
@@ -156,6 +160,12 @@ for drv in $FS_DRIVERS; do
 	esac
 	: >"$d/order"
 	for fs in $FSEXP_FS; do
+		# no result of a driver that neither mounts images nor writes
+		case " ${FSEXP_IMAGES_ONLY:-} " in
+		*" $drv "*) case " ${FSEXP_WRITES_ONLY:-} " in
+			*" $fs "*) continue ;;
+			esac ;;
+		esac
 		if [ "$drv" = intree ]; then
 			depends+=("$drv/$fs=built-in")
 			continue
@@ -171,9 +181,12 @@ for drv in $FS_DRIVERS; do
 		depends+=("$drv/$fs=$(modinfo -F depends "$d/${kos##*/}")")
 	done
 	# A fresh scratch disk per driver and filesystem for the creates and
-	# renames (isofs is read-only).
+	# renames (isofs is read-only; none for FSEXP_IMAGES_ONLY).
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
+		case " ${FSEXP_IMAGES_ONLY:-} " in
+		*" $drv "*) continue ;;
+		esac
 		scratch=$SCRATCH/scratch-$drv-$fs.img
 		make_scratch "$fs" "$scratch"
 		dev=vd$(printf "\\x$(printf %x $((97 + disk)))")
@@ -209,6 +222,9 @@ section "fs-experiments: results"
 for drv in $FS_DRIVERS; do
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
+		case " ${FSEXP_IMAGES_ONLY:-} " in
+		*" $drv "*) continue ;;
+		esac
 		check_scratch "$fs" "$SCRATCH/scratch-$drv-$fs.img" ||
 			{ log "fs-experiments: $fs: $drv's scratch disk is damaged"; vm_ok=1; }
 	done
