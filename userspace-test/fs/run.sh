@@ -53,6 +53,15 @@ names_shown() {
 	[ "$shown" = "$2" ] || say "ERROR $1: /proc/mounts shows names=$shown, want $2 ($o)"
 }
 
+# names_remount DIR NAMES: names= holds for the life of a mount: a remount
+# of a names=strict mount that asks for wtf8 is refused (ntfs3, JFS) or
+# leaves strict as it was (the others ignore names= on a remount).
+names_remount() {
+	[ "$2" = strict ] || return 0
+	mount -o remount,ro,names=wtf8 "$1" 2>/dev/null
+	names_shown "$1" "$2"
+}
+
 # names_bogus DEV FS DIR: a names= value other than the two is refused.
 names_bogus() {
 	# shellcheck disable=SC2046
@@ -88,6 +97,7 @@ images() {
 		./fsprobe list "/mnt/$name"
 		# shellcheck disable=SC2086
 		./fsprobe open "/mnt/$name" $probes
+		names_remount "/mnt/$name" "$(names "$1")"
 		echo "FSX-END $1 $name"
 		umount "/mnt/$name"
 		losetup -d "$dev"
