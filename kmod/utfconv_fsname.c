@@ -14,10 +14,8 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
-#include <linux/moduleparam.h>
 #include <linux/nls.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
@@ -31,13 +29,14 @@
  * take the arguments of utf8s_to_utf16s() and utf16s_to_utf8s(): lengths
  * and capacities in the same units (bytes of UTF-8, 16-bit code units of
  * UTF-16), UTF-16 in the byte order @endian (%UTF16_HOST_ENDIAN is the
- * CPU's), and they return the number of units or bytes written. They
- * translate with the WTF-8 policy, so that a name on disk that holds an
- * unpaired surrogate (NTFS allows any 16-bit units) gets a UTF-8 form of
- * its own and comes back to the same units. The _off forms take the
- * policy, %UTFCONV_POLICY_STRICT (Unicode ch. 3, D92 and D91: only
- * well-formed names) or %UTFCONV_POLICY_WTF8, and report where a name is
- * bad. Where fs/nls truncates or drops, they fail:
+ * CPU's), and they return the number of units or bytes written. One more
+ * argument says the policy: %UTFCONV_POLICY_WTF8, under which a name on
+ * disk that holds an unpaired surrogate (NTFS allows any 16-bit units)
+ * gets a UTF-8 form of its own and comes back to the same units, or
+ * %UTFCONV_POLICY_STRICT (Unicode ch. 3, D92 and D91: only well-formed
+ * names). The _off forms, which only the KUnit suites and the bench
+ * reach, report where a name is bad. Where fs/nls truncates or drops,
+ * they fail:
  *
  * * a VFS name whose UTF-16 form needs more than @maxout units:
  *   -ENAMETOOLONG, what a filesystem returns for a name it cannot store;
@@ -45,65 +44,28 @@
  *   the caller's buffer is too small (a filesystem gives up on that entry,
  *   it does not hand out a shorter name that may be another file's);
  * * ill-formed input: -EILSEQ, and the _off forms give the offset of the
- *   first bad byte (UTF-8) or code unit (UTF-16);
+ *   first bad byte (UTF-8) or code unit (UTF-16); a VFS name gets fs/nls's
+ *   -EINVAL from utfconv_fsname_utf8s_to_utf16s(), which a filesystem
+ *   returns to userspace as it did;
  * * input that ends inside a character (UTF-8 cut short; under the strict
  *   policy, a lead surrogate as the last unit): -EINVAL, with its offset.
  *
  * The output a call returns never holds part of a character; the rest of
  * the buffer, up to its capacity, is scratch, and on -ENAMETOOLONG or
  * -E2BIG the whole buffer is (fs/nls truncates instead and leaves the
- * bytes past its output alone). The _off forms convert
- * U+0000 like any other character; the drop-in
- * utfconv_fsname_utf16s_to_utf8s() stops at the first U+0000 unit, as
- * fs/nls does, since vfat and exFAT hand it whole name buffers,
- * NUL-terminated and padded. The replace and skip policies are refused
+ * bytes past its output alone). utfconv_fsname_utf8s_to_utf16s() and
+ * utfconv_fsname_utf16s_to_utf8s() stop at the first NUL byte or U+0000
+ * unit, as fs/nls does, since vfat and exFAT hand them whole name
+ * buffers, NUL-terminated and padded; the _off forms convert U+0000 like
+ * any other character. The replace and skip policies are refused
  * (-EINVAL): they would map different names to one.
  *
- * The drop-in forms, which have no policy argument, take the module
- * parameter ``fsname_policy`` of utfconv.ko: ``wtf8`` (the default) or
- * ``strict``, given when the module loads and fixed after that: a change
- * under a mounted filesystem would give names already in the dcache a
- * different meaning from the ones looked up next.
+ * The policy is the caller's: a filesystem takes it from a mount option
+ * (``names=wtf8`` or ``names=strict``, beside ``iocharset=``) and keeps it
+ * for the life of the mount, since a change under a mounted filesystem
+ * would give names already in the dcache a different meaning from the
+ * ones looked up next.
  */
-
-/* The drop-in forms' policy: what fsname_policy= says. */
-static u32 utfconv_fsname_policy = UTFCONV_POLICY_WTF8;
-
-/* For KUnit and the module parameter (kernel-doc in utfconv_fsname.h). */
-VISIBLE_IF_KUNIT int utfconv_fsname_set_policy(u32 policy)
-{
-	if (policy != UTFCONV_POLICY_STRICT && policy != UTFCONV_POLICY_WTF8)
-		return -EINVAL;
-	WRITE_ONCE(utfconv_fsname_policy, policy);
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(utfconv_fsname_set_policy);
-
-static int utfconv_fsname_policy_set(const char *val,
-				     const struct kernel_param *kp)
-{
-	if (sysfs_streq(val, "wtf8"))
-		return utfconv_fsname_set_policy(UTFCONV_POLICY_WTF8);
-	if (sysfs_streq(val, "strict"))
-		return utfconv_fsname_set_policy(UTFCONV_POLICY_STRICT);
-	return -EINVAL;
-}
-
-static int utfconv_fsname_policy_get(char *buf, const struct kernel_param *kp)
-{
-	bool strict = READ_ONCE(utfconv_fsname_policy) == UTFCONV_POLICY_STRICT;
-
-	return sysfs_emit(buf, "%s\n", strict ? "strict" : "wtf8");
-}
-
-static const struct kernel_param_ops utfconv_fsname_policy_ops = {
-	.set = utfconv_fsname_policy_set,
-	.get = utfconv_fsname_policy_get,
-};
-module_param_cb(fsname_policy, &utfconv_fsname_policy_ops, NULL, 0444);
-__MODULE_PARM_TYPE(fsname_policy, "string");
-MODULE_PARM_DESC(fsname_policy,
-		 "Policy of the fs/nls drop-ins: wtf8 (default; unpaired surrogates in their three-byte form) or strict (-EILSEQ)");
 
 /* The utfconv direction for UTF-16 in byte order @endian. */
 static u32 utfconv_fsname_dir(enum utf16_endian endian, bool to_utf16)
@@ -118,13 +80,110 @@ static u32 utfconv_fsname_dir(enum utf16_endian endian, bool to_utf16)
 	return be ? UTFCONV_DIR_UTF16BE_TO_UTF8 : UTFCONV_DIR_UTF16LE_TO_UTF8;
 }
 
-/* Lengths as fs/nls takes them, and the two policies names may use. */
+/* The two policies names may use. */
+static bool utfconv_fsname_policy_ok(u32 policy)
+{
+	return policy == UTFCONV_POLICY_STRICT || policy == UTFCONV_POLICY_WTF8;
+}
+
+/* Lengths as fs/nls takes them, and a policy names may use. */
 static bool utfconv_fsname_args_ok(int inlen, int maxout, u32 policy)
 {
-	return inlen >= 0 && maxout >= 0 &&
-	       (policy == UTFCONV_POLICY_STRICT ||
-		policy == UTFCONV_POLICY_WTF8);
+	return inlen >= 0 && maxout >= 0 && utfconv_fsname_policy_ok(policy);
 }
+
+/**
+ * utfconv_fsname_utf8s_to_utf16s() - utf8s_to_utf16s() under a policy
+ * @s: the name in UTF-8 (WTF-8 policy: unpaired surrogates in their
+ *	three-byte form)
+ * @inlen: length of @s in bytes; as in fs/nls, the name ends at its first
+ *	NUL byte if one comes earlier
+ * @endian: byte order of the units written to @pwcs
+ * @pwcs: output buffer of UTF-16 code units
+ * @maxout: capacity of @pwcs in code units
+ * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8, the caller's
+ *	(a filesystem's names= mount option)
+ *
+ * The arguments of utf8s_to_utf16s() and the policy; fs/nls's errno for
+ * ill-formed input, which a filesystem returns to userspace as it did.
+ *
+ * Context: Any context. Does not sleep.
+ * Return:
+ * * >= 0 - code units written to @pwcs; those past them, up to @maxout,
+ *   are scratch (fs/nls leaves them alone)
+ * * -ENAMETOOLONG - the name needs more than @maxout units
+ * * -EINVAL - @s is ill-formed (Unicode Table 3-7; strict policy: also the
+ *   three-byte form of a surrogate) or ends inside a character, or @inlen
+ *   or @maxout is negative, or @policy is neither of the two
+ */
+int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
+				   enum utf16_endian endian, wchar_t *pwcs,
+				   int maxout, u32 policy)
+{
+	ssize_t ret;
+
+	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
+		return -EINVAL;
+	/* fs/nls ends a name at its first NUL byte, so callers pass buffers */
+	ret = utfconv_buf_to_nul(utfconv_fsname_dir(endian, true), policy, s,
+				 inlen, pwcs, (size_t)maxout * sizeof(*pwcs));
+	if (ret == -E2BIG)
+		return -ENAMETOOLONG;
+	if (ret == -EILSEQ)
+		return -EINVAL;
+	return ret < 0 ? ret : ret / sizeof(*pwcs);
+}
+EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s);
+
+/**
+ * utfconv_fsname_utf16s_to_utf8s() - utf16s_to_utf8s() under a policy
+ * @pwcs: the name on disk, UTF-16 code units in byte order @endian
+ * @inlen: length of @pwcs in code units, at most; the name ends at the
+ *	first U+0000 unit before that
+ * @endian: byte order of @pwcs
+ * @s: output buffer for UTF-8 (WTF-8 policy: unpaired surrogates in their
+ *	three-byte form)
+ * @maxout: capacity of @s in bytes
+ * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8, the caller's
+ *	(a filesystem's names= mount option)
+ *
+ * The arguments of utf16s_to_utf8s() and the policy, on the units before
+ * the first U+0000, as fs/nls reads them (vfat and exFAT pass name
+ * buffers NUL-terminated and padded with 0xFFFF). Under the WTF-8 policy
+ * every sequence of code units has a UTF-8 form, so that only a full
+ * buffer makes it fail.
+ *
+ * Context: Any context. Does not sleep.
+ * Return:
+ * * >= 0 - bytes written to @s; those past them, up to @maxout, are
+ *   scratch (fs/nls leaves them alone)
+ * * -E2BIG - the UTF-8 form needs more than @maxout bytes; nothing is
+ *   written past @maxout bytes, and what @s holds is unspecified
+ * * -EILSEQ - strict policy: an unpaired surrogate (Unicode D91), also a
+ *   lead surrogate as the last unit (the name is whole)
+ * * -EINVAL - @inlen or @maxout is negative, or @policy is neither of the
+ *   two
+ */
+int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
+				   enum utf16_endian endian, u8 *s, int maxout,
+				   u32 policy)
+{
+	ssize_t ret;
+
+	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
+		return -EINVAL;
+	ret = utfconv_buf_to_nul(utfconv_fsname_dir(endian, false), policy,
+				 pwcs, (size_t)inlen * sizeof(*pwcs), s, maxout);
+	return ret == -EINVAL ? -EILSEQ : ret;
+}
+EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * The _off forms: the whole input, U+0000 included, and the offset of bad
+ * input. No filesystem needs either; the KUnit suites check the other
+ * forms against them and the bench measures them.
+ */
 
 /**
  * utfconv_fsname_utf8s_to_utf16s_off() - a VFS name to its UTF-16 form
@@ -164,50 +223,7 @@ int utfconv_fsname_utf8s_to_utf16s_off(const u8 *s, int inlen,
 		return -ENAMETOOLONG;
 	return ret < 0 ? ret : ret / sizeof(*pwcs);
 }
-EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s_off);
-
-/**
- * utfconv_fsname_utf8s_to_utf16s() - drop-in for utf8s_to_utf16s()
- * @s: the name in UTF-8 (WTF-8 policy: unpaired surrogates in their
- *	three-byte form)
- * @inlen: length of @s in bytes; as in fs/nls, the name ends at its first
- *	NUL byte if one comes earlier
- * @endian: byte order of the units written to @pwcs
- * @pwcs: output buffer of UTF-16 code units
- * @maxout: capacity of @pwcs in code units
- *
- * utfconv_fsname_utf8s_to_utf16s_off() with the policy of
- * ``fsname_policy``, without the error offset, and with fs/nls's errno for
- * ill-formed input: a filesystem returns it to userspace as it did.
- *
- * Context: Any context. Does not sleep.
- * Return:
- * * >= 0 - code units written to @pwcs; those past them, up to @maxout,
- *   are scratch (fs/nls leaves them alone)
- * * -ENAMETOOLONG - the name needs more than @maxout units
- * * -EINVAL - @s is ill-formed (Unicode Table 3-7; strict policy: also the
- *   three-byte form of a surrogate) or ends inside a character, or @inlen
- *   or @maxout is negative
- */
-int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
-				   enum utf16_endian endian, wchar_t *pwcs,
-				   int maxout)
-{
-	ssize_t ret;
-
-	if (inlen < 0 || maxout < 0)
-		return -EINVAL;
-	/* fs/nls ends a name at its first NUL byte, so callers pass buffers */
-	ret = utfconv_buf_to_nul(utfconv_fsname_dir(endian, true),
-				 READ_ONCE(utfconv_fsname_policy), s, inlen,
-				 pwcs, (size_t)maxout * sizeof(*pwcs));
-	if (ret == -E2BIG)
-		return -ENAMETOOLONG;
-	if (ret == -EILSEQ)
-		return -EINVAL;
-	return ret < 0 ? ret : ret / sizeof(*pwcs);
-}
-EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s);
+EXPORT_SYMBOL_IF_KUNIT(utfconv_fsname_utf8s_to_utf16s_off);
 
 /**
  * utfconv_fsname_utf16s_to_utf8s_off() - a name on disk to its UTF-8 form
@@ -253,47 +269,8 @@ int utfconv_fsname_utf16s_to_utf8s_off(const wchar_t *pwcs, int inlen,
 		*error_offset = off / sizeof(*pwcs);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s_off);
-
-/**
- * utfconv_fsname_utf16s_to_utf8s() - drop-in for utf16s_to_utf8s()
- * @pwcs: the name on disk, UTF-16 code units in byte order @endian
- * @inlen: length of @pwcs in code units, at most; the name ends at the
- *	first U+0000 unit before that
- * @endian: byte order of @pwcs
- * @s: output buffer for UTF-8 (WTF-8 policy: unpaired surrogates in their
- *	three-byte form)
- * @maxout: capacity of @s in bytes
- *
- * utfconv_fsname_utf16s_to_utf8s_off() with the policy of
- * ``fsname_policy`` on the units before the first U+0000, as fs/nls
- * reads them (vfat and exFAT pass name buffers NUL-terminated and padded
- * with 0xFFFF). Under the WTF-8 policy every sequence of code units has a
- * UTF-8 form, so that only a full buffer makes it fail.
- *
- * Context: Any context. Does not sleep.
- * Return:
- * * >= 0 - bytes written to @s; those past them, up to @maxout, are
- *   scratch (fs/nls leaves them alone)
- * * -E2BIG - the UTF-8 form needs more than @maxout bytes; nothing is
- *   written past @maxout bytes, and what @s holds is unspecified
- * * -EILSEQ - strict policy: an unpaired surrogate (Unicode D91), also a
- *   lead surrogate as the last unit (the name is whole)
- * * -EINVAL - @inlen or @maxout is negative
- */
-int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
-				   enum utf16_endian endian, u8 *s, int maxout)
-{
-	ssize_t ret;
-
-	if (inlen < 0 || maxout < 0)
-		return -EINVAL;
-	ret = utfconv_buf_to_nul(utfconv_fsname_dir(endian, false),
-				 READ_ONCE(utfconv_fsname_policy), pwcs,
-				 (size_t)inlen * sizeof(*pwcs), s, maxout);
-	return ret == -EINVAL ? -EILSEQ : ret;
-}
-EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s);
+EXPORT_SYMBOL_IF_KUNIT(utfconv_fsname_utf16s_to_utf8s_off);
+#endif /* CONFIG_KUNIT */
 
 /* Bytes of the UTF-8 sequence that @lead starts (Table 3-7), 0 if none. */
 static int utfconv_fsname_seq_bytes(u8 lead)
@@ -310,23 +287,24 @@ static int utfconv_fsname_seq_bytes(u8 lead)
 }
 
 /**
- * utfconv_fsname_utf8_to_utf32() - drop-in for utf8_to_utf32()
+ * utfconv_fsname_utf8_to_utf32() - utf8_to_utf32() under a policy
  * @s: UTF-8, the first character of which is decoded (WTF-8 policy: an
  *	unpaired surrogate in its three-byte form too)
  * @inlen: bytes readable at @s
  * @pu: out: the code point (WTF-8 policy: or a surrogate code point);
  *	not written on error
+ * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8, the caller's
+ *	(a filesystem's names= mount option)
  *
  * One character, for a filesystem that hashes and compares names a
  * character at a time (exFAT's d_hash and d_compare): the contract of
- * utf8_to_utf32(), its errnos included, and the policy of
- * ``fsname_policy``, so that a name utfconv_fsname_utf8s_to_utf16s()
- * takes is decoded too. The forms accepted are those of Unicode Table 3-7
- * (RFC 3629): no overlong form, nothing above U+10FFFF. Under the WTF-8
- * policy ED A0 80..ED BF BF decode to U+D800..U+DFFF, except a lead
- * surrogate's form followed by a trail surrogate's: a surrogate pair is
- * written as one four-byte character, as utfconv_fsname_utf8s_to_utf16s()
- * wants it.
+ * utf8_to_utf32(), its errnos included, under @policy, so that a name
+ * utfconv_fsname_utf8s_to_utf16s() takes under it is decoded too. The
+ * forms accepted are those of Unicode Table 3-7 (RFC 3629): no overlong
+ * form, nothing above U+10FFFF. Under the WTF-8 policy ED A0 80..ED BF BF
+ * decode to U+D800..U+DFFF, except a lead surrogate's form followed by a
+ * trail surrogate's: a surrogate pair is written as one four-byte
+ * character, as utfconv_fsname_utf8s_to_utf16s() wants it.
  *
  * Context: Any context. Does not sleep.
  * Return:
@@ -335,16 +313,16 @@ static int utfconv_fsname_seq_bytes(u8 lead)
  *   policy: also a surrogate's three-byte form)
  * * -EOVERFLOW - @s ends inside a character (its first @inlen bytes are
  *   a well-formed beginning of one), as from utf8_to_utf32()
- * * -EINVAL - @inlen is not positive
+ * * -EINVAL - @inlen is not positive, or @policy is neither of the two
  */
-int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu)
+int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu,
+				 u32 policy)
 {
-	u32 policy = READ_ONCE(utfconv_fsname_policy);
 	__le16 u[2];
 	ssize_t ret;
 	int n;
 
-	if (inlen <= 0)
+	if (inlen <= 0 || !utfconv_fsname_policy_ok(policy))
 		return -EINVAL;
 	n = utfconv_fsname_seq_bytes(s[0]);
 	if (!n)

@@ -1,25 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * utfconv file names: what the KUnit suites reach besides the exported
- * API (EXPORT_SYMBOL_IF_KUNIT).
+ * utfconv file names: what the KUnit suites and the bench reach besides
+ * the exported API (EXPORT_SYMBOL_IF_KUNIT; kernel-doc in
+ * utfconv_fsname.c).
  */
 #ifndef _UTFCONV_FSNAME_H
 #define _UTFCONV_FSNAME_H
 
+#include <linux/nls.h>
 #include <linux/types.h>
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/**
- * utfconv_fsname_set_policy() - set what ``fsname_policy`` says
- * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8
- *
- * For KUnit only (the module parameter's setter calls it too): the
- * policy of the drop-in forms, for every caller from now on.
- *
- * Context: Any context.
- * Return: 0, or -EINVAL for any other @policy (nothing changes).
- */
-int utfconv_fsname_set_policy(u32 policy);
+int utfconv_fsname_utf8s_to_utf16s_off(const u8 *s, int inlen,
+				       enum utf16_endian endian,
+				       wchar_t *pwcs, int maxout, u32 policy,
+				       u64 *error_offset);
+int utfconv_fsname_utf16s_to_utf8s_off(const wchar_t *pwcs, int inlen,
+				       enum utf16_endian endian, u8 *s,
+				       int maxout, u32 policy,
+				       u64 *error_offset);
 #endif
 
 #endif /* _UTFCONV_FSNAME_H */

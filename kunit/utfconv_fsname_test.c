@@ -62,10 +62,10 @@ static void utfconv_fsname_name_max_test(struct kunit *test)
 	memset(name, 'a', NAME_MAX + 1);
 
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX, le, disk,
-					     NAME_MAX);
+					     NAME_MAX, UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX);
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, NAME_MAX, le, back,
-					     NAME_MAX);
+					     NAME_MAX, UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX);
 	KUNIT_EXPECT_MEMEQ(test, back, name, NAME_MAX);
 
@@ -75,7 +75,7 @@ static void utfconv_fsname_name_max_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX);
 #endif
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX + 1, le, disk,
-					     NAME_MAX);
+					     NAME_MAX, UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -ENAMETOOLONG);
 }
 
@@ -117,7 +117,8 @@ static void utfconv_fsname_lone_surrogate_test(struct kunit *test)
 #endif
 		ours_len[i] = utfconv_fsname_utf16s_to_utf8s(disk, units[i], le,
 							     ours[i],
-							     sizeof(ours[i]));
+							     sizeof(ours[i]),
+							     UTFCONV_POLICY_WTF8);
 
 		/* utfconv: the WTF-8 form, and back to the same units */
 		KUNIT_ASSERT_EQ_MSG(test, ours_len[i], (int)strlen(wtf8[i]),
@@ -125,7 +126,8 @@ static void utfconv_fsname_lone_surrogate_test(struct kunit *test)
 		KUNIT_EXPECT_MEMEQ_MSG(test, ours[i], wtf8[i], ours_len[i],
 				       "name %d", i);
 		ret = utfconv_fsname_utf8s_to_utf16s(ours[i], ours_len[i], le,
-						     again, ARRAY_SIZE(again));
+						     again, ARRAY_SIZE(again),
+						     UTFCONV_POLICY_WTF8);
 		KUNIT_EXPECT_EQ_MSG(test, ret, units[i], "name %d", i);
 		KUNIT_EXPECT_MEMEQ_MSG(test, again, disk, 2 * units[i],
 				       "name %d", i);
@@ -173,18 +175,19 @@ static void utfconv_fsname_supplementary_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX - 1);
 #endif
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX + 3, le, disk,
-					     NAME_MAX);
+					     NAME_MAX, UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -ENAMETOOLONG);
 	KUNIT_EXPECT_MEMEQ(test, (u8 *)disk + 2 * NAME_MAX, &poison,
 			   sizeof(poison));
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX + 3, le, disk,
-					     NAME_MAX + 1);
+					     NAME_MAX + 1, UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX + 1);
 
 	/* disk -> VFS: 64 x U+1F600 is 256 bytes of UTF-8 */
 	for (i = 0; i < n; i++)
 		memcpy(name + 4 * i, emoji, 4);
-	ret = utfconv_fsname_utf8s_to_utf16s(name, 4 * n, le, disk, 2 * n);
+	ret = utfconv_fsname_utf8s_to_utf16s(name, 4 * n, le, disk, 2 * n,
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_ASSERT_EQ(test, ret, 2 * n);
 
 #if IS_ENABLED(CONFIG_NLS)
@@ -192,10 +195,12 @@ static void utfconv_fsname_supplementary_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 4 * (n - 1));
 #endif
 	back[NAME_MAX] = 0xA5;
-	ret = utfconv_fsname_utf16s_to_utf8s(disk, 2 * n, le, back, NAME_MAX);
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 2 * n, le, back, NAME_MAX,
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -E2BIG);
 	KUNIT_EXPECT_EQ(test, back[NAME_MAX], 0xA5);
-	ret = utfconv_fsname_utf16s_to_utf8s(disk, 2 * n, le, back, 4 * n);
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 2 * n, le, back, 4 * n,
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 4 * n);
 	KUNIT_EXPECT_MEMEQ(test, back, name, 4 * n);
 }
@@ -238,7 +243,8 @@ static void utfconv_fsname_bad_utf8_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, t->ret);
 	KUNIT_EXPECT_EQ(test, off, t->offset);
 	/* the drop-in: fs/nls's errno, whatever the fault */
-	ret = utfconv_fsname_utf8s_to_utf16s(name, len, le, disk, NAME_MAX);
+	ret = utfconv_fsname_utf8s_to_utf16s(name, len, le, disk, NAME_MAX,
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 }
 
@@ -305,11 +311,14 @@ static void utfconv_fsname_bad_arguments_test(struct kunit *test)
 	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 2, le, out, 8,
 						 UTFCONV_POLICY_SKIP, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	ret = utfconv_fsname_utf8s_to_utf16s(ab, -1, le, disk, 4);
+	ret = utfconv_fsname_utf8s_to_utf16s(ab, -1, le, disk, 4,
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	ret = utfconv_fsname_utf8s_to_utf16s(ab, 2, le, disk, -1);
+	ret = utfconv_fsname_utf8s_to_utf16s(ab, 2, le, disk, -1,
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	ret = utfconv_fsname_utf16s_to_utf8s(disk, -1, le, out, 8);
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, -1, le, out, 8,
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	/*
 	 * Names that wrap around the address space, refused before a byte
@@ -404,7 +413,8 @@ static void utfconv_fsname_same_as_nls_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(endians); i++) {
 		n = utf8s_to_utf16s(name, len, endians[i], nls, NAME_MAX);
 		m = utfconv_fsname_utf8s_to_utf16s(name, len, endians[i], ours,
-						   NAME_MAX);
+						   NAME_MAX,
+						   UTFCONV_POLICY_WTF8);
 		KUNIT_ASSERT_GT_MSG(test, n, 0, "endian %d", endians[i]);
 		KUNIT_ASSERT_EQ_MSG(test, m, n, "endian %d", endians[i]);
 		KUNIT_EXPECT_MEMEQ_MSG(test, ours, nls, 2 * n, "endian %d",
@@ -412,7 +422,8 @@ static void utfconv_fsname_same_as_nls_test(struct kunit *test)
 
 		n = utf16s_to_utf8s(nls, n, endians[i], nls8, NAME_MAX);
 		m = utfconv_fsname_utf16s_to_utf8s(ours, m, endians[i], ours8,
-						   NAME_MAX);
+						   NAME_MAX,
+						   UTFCONV_POLICY_WTF8);
 		KUNIT_ASSERT_EQ_MSG(test, n, len, "endian %d", endians[i]);
 		KUNIT_ASSERT_EQ_MSG(test, m, len, "endian %d", endians[i]);
 		KUNIT_EXPECT_MEMEQ_MSG(test, ours8, name, len, "endian %d",
@@ -437,14 +448,17 @@ static void utfconv_fsname_nul_stop_test(struct kunit *test)
 	utfconv_fsname_put_le(disk, padded, ARRAY_SIZE(padded));
 	memset(out, 0xA5, sizeof(out));
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, ARRAY_SIZE(padded), le,
-					     out, sizeof(out));
+					     out, sizeof(out),
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 5);
 	KUNIT_EXPECT_MEMEQ(test, out, "a\xed\xa0\x80\x62", 5);
 	KUNIT_EXPECT_EQ(test, out[5], 0xA5);
 	/* a name of U+0000 only, and one without any */
-	ret = utfconv_fsname_utf16s_to_utf8s(&disk[3], 3, le, out, sizeof(out));
+	ret = utfconv_fsname_utf16s_to_utf8s(&disk[3], 3, le, out, sizeof(out),
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out));
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out),
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 5);
 	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 4, le, out, sizeof(out),
 						 UTFCONV_POLICY_WTF8, NULL);
@@ -469,13 +483,15 @@ static void utfconv_fsname_nul_stop_utf8_test(struct kunit *test)
 	utfconv_fsname_put_le(want, (const u16 []){ 'a', 0xE9 }, 2);
 	memset(disk, 0xA5, sizeof(disk));
 	ret = utfconv_fsname_utf8s_to_utf16s(padded, sizeof(padded), le, disk,
-					     ARRAY_SIZE(disk));
+					     ARRAY_SIZE(disk),
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 2);
 	KUNIT_EXPECT_MEMEQ(test, disk, want, sizeof(want));
 	KUNIT_EXPECT_EQ(test, disk[2], (wchar_t)0xA5A5);
 	/* a NUL first: the empty name */
 	ret = utfconv_fsname_utf8s_to_utf16s(&padded[3], 3, le, disk,
-					     ARRAY_SIZE(disk));
+					     ARRAY_SIZE(disk),
+					     UTFCONV_POLICY_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	/* the _off form converts U+0000 like any other character */
 	ret = utfconv_fsname_utf8s_to_utf16s_off(padded, 6, le, disk,
@@ -517,14 +533,16 @@ static void utfconv_fsname_nul_each_place_test(struct kunit *test)
 				want = min(nul, len);
 				ret = utfconv_fsname_utf8s_to_utf16s(name + base,
 								     len, le,
-								     units, N);
+								     units, N,
+								     UTFCONV_POLICY_WTF8);
 				KUNIT_EXPECT_EQ_MSG(test, ret, want,
 						    "UTF-8: NUL at %d, length %d, base %d",
 						    nul, len, base);
 				ret = utfconv_fsname_utf16s_to_utf8s(disk + base,
 								     len, le,
 								     out,
-								     sizeof(out));
+								     sizeof(out),
+								     UTFCONV_POLICY_WTF8);
 				KUNIT_EXPECT_EQ_MSG(test, ret, want,
 						    "UTF-16: NUL at %d, length %d, base %d",
 						    nul, len, base);
@@ -552,9 +570,9 @@ static const char utfconv_fsname_mixed[] =
 	".tar.gz \xc3\xbc\xc3\xb6\xc3\xa4 end of the name";
 
 /*
- * What a drop-in must give for @s, @len bytes: the _off form with the
- * policy of fsname_policy on the bytes before the first NUL, its errno
- * for ill-formed input -EINVAL as fs/nls's.
+ * What utfconv_fsname_utf8s_to_utf16s() must give for @s, @len bytes: the
+ * _off form under the same policy on the bytes before the first NUL, its
+ * errno for ill-formed input -EINVAL as fs/nls's.
  */
 static int utfconv_fsname_u8_ref(const u8 *s, int len, enum utf16_endian e,
 				 wchar_t *out, int maxout, u32 policy)
@@ -610,7 +628,7 @@ static void utfconv_fsname_nul_mixed_u8(const struct utfconv_fsname_nul_case *c,
 		ref = utfconv_fsname_u8_ref(name, len, c->e, c->want, c->maxout,
 					    c->policy);
 		ret = utfconv_fsname_utf8s_to_utf16s(name, len, c->e, c->got,
-						     c->maxout);
+						     c->maxout, c->policy);
 		KUNIT_EXPECT_EQ_MSG(c->test, ret, ref,
 				    "NUL at %d of %d, endian %d, maxout %d, policy %u",
 				    nul, len, c->e, c->maxout, c->policy);
@@ -638,7 +656,7 @@ utfconv_fsname_nul_mixed_u16(const struct utfconv_fsname_nul_case *c,
 		ref = utfconv_fsname_u16_ref(units, len, c->e, c->want,
 					     c->maxout, c->policy);
 		ret = utfconv_fsname_utf16s_to_utf8s(units, len, c->e, c->got,
-						     c->maxout);
+						     c->maxout, c->policy);
 		KUNIT_EXPECT_EQ_MSG(c->test, ret, ref,
 				    "U+0000 at %d of %d, endian %d, maxout %d, policy %u",
 				    nul, len, c->e, c->maxout, c->policy);
@@ -709,14 +727,12 @@ static void utfconv_fsname_nul_mixed_test(struct kunit *test)
 	int p, e;
 
 	for (p = 0; p < ARRAY_SIZE(policies); p++) {
-		KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(policies[p]), 0);
 		c.policy = policies[p];
 		for (e = 0; e < ARRAY_SIZE(endians); e++) {
 			c.e = endians[e];
 			utfconv_fsname_nul_mixed_one(&c, name, units);
 		}
 	}
-	KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(UTFCONV_POLICY_WTF8), 0);
 }
 
 /* utfconv_fsname_utf8_to_utf32() on one input, under both policies. */
@@ -772,8 +788,7 @@ static void utfconv_fsname_utf8_to_utf32_one(struct kunit *test,
 	unicode_t cp = 0xA5A5A5A5;
 	int ret;
 
-	KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(policy), 0);
-	ret = utfconv_fsname_utf8_to_utf32((const u8 *)t->s, t->inlen, &cp);
+	ret = utfconv_fsname_utf8_to_utf32((const u8 *)t->s, t->inlen, &cp, policy);
 	KUNIT_EXPECT_EQ_MSG(test, ret, want, "policy %u", policy);
 	KUNIT_EXPECT_EQ_MSG(test, cp, want > 0 ? t->cp : 0xA5A5A5A5,
 			    "policy %u", policy);
@@ -800,9 +815,9 @@ static void utfconv_fsname_utf8_to_utf32_test(struct kunit *test)
 }
 
 /*
- * fsname_policy: the drop-ins follow it from the next call on; the _off
- * forms take their policy as an argument and do not; a policy other than
- * the two is refused and changes nothing.
+ * The policy is each call's own: strict and WTF-8 calls in turn give each
+ * their own result, so that two mounts with different names= options do
+ * not see each other's; a policy other than the two is refused.
  */
 static void utfconv_fsname_policy_test(struct kunit *test)
 {
@@ -810,39 +825,51 @@ static void utfconv_fsname_policy_test(struct kunit *test)
 	static const u16 lead_last[] = { 'a', 0xD800 };
 	static const u8 wtf8[] = "a\xed\xa0\x80\x62";
 	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	const u32 strict = UTFCONV_POLICY_STRICT, wtf = UTFCONV_POLICY_WTF8;
 	wchar_t disk[3], units[4];
+	unicode_t cp = 0;
 	u8 out[8];
 	int ret;
 
 	utfconv_fsname_put_le(disk, lone, 3);
-	KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(UTFCONV_POLICY_STRICT), 0);
-	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out));
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out),
+					     strict);
 	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
-	ret = utfconv_fsname_utf8s_to_utf16s(wtf8, 5, le, units, 4);
-	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
-	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
-						 UTFCONV_POLICY_WTF8, NULL);
-	KUNIT_EXPECT_EQ(test, ret, 5);
-	utfconv_fsname_put_le(units, lead_last, 2);
-	ret = utfconv_fsname_utf16s_to_utf8s(units, 2, le, out, sizeof(out));
-	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
-
-	KUNIT_EXPECT_EQ(test, utfconv_fsname_set_policy(UTFCONV_POLICY_REPLACE),
-			-EINVAL);
-	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out));
-	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
-
-	KUNIT_ASSERT_EQ(test, utfconv_fsname_set_policy(UTFCONV_POLICY_WTF8), 0);
 	memset(out, 0, sizeof(out));
-	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out));
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out), wtf);
 	KUNIT_EXPECT_EQ(test, ret, 5);
 	KUNIT_EXPECT_MEMEQ(test, out, wtf8, 5);
-	ret = utfconv_fsname_utf8s_to_utf16s(wtf8, 5, le, units, 4);
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out),
+					     strict);
+	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
+
+	ret = utfconv_fsname_utf8s_to_utf16s(wtf8, 5, le, units, 4, strict);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf8s_to_utf16s(wtf8, 5, le, units, 4, wtf);
 	KUNIT_EXPECT_EQ(test, ret, 3);
 	KUNIT_EXPECT_EQ(test, get_unaligned_le16(&units[1]), 0xD800);
-	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
-						 UTFCONV_POLICY_STRICT, NULL);
+	ret = utfconv_fsname_utf8_to_utf32(wtf8 + 1, 3, &cp, strict);
 	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
+	ret = utfconv_fsname_utf8_to_utf32(wtf8 + 1, 3, &cp, wtf);
+	KUNIT_EXPECT_EQ(test, ret, 3);
+	KUNIT_EXPECT_EQ(test, cp, 0xD800);
+
+	utfconv_fsname_put_le(units, lead_last, 2);
+	ret = utfconv_fsname_utf16s_to_utf8s(units, 2, le, out, sizeof(out),
+					     strict);
+	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
+
+	/* only the two: replace and skip would give two names one form */
+	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out),
+					     UTFCONV_POLICY_REPLACE);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf8s_to_utf16s(wtf8, 5, le, units, 4,
+					     UTFCONV_POLICY_REPLACE);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_fsname_utf8_to_utf32(wtf8, 1, &cp,
+					   UTFCONV_POLICY_MAX + 1);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_EQ(test, cp, 0xD800);
 }
 
 static struct kunit_case utfconv_fsname_cases[] = {

@@ -216,7 +216,7 @@ names_table() {
 		title["utf8-to-utf16le"] = "UTF-8 -> UTF-16LE, utfconv_fsname_utf8s_to_utf16s{,_off} vs utf8s_to_utf16s"
 		title["utf16le-to-utf8"] = "UTF-16LE -> UTF-8, utfconv_fsname_utf16s_to_utf8s{,_off} vs utf16s_to_utf8s"
 		row("utf8-to-utf16le"); row("utf16le-to-utf8")
-		printf "\nissue 15 goal 5 (the same run; drop-ins with fsname_policy=wtf8, _off forms strict):\n"
+		printf "\nissue 15 goal 5 (the same run; the forms filesystems call under wtf8, _off forms strict):\n"
 		goal("names >= 3x utf8s_to_utf16s", dratio["utf8-to-utf16le"], 3,
 		     sprintf(" (_off strict: %.2fx)", oratio["utf8-to-utf16le"]))
 		goal("names >= 3x utf16s_to_utf8s", dratio["utf16le-to-utf8"], 3,

@@ -12,8 +12,8 @@
 #
 # Drivers: "stock" (scripts/fs-modules.sh stock); "utfconv-strict" and
 # "utfconv-wtf8", the converted modules (scripts/fs-modules.sh utfconv)
-# with utfconv's fsname_policy parameter set to strict or wtf8, when this
-# tree's <linux/utfconv.h> declares the fsname API. Filesystems: vfat
+# mounted with names=strict and without names= (the default, wtf8), when
+# this tree's <linux/utfconv.h> declares the fsname API. Filesystems: vfat
 # (mtools, then fsimg), isofs (Joliet: xorriso, then fsimg), exFAT, JFS
 # and UDF (mkfs.exfat, mkfs.jfs, mkudffs; their files made by the stock
 # driver in a first boot, then rewritten by fsimg) and ntfs3 (mkntfs and
@@ -25,17 +25,18 @@
 #
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above),
 # FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3 jfs udf),
-# FS_SLICE=check (the slice of `make check`: vfat and isofs under stock
-# and utfconv-wtf8, and JFS's creates and renames on its scratch disks
-# (FSEXP_WRITES_ONLY=jfs: no image of names, which would need the boot
-# that makes its files), one boot; FS_DRIVERS still overrides the
-# drivers), FS_KERNEL (6.12: Debian's kernel, the drivers as modules;
-# "series": the kernel of the series in SERIES_KERNEL_BUILD, an O= build
-# directory of scripts/series-boot.sh, check slice only, without JFS,
-# which the series does not convert), where the driver is "intree": the
-# filesystems built into that kernel, judged as utfconv-wtf8
-# (utfconv.fsname_policy=wtf8 on its command line), no module loaded at
-# all.
+# FS_SLICE=check (the slice of `make check`: vfat and isofs under stock,
+# utfconv-wtf8 and utfconv-strict, the last on the images only, without
+# creates and renames (FSEXP_IMAGES_ONLY), and JFS's creates and renames
+# on its scratch disks under the first two (FSEXP_WRITES_ONLY=jfs: no
+# image of names, which would need the boot that makes its files), one
+# boot; FS_DRIVERS still overrides the drivers), FS_KERNEL (6.12:
+# Debian's kernel, the drivers as modules; "series": the kernel of the
+# series in SERIES_KERNEL_BUILD, an O= build directory of
+# scripts/series-boot.sh, check slice only, without JFS, which the series
+# does not convert), where the driver is "intree": the filesystems built
+# into that kernel, mounted without names= and judged as utfconv-wtf8,
+# no module loaded at all.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -46,16 +47,16 @@ case $FS_KERNEL in
 series) [ "${FS_SLICE:-}" = check ] || die "FS_KERNEL=series: only FS_SLICE=check"
 	[ -f "${SERIES_KERNEL_BUILD:-}/arch/x86/boot/bzImage" ] ||
 		die "FS_KERNEL=series: no bzImage in SERIES_KERNEL_BUILD=${SERIES_KERNEL_BUILD:-}"
-	FS_DRIVERS=${FS_DRIVERS:-intree}
-	# the policy of the driver intree (run.sh checks it in the guest)
-	export VM_SERIES_APPEND="utfconv.fsname_policy=wtf8${VM_SERIES_APPEND:+ $VM_SERIES_APPEND}" ;;
+	FS_DRIVERS=${FS_DRIVERS:-intree} ;;
 *) die "FS_KERNEL=$FS_KERNEL: want 6.12 or series" ;;
 esac
 case ${FS_SLICE:-} in
 '') slice_drivers="stock utfconv-strict utfconv-wtf8"
 	# the filesystems of fsexp.py, the source directories of fs-modules.sh
 	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3 jfs udf"} ;;
-check) slice_drivers="stock utfconv-wtf8"
+check) # names=strict on the images only: a mount, no scratch disk
+	slice_drivers="stock utfconv-wtf8 utfconv-strict"
+	export FSEXP_IMAGES_ONLY=utfconv-strict
 	if [ "$FS_KERNEL" = series ]; then
 		export FSEXP_FS="vfat isofs"	# the series converts no JFS yet
 	else
@@ -147,14 +148,24 @@ for drv in $FS_DRIVERS; do
 	stock) mdir=$("$UTFCONV_ROOT/scripts/fs-modules.sh" stock) ;;
 	utfconv-strict|utfconv-wtf8)
 		mdir=$("$UTFCONV_ROOT/scripts/fs-modules.sh" utfconv)
-		echo "${drv#utfconv-}" >"$d/policy" ;;
+		# the mount option (run.sh): names=strict, or none for wtf8
+		if [ "$drv" = utfconv-strict ]; then
+			echo strict >"$d/names"
+		else
+			echo default >"$d/names"
+		fi ;;
 	intree) [ "$FS_KERNEL" = series ] || die "driver intree: only with FS_KERNEL=series"
-		# the policy the kernel's command line sets (vm.sh)
-		echo wtf8 >"$d/builtin-policy" ;;
+		echo default >"$d/names" ;;
 	*) die "unknown driver $drv" ;;
 	esac
 	: >"$d/order"
 	for fs in $FSEXP_FS; do
+		# no result of a driver that neither mounts images nor writes
+		case " ${FSEXP_IMAGES_ONLY:-} " in
+		*" $drv "*) case " ${FSEXP_WRITES_ONLY:-} " in
+			*" $fs "*) continue ;;
+			esac ;;
+		esac
 		if [ "$drv" = intree ]; then
 			depends+=("$drv/$fs=built-in")
 			continue
@@ -170,9 +181,12 @@ for drv in $FS_DRIVERS; do
 		depends+=("$drv/$fs=$(modinfo -F depends "$d/${kos##*/}")")
 	done
 	# A fresh scratch disk per driver and filesystem for the creates and
-	# renames (isofs is read-only).
+	# renames (isofs is read-only; none for FSEXP_IMAGES_ONLY).
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
+		case " ${FSEXP_IMAGES_ONLY:-} " in
+		*" $drv "*) continue ;;
+		esac
 		scratch=$SCRATCH/scratch-$drv-$fs.img
 		make_scratch "$fs" "$scratch"
 		dev=vd$(printf "\\x$(printf %x $((97 + disk)))")
@@ -208,6 +222,9 @@ section "fs-experiments: results"
 for drv in $FS_DRIVERS; do
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
+		case " ${FSEXP_IMAGES_ONLY:-} " in
+		*" $drv "*) continue ;;
+		esac
 		check_scratch "$fs" "$SCRATCH/scratch-$drv-$fs.img" ||
 			{ log "fs-experiments: $fs: $drv's scratch disk is damaged"; vm_ok=1; }
 	done

@@ -10,8 +10,8 @@
 #  - the library's KUnit suites run built in at boot; their KTAP, from the
 #    kernel log, is parsed by the tree's kunit.py and must pass;
 #  - the fs experiments' check slice (vfat and isofs) runs under the
-#    driver "intree", the filesystems built into this kernel with
-#    utfconv.fsname_policy=wtf8 on its command line, no module loaded,
+#    driver "intree", the filesystems built into this kernel mounted
+#    without names= (the default, wtf8), no module loaded,
 #    and is judged against the same expected bytes as the out-of-tree
 #    utfconv-wtf8 modules (userspace-test/fs/fsexp.py).
 #

@@ -96,8 +96,13 @@ for p in "$OUT"/0*.patch; do
 	fi
 	result "$name: git am" 0
 
-	cp=$(cd "$TEST" && perl scripts/checkpatch.pl --strict --no-tree -q \
-		--no-summary "$p" 2>&1)
+	# A filesystem's mount options are Opt_* enumerators (its own
+	# naming, which checkpatch calls CamelCase): the CHECK on a new one
+	# is dropped, every other word of checkpatch's stays.
+	cp=$(cd "$TEST" && { perl scripts/checkpatch.pl --strict --no-tree -q \
+		--no-summary "$p" 2>&1 || true; } |
+		awk '/^CHECK: Avoid CamelCase: <Opt_[a-z0-9_]*>$/ { skip = 1; next }
+		     skip { skip = $0 != ""; next } { print }')
 	[ -z "$cp" ] || printf '%s\n' "$cp"
 	result "$name: checkpatch --strict" "$([ -z "$cp" ]; echo $?)"
 

@@ -192,11 +192,16 @@ commit 03-kunit
 
 # --- 4..: one filesystem each ----------------------------------------------
 # fs_convert FS CONFIG: our patch where SmPL cannot say it, then the
-# semantic patch, and CONFIG selects the library.
+# semantic patch, and CONFIG selects the library; the names= mount option
+# goes into the filesystem's page of Documentation/filesystems/ too.
 fs_convert() {
 	local p=$UTFCONV_ROOT/scripts/coccinelle/fs/$1.patch
+	local doc=$UTFCONV_ROOT/scripts/coccinelle/fs/doc/$1.patch
 	if [ -f "$p" ]; then
 		patch -s -p1 -d "$TREE/fs" <"$p"
+	fi
+	if [ -f "$doc" ]; then
+		patch -s -p1 -d "$TREE" <"$doc"
 	fi
 	spatch --very-quiet -D patch --no-includes --include-headers \
 		--sp-file "$UTFCONV_ROOT/scripts/coccinelle/utfconv-fsname.cocci" \

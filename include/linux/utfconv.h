@@ -150,20 +150,18 @@ static inline int utfconv_error(const struct utfconv_state *st)
 	return st->halt;
 }
 
-/* File names (kmod/utfconv_fsname.c): drop-ins for fs/nls that never truncate */
-int utfconv_fsname_utf8s_to_utf16s_off(const u8 *s, int inlen,
-				       enum utf16_endian endian,
-				       wchar_t *pwcs, int maxout, u32 policy,
-				       u64 *error_offset);
+/*
+ * File names (kmod/utfconv_fsname.c): the fs/nls conversions under the
+ * caller's policy (UTFCONV_POLICY_WTF8 or UTFCONV_POLICY_STRICT), which
+ * never truncate
+ */
 int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
 				   enum utf16_endian endian, wchar_t *pwcs,
-				   int maxout);
-int utfconv_fsname_utf16s_to_utf8s_off(const wchar_t *pwcs, int inlen,
-				       enum utf16_endian endian, u8 *s,
-				       int maxout, u32 policy,
-				       u64 *error_offset);
+				   int maxout, u32 policy);
 int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
-				   enum utf16_endian endian, u8 *s, int maxout);
-int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu);
+				   enum utf16_endian endian, u8 *s, int maxout,
+				   u32 policy);
+int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu,
+				 u32 policy);
 
 #endif /* _LINUX_UTFCONV_H */

@@ -30,6 +30,7 @@
 #include <linux/utfconv.h>
 
 #include "../kmod/utfconv_codec.h"
+#include "../kmod/utfconv_fsname.h"
 #include "../kmod/utfconv_simd.h"
 #include "utfconv_bench.h"
 
@@ -157,9 +158,10 @@ static void utfconv_bench_corpus(struct kunit *test)
 /*
  * Names: NAME_MAX names (255 bytes of UTF-8, cut back to a character
  * boundary) at BENCH_NAMES evenly spaced places of each corpus file, and
- * their UTF-16LE forms, through the filesystem drop-ins (the policy of
- * fsname_policy, WTF-8 by default), through the _off forms with the strict
- * policy and an error offset, and through fs/nls, in calls per second.
+ * their UTF-16LE forms, through the forms filesystems call (the WTF-8
+ * policy, names= of a mount by default), through the _off forms with the
+ * strict policy and an error offset, and through fs/nls, in calls per
+ * second.
  */
 #define BENCH_NAMES	64
 #define BENCH_NAME_UNITS	(NAME_MAX + 1)	/* output room, both sides */
@@ -191,7 +193,7 @@ static int bench_name_run(int impl, int dir, const struct bench_name *nm,
 		if (impl == NAME_FS)
 			return utfconv_fsname_utf8s_to_utf16s(nm->utf8, nm->len8,
 					UTF16_LITTLE_ENDIAN, out,
-					BENCH_NAME_UNITS);
+					BENCH_NAME_UNITS, UTFCONV_POLICY_WTF8);
 		if (impl == NAME_OFF)
 			return utfconv_fsname_utf8s_to_utf16s_off(nm->utf8,
 					nm->len8, UTF16_LITTLE_ENDIAN, out,
@@ -202,7 +204,8 @@ static int bench_name_run(int impl, int dir, const struct bench_name *nm,
 	}
 	if (impl == NAME_FS)
 		return utfconv_fsname_utf16s_to_utf8s(nm->utf16, nm->len16,
-				UTF16_LITTLE_ENDIAN, out, 4 * BENCH_NAME_UNITS);
+				UTF16_LITTLE_ENDIAN, out, 4 * BENCH_NAME_UNITS,
+				UTFCONV_POLICY_WTF8);
 	if (impl == NAME_OFF)
 		return utfconv_fsname_utf16s_to_utf8s_off(nm->utf16, nm->len16,
 				UTF16_LITTLE_ENDIAN, out, 4 * BENCH_NAME_UNITS,

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Make a filesystem translate its file names with utfconv instead of
 /// fs/nls: the calls of utf8s_to_utf16s(), utf16s_to_utf8s() and
-/// utf8_to_utf32() become the drop-in forms of <linux/utfconv.h> (same
-/// arguments and units, but they never truncate and never drop a unit,
-/// and follow utfconv's policy for surrogates), a private copy of
+/// utf8_to_utf32() become the forms of <linux/utfconv.h> (the same
+/// arguments and units and one more, the policy for unpaired surrogates;
+/// they never truncate and never drop a unit), a private copy of
 /// utf8s_to_utf16s() with the fs/nls signature is replaced too, and a
 /// length taken from the UTF-16 to UTF-8 form, which fs/nls never made
 /// negative, is checked before it is used.
 ///
-/// Tried on linux-6.12 fs/fat, fs/exfat, fs/ntfs3 and fs/isofs
-/// (scripts/fs-modules.sh utfconv); what SmPL cannot say is in
-/// scripts/coccinelle/fs/*.patch.
+/// The policy is the mount's: a filesystem takes it from its names=
+/// mount option, which SmPL cannot add, so the calls it converts get the
+/// default, UTFCONV_POLICY_WTF8, and scripts/coccinelle/fs/<fs>.patch,
+/// applied first, adds the option and converts the calls itself.
+///
+/// Tried on linux-6.12 fs/fat, fs/exfat, fs/ntfs3, fs/isofs, fs/jfs and
+/// fs/udf (scripts/fs-modules.sh utfconv).
 //
 // Confidence: Moderate (read what it did: a caller that passes the size of
 // its buffer as the UTF-16 length relies on the conversion stopping at
@@ -23,13 +27,13 @@ virtual patch
 expression list args;
 @@
 - utf8s_to_utf16s(args)
-+ utfconv_fsname_utf8s_to_utf16s(args)
++ utfconv_fsname_utf8s_to_utf16s(args, UTFCONV_POLICY_WTF8)
 
 @to8 depends on patch@
 expression list args;
 @@
 - utf16s_to_utf8s(args)
-+ utfconv_fsname_utf16s_to_utf8s(args)
++ utfconv_fsname_utf16s_to_utf8s(args, UTFCONV_POLICY_WTF8)
 
 // One character at a time (exFAT hashes and compares names so): the form
 // that decodes a surrogate's three-byte form under the WTF-8 policy.
@@ -37,7 +41,7 @@ expression list args;
 expression list args;
 @@
 - utf8_to_utf32(args)
-+ utfconv_fsname_utf8_to_utf32(args)
++ utfconv_fsname_utf8_to_utf32(args, UTFCONV_POLICY_WTF8)
 
 // A private copy of utf8s_to_utf16s() (ntfs3 keeps one that reports
 // -ENAMETOOLONG, as utfconv does): its callers call utfconv and it goes.
@@ -59,7 +63,7 @@ identifier copy.p;
 expression list args;
 @@
 - p(args)
-+ utfconv_fsname_utf8s_to_utf16s(args)
++ utfconv_fsname_utf8s_to_utf16s(args, UTFCONV_POLICY_WTF8)
 
 // fs/nls returned no error here; utfconv returns -E2BIG when the name does
 // not fit the buffer and, in its strict policy, -EILSEQ for an unpaired

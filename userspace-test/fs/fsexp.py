@@ -40,7 +40,7 @@ import sys
 NAME_MAX = 255
 DRIVERS = ("stock", "utfconv-strict", "utfconv-wtf8", "intree")
 # "intree": the filesystems built into the series kernel (scripts/
-# series-boot.sh) with utfconv.fsname_policy=wtf8: the same names, bytes
+# series-boot.sh) mounted without names= (wtf8): the same names, bytes
 # and errnos as the out-of-tree utfconv-wtf8 modules.
 JUDGED_AS = {"intree": "utfconv-wtf8"}
 FSIMG_KIND = {"isofs": "joliet", "ntfs3": "ntfs"}  # fsimg's name of a filesystem
@@ -891,6 +891,41 @@ def judge_image(fs, driver, ents, run_, rows, tally):
         rows.append((fs, "?", driver, show(r["bytes"]), "-", outcome(r),
                      "FAIL (unexpected name)"))
     count_losses(ents, run_["E"], tally, driver == "utfconv-strict")
+    p, f = judge_lone_opens(fs, driver, ents, run_, rows)
+    return passed + p, failed + f
+
+
+# Filesystems whose lookup translates each name on disk and compares it
+# with the VFS name (vfat's fat_search_long(), Joliet's
+# isofs_find_entry()): a VFS name that no name on disk translates to is
+# ENOENT, whatever it holds.
+LOOKUP_BY_DISK_NAME = ("vfat", "isofs")
+
+
+def judge_lone_opens(fs, driver, ents, run_, rows):
+    """The WTF-8 form of each name with an unpaired surrogate, opened by
+    that name (fsprobe open, the probes of plan.txt): its own file under
+    utfconv-wtf8, ENOENT under names=strict, where no name on disk
+    translates to it."""
+    driver_as = JUDGED_AS.get(driver, driver)
+    if fs not in LOOKUP_BY_DISK_NAME or driver_as not in ("utfconv-strict",
+                                                          "utfconv-wtf8"):
+        return 0, 0
+    passed = failed = 0
+    for e in ents:
+        b = wtf8(e["units"])
+        if not has_lone(e["units"]) or len(b) > NAME_MAX:
+            continue
+        want = "id=%d" % e["id"] if driver_as == "utfconv-wtf8" else "ENOENT"
+        rec = run_["O"].get(b)
+        got = outcome(rec) if rec else "not probed"
+        ok = got == want
+        passed += ok
+        failed += not ok
+        rows.append((fs, e["key"] + "-open", driver, show(b),
+                     "yes" if got.startswith("id=") else "no",
+                     "own" if got == "id=%d" % e["id"] else got,
+                     "PASS" if ok else "FAIL (want %s)" % want))
     return passed, failed
 
 

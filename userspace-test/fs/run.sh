@@ -7,7 +7,10 @@
 # loop device, mount it and print what fsprobe sees (FSX-BEGIN ... FSX-END
 # blocks); for each "create"/"rename" line of each
 # images/writes-<driver>-<fs>.txt do it on the scratch disk named there (a QEMU virtio disk the host reads
-# back afterwards). The host (fsexp.py report) judges the output.
+# back afterwards). The host (fsexp.py report) judges the output. A driver
+# with modules/<driver>/names (utfconv's) mounts with the names= option it
+# holds, "default" for none, and the guest checks what /proc/mounts shows
+# and that names=bogus is refused.
 #
 # With a non-empty images/prepare.txt, only make the files of images that
 # no tool of the host can fill (exFAT, JFS, UDF): for each "put DEV FS HEX TEXT"
@@ -16,43 +19,59 @@
 cd /utfconv/fs || exit 1
 say() { echo "FSX: $*"; }
 
+# mount_opts FS [NAMES]: the options of FS, and names=NAMES unless NAMES
+# is empty or "default".
 mount_opts() {
+	case $2 in
+	''|default) n= ;;
+	*) n=,names=$2 ;;
+	esac
 	case $1 in
-	vfat) echo "-t vfat -o utf8" ;;
-	exfat) echo "-t exfat -o iocharset=utf8" ;;
-	isofs) echo "-t iso9660 -o utf8" ;;
-	ntfs3) echo "-t ntfs3 -o iocharset=utf8" ;;
-	jfs) echo "-t jfs -o iocharset=utf8" ;;
-	udf) echo "-t udf -o iocharset=utf8" ;;
+	vfat) echo "-t vfat -o utf8$n" ;;
+	exfat) echo "-t exfat -o iocharset=utf8$n" ;;
+	isofs) echo "-t iso9660 -o utf8$n" ;;
+	ntfs3) echo "-t ntfs3 -o iocharset=utf8$n" ;;
+	jfs) echo "-t jfs -o iocharset=utf8$n" ;;
+	udf) echo "-t udf -o iocharset=utf8$n" ;;
 	esac
 }
 
-# policy NAME: utfconv.ko again with fsname_policy=NAME (the parameter is
-# read at load only, so that names never change meaning under a mount);
-# the drivers that depend on it are not loaded yet.
-policy() {
-	rmmod utfconv_dev utfconv || say "ERROR rmmod utfconv"
-	if insmod "$UTFCONV_LIB_KO" fsname_policy=bogus 2>/dev/null; then
-		say "ERROR fsname_policy took bogus"
-		rmmod utfconv
-	fi
-	insmod "$UTFCONV_LIB_KO" "fsname_policy=$1" || say "ERROR fsname_policy $1"
-	insmod "$UTFCONV_KO" || say "ERROR insmod utfconv_dev"
-	say "utfconv fsname_policy $(cat /sys/module/utfconv/parameters/fsname_policy)"
+# names DRIVER: the names= option DRIVER mounts with ("" for none: stock).
+names() {
+	cat "modules/$1/names" 2>/dev/null
 }
 
-# builtin_policy NAME: the library is built into the kernel (the series
-# kernel): its fsname_policy, from the kernel's command line, is NAME.
-builtin_policy() {
-	p=$(cat /sys/module/utfconv/parameters/fsname_policy)
-	say "utfconv fsname_policy $p (built in)"
-	[ "$p" = "$1" ] || say "ERROR fsname_policy $p, want $1"
+# names_shown DIR NAMES: /proc/mounts shows names=strict for a mount with
+# it and no names= for the default (show_options() leaves the default out).
+names_shown() {
+	[ -n "$2" ] || return 0
+	o=$(awk -v d="$1" '$2 == d { print $4 }' /proc/mounts)
+	case ,$o, in
+	*,names=*) shown=${o#*names=}; shown=${shown%%,*} ;;
+	*) shown=default ;;
+	esac
+	[ "$shown" = "$2" ] || say "ERROR $1: /proc/mounts shows names=$shown, want $2 ($o)"
+}
+
+# names_remount DIR NAMES: names= holds for the life of a mount: a remount
+# of a names=strict mount that asks for wtf8 is refused (ntfs3, JFS) or
+# leaves strict as it was (the others ignore names= on a remount).
+names_remount() {
+	[ "$2" = strict ] || return 0
+	mount -o remount,ro,names=wtf8 "$1" 2>/dev/null
+	names_shown "$1" "$2"
+}
+
+# names_bogus DEV FS DIR: a names= value other than the two is refused.
+names_bogus() {
+	# shellcheck disable=SC2046
+	if mount -r $(mount_opts "$2" bogus) "$1" "$3" 2>/dev/null; then
+		say "ERROR $2: mounted with names=bogus"
+		umount "$3"
+	fi
 }
 
 load() {
-	[ -f "modules/$1/policy" ] && policy "$(cat "modules/$1/policy")"
-	[ -f "modules/$1/builtin-policy" ] &&
-		builtin_policy "$(cat "modules/$1/builtin-policy")"
 	for ko in $(cat "modules/$1/order"); do
 		insmod "modules/$1/$ko" || say "ERROR insmod $1/$ko"
 	done
@@ -70,12 +89,15 @@ images() {
 		dev=$(losetup -f)
 		losetup -r "$dev" "images/$name.img" || { say "ERROR losetup $name"; continue; }
 		mkdir -p "/mnt/$name"
+		[ -n "$(names "$1")" ] && names_bogus "$dev" "$fs" "/mnt/$name"
 		# shellcheck disable=SC2046
-		mount -r $(mount_opts "$fs") "$dev" "/mnt/$name"
+		mount -r $(mount_opts "$fs" "$(names "$1")") "$dev" "/mnt/$name"
 		echo "FSX-BEGIN $1 $name mount=$?"
+		names_shown "/mnt/$name" "$(names "$1")"
 		./fsprobe list "/mnt/$name"
 		# shellcheck disable=SC2086
 		./fsprobe open "/mnt/$name" $probes
+		names_remount "/mnt/$name" "$(names "$1")"
 		echo "FSX-END $1 $name"
 		umount "/mnt/$name"
 		losetup -d "$dev"
@@ -88,8 +110,9 @@ writes() {
 		read -r _ fs dev <"$f"
 		mkdir -p /mnt/w
 		# shellcheck disable=SC2046
-		mount $(mount_opts "$fs") "/dev/$dev" /mnt/w
+		mount $(mount_opts "$fs" "$(names "$1")") "/dev/$dev" /mnt/w
 		echo "FSX-BEGIN $1 write-$fs mount=$?"
+		names_shown /mnt/w "$(names "$1")"
 		while read -r kw a b; do
 			case $kw in
 			create) ./fsprobe create /mnt/w "$a" ;;
