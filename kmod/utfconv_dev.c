@@ -417,13 +417,29 @@ static int utfconv_dev_wait(struct utfconv_dev_file *uf, bool nowait,
 					utfconv_dev_mask(uf) & events);
 }
 
-/* The first write or flush gives the stream its ring: 0 or -ENOMEM. */
-static int utfconv_dev_ring_alloc_locked(struct utfconv_dev_file *uf)
+/*
+ * Allocation flags of a call: one with %IOCB_NOWAIT must not sleep in
+ * reclaim either, and fails with -EAGAIN instead (utfconv_dev_nomem()).
+ */
+static gfp_t utfconv_dev_gfp(bool nowait)
+{
+	return nowait ? GFP_NOWAIT | __GFP_ACCOUNT | __GFP_NOWARN :
+			GFP_KERNEL_ACCOUNT;
+}
+
+static int utfconv_dev_nomem(bool nowait)
+{
+	return nowait ? -EAGAIN : -ENOMEM;
+}
+
+/* The first write or flush gives the stream its ring. */
+static int utfconv_dev_ring_alloc_locked(struct utfconv_dev_file *uf,
+					 bool nowait)
 {
 	if (!uf->buf)
 		uf->buf = kvmalloc(utfconv_dev_buffer_bytes,
-				   GFP_KERNEL_ACCOUNT);
-	return uf->buf ? 0 : -ENOMEM;
+				   utfconv_dev_gfp(nowait));
+	return uf->buf ? 0 : utfconv_dev_nomem(nowait);
 }
 
 /**
@@ -661,7 +677,7 @@ static int utfconv_dev_step(struct utfconv_dev_file *uf, const u8 *src,
 	if (!ret)
 		ret = utfconv_dev_stopped_locked(uf);
 	if (!ret)
-		ret = utfconv_dev_ring_alloc_locked(uf);
+		ret = utfconv_dev_ring_alloc_locked(uf, nowait);
 	if (!ret)
 		ret = utfconv_dev_fill_locked(uf, src, src_bytes, src_used,
 					      cflags);
@@ -715,9 +731,9 @@ static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (!count)
 		return 0;
 	in = kmalloc(min_t(size_t, count, UTFCONV_DEV_IN_BYTES),
-		     GFP_KERNEL_ACCOUNT);
+		     utfconv_dev_gfp(iocb->ki_flags & IOCB_NOWAIT));
 	if (!in)
-		return -ENOMEM;
+		return utfconv_dev_nomem(iocb->ki_flags & IOCB_NOWAIT);
 	while (done < count) {
 		have = copy_from_iter(in, min_t(size_t, count - done,
 						UTFCONV_DEV_IN_BYTES), from);
