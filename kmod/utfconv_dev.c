@@ -115,17 +115,6 @@ struct utfconv_dev_user {
 static DEFINE_HASHTABLE(utfconv_dev_users, 6);
 static DEFINE_SPINLOCK(utfconv_dev_users_lock);
 
-static struct utfconv_dev_user *utfconv_dev_user_find(kuid_t uid)
-{
-	struct utfconv_dev_user *u;
-
-	lockdep_assert_held(&utfconv_dev_users_lock);
-	hash_for_each_possible(utfconv_dev_users, u, node, __kuid_val(uid))
-		if (uid_eq(u->uid, uid))
-			return u;
-	return NULL;
-}
-
 /**
  * utfconv_dev_user_uid() - the user a new stream counts against
  *
@@ -159,18 +148,16 @@ static struct utfconv_dev_user *utfconv_dev_user_get(void)
 {
 	unsigned int max = READ_ONCE(utfconv_dev_max_user_streams);
 	kuid_t uid = utfconv_dev_user_uid();
-	struct utfconv_dev_user *fresh;
-	struct utfconv_dev_user *u;
+	struct utfconv_dev_user *u, *fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	if (!fresh)
 		return ERR_PTR(-ENOMEM);
-
 	spin_lock(&utfconv_dev_users_lock);
-	u = utfconv_dev_user_find(uid);
+	hash_for_each_possible(utfconv_dev_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			break;
 	if (!u) {
-		u = fresh;
-		fresh = NULL;
+		swap(u, fresh);
 		u->uid = uid;
 		hash_add(utfconv_dev_users, &u->node, __kuid_val(uid));
 	}
@@ -356,19 +343,6 @@ static gfp_t utfconv_dev_gfp(bool nowait)
 			GFP_KERNEL_ACCOUNT;
 }
 
-static int utfconv_dev_nomem(bool nowait)
-{
-	return nowait ? -EAGAIN : -ENOMEM;
-}
-
-static int utfconv_dev_ring_alloc_locked(struct utfconv_dev_file *uf,
-					 bool nowait)
-{
-	if (!uf->buf)
-		uf->buf = kvmalloc(utfconv_dev_buffer_bytes,
-				   utfconv_dev_gfp(nowait));
-	return uf->buf ? 0 : utfconv_dev_nomem(nowait);
-}
 
 /**
  * utfconv_dev_fill_locked() - convert input into the output ring
@@ -580,8 +554,11 @@ static int utfconv_dev_step(struct utfconv_dev_file *uf, const u8 *src,
 	*resets = uf->resets;
 	if (!ret)
 		ret = utfconv_dev_stopped_locked(uf);
-	if (!ret)
-		ret = utfconv_dev_ring_alloc_locked(uf, nowait);
+	if (!ret && !uf->buf)
+		uf->buf = kvmalloc(utfconv_dev_buffer_bytes,
+				   utfconv_dev_gfp(nowait));
+	if (!ret && !uf->buf)
+		ret = nowait ? -EAGAIN : -ENOMEM;
 	if (!ret)
 		ret = utfconv_dev_fill_locked(uf, src, src_bytes, src_used,
 					      cflags);
@@ -621,9 +598,7 @@ static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct utfconv_dev_file *uf = iocb->ki_filp->private_data;
 	size_t count = iov_iter_count(from);
-	size_t done = 0;
-	size_t have;
-	size_t used;
+	size_t done = 0, have, used;
 	u64 resets = 0;
 	int ret = 0;
 	u8 *in;
@@ -633,7 +608,7 @@ static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	in = kmalloc(min_t(size_t, count, UTFCONV_DEV_IN_BYTES),
 		     utfconv_dev_gfp(iocb->ki_flags & IOCB_NOWAIT));
 	if (!in)
-		return utfconv_dev_nomem(iocb->ki_flags & IOCB_NOWAIT);
+		return iocb->ki_flags & IOCB_NOWAIT ? -EAGAIN : -ENOMEM;
 	while (done < count) {
 		have = copy_from_iter(in, min_t(size_t, count - done,
 						UTFCONV_DEV_IN_BYTES), from);
@@ -687,18 +662,6 @@ static_assert(sizeof(struct utfconv_status) == 80);
 static_assert(sizeof(struct utfconv_convert) == 96);
 
 /**
- * struct utfconv_dev_mode - a configuration as the codec takes it
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: the codec's UTFCONV_FLAG_* bits (%UTFCONV_FLAGS_ALL)
- */
-struct utfconv_dev_mode {
-	u32 direction;
-	u32 policy;
-	u32 flags;
-};
-
-/**
  * struct utfconv_dev_pair - the codec direction of a source and target
  * @source: UTFCONV_ENC_* of the input
  * @target: UTFCONV_ENC_* of the output
@@ -718,29 +681,20 @@ static const struct utfconv_dev_pair utfconv_dev_pairs[] = {
 	{ UTFCONV_ENC_UTF16, UTFCONV_ENC_UTF8, UTFCONV_DIR_UTF16_TO_UTF8 },
 };
 
-/* Checks a SET_CONFIG or CONVERT configuration: 0 or -EINVAL. */
+/* Checks a SET_CONFIG or CONVERT configuration: its direction or -EINVAL. */
 static int utfconv_dev_check_config(u32 source, u32 target, u32 policy,
 				    u32 flags, const void *padding,
-				    size_t padding_bytes,
-				    struct utfconv_dev_mode *mode)
+				    size_t padding_bytes)
 {
 	size_t i;
 
-	if (policy > UTFCONV_POLICY_MAX)
+	if (policy > UTFCONV_POLICY_MAX || (flags & ~UTFCONV_FLAGS_ALL) ||
+	    memchr_inv(padding, 0, padding_bytes))
 		return -EINVAL;
-	if (flags & ~UTFCONV_FLAGS_ALL)
-		return -EINVAL;
-	if (memchr_inv(padding, 0, padding_bytes))
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++) {
+	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++)
 		if (utfconv_dev_pairs[i].source == source &&
-		    utfconv_dev_pairs[i].target == target) {
-			mode->direction = utfconv_dev_pairs[i].direction;
-			mode->policy = policy;
-			mode->flags = flags;
-			return 0;
-		}
-	}
+		    utfconv_dev_pairs[i].target == target)
+			return utfconv_dev_pairs[i].direction;
 	return -EINVAL;
 }
 
@@ -781,26 +735,23 @@ static long utfconv_dev_ioctl_set_config(struct utfconv_dev_file *uf,
 					 void __user *argp)
 {
 	struct utfconv_config config;
-	struct utfconv_dev_mode mode;
-	int ret;
+	int dir, ret;
 
 	if (copy_from_user(&config, argp, sizeof(config)))
 		return -EFAULT;
-	ret = utfconv_dev_check_config(config.source, config.target,
+	dir = utfconv_dev_check_config(config.source, config.target,
 				       config.policy, config.flags,
-				       config.padding, sizeof(config.padding),
-				       &mode);
-	if (ret)
-		return ret;
-
+				       config.padding, sizeof(config.padding));
+	if (dir < 0)
+		return dir;
 	ret = utfconv_dev_lock(uf, false);
 	if (ret)
 		return ret;
 	if (!utfconv_dev_fresh_locked(uf))
 		ret = -EBUSY;
 	else
-		ret = utfconv_init(&uf->state, mode.direction, mode.policy,
-				   mode.flags);
+		ret = utfconv_init(&uf->state, dir, config.policy,
+				   config.flags);
 	utfconv_dev_unlock(uf);
 	return ret;
 }
@@ -949,7 +900,7 @@ static int utfconv_dev_convert_result(struct utfconv_convert *cv,
 /**
  * utfconv_dev_convert_user() - the work of %UTFCONV_IOC_CONVERT
  * @cv: the validated request; its out fields are filled
- * @mode: its configuration for the codec
+ * @dir: its codec direction, from utfconv_dev_check_config()
  * @in_buf: bounce buffer for input, %UTFCONV_DEV_IN_BYTES long
  * @out_buf: bounce buffer for output, %UTFCONV_DEV_OUT_BYTES long
  *
@@ -967,7 +918,7 @@ static int utfconv_dev_convert_result(struct utfconv_convert *cv,
  * * -EINTR - a signal is pending and input is left
  */
 static int utfconv_dev_convert_user(struct utfconv_convert *cv,
-				    const struct utfconv_dev_mode *mode,
+				    int dir,
 				    u8 *in_buf, u8 *out_buf)
 {
 	const u8 __user *src = u64_to_user_ptr(cv->src);
@@ -978,7 +929,7 @@ static int utfconv_dev_convert_user(struct utfconv_convert *cv,
 	size_t chunk;
 	int ret;
 
-	ret = utfconv_init(&st, mode->direction, mode->policy, mode->flags);
+	ret = utfconv_init(&st, dir, cv->policy, cv->flags);
 	if (ret)
 		return ret;
 	while (!ret) {
@@ -1001,16 +952,12 @@ static int utfconv_dev_convert_user(struct utfconv_convert *cv,
 	return utfconv_dev_convert_result(cv, &st, dst_done, ret);
 }
 
-/* 0 with @end set if [@addr, @addr + @bytes) is a user range. */
-static int utfconv_dev_user_range(u64 addr, u64 bytes, u64 *end)
+/* Whether [@addr, @end = @addr + @bytes) is a user range. */
+static bool utfconv_dev_user_range(u64 addr, u64 bytes, u64 *end)
 {
-	if (check_add_overflow(addr, bytes, end))
-		return -EFAULT;
-	if ((uintptr_t)addr != addr || (size_t)bytes != bytes)
-		return -EFAULT;
-	if (!access_ok(u64_to_user_ptr(addr), bytes))
-		return -EFAULT;
-	return 0;
+	return !check_add_overflow(addr, bytes, end) &&
+	       (uintptr_t)addr == addr && (size_t)bytes == bytes &&
+	       access_ok(u64_to_user_ptr(addr), bytes);
 }
 
 /**
@@ -1026,34 +973,27 @@ static int utfconv_dev_user_range(u64 addr, u64 bytes, u64 *end)
  */
 static long utfconv_dev_ioctl_convert(void __user *argp)
 {
-	struct utfconv_dev_mode mode;
 	struct utfconv_convert cv;
-	u64 src_end;
-	u64 dst_end;
-	u8 *out_buf;
-	u8 *in_buf;
-	int ret;
+	u64 src_end, dst_end;
+	u8 *out_buf, *in_buf;
+	int dir, ret;
 
 	if (copy_from_user(&cv, argp, sizeof(cv)))
 		return -EFAULT;
-	ret = utfconv_dev_check_config(cv.source, cv.target, cv.policy,
-				       cv.flags, cv.padding, sizeof(cv.padding),
-				       &mode);
-	if (ret)
-		return ret;
-	ret = utfconv_dev_user_range(cv.src, cv.src_bytes, &src_end);
-	if (!ret)
-		ret = utfconv_dev_user_range(cv.dst, cv.dst_bytes, &dst_end);
-	if (ret)
-		return ret;
+	dir = utfconv_dev_check_config(cv.source, cv.target, cv.policy,
+				       cv.flags, cv.padding, sizeof(cv.padding));
+	if (dir < 0)
+		return dir;
+	if (!utfconv_dev_user_range(cv.src, cv.src_bytes, &src_end) ||
+	    !utfconv_dev_user_range(cv.dst, cv.dst_bytes, &dst_end))
+		return -EFAULT;
 	if (cv.src_bytes && cv.dst_bytes && cv.src < dst_end &&
 	    cv.dst < src_end)
 		return -EINVAL;
-
 	in_buf = kmalloc(UTFCONV_DEV_IN_BYTES, GFP_KERNEL_ACCOUNT);
 	out_buf = kmalloc(UTFCONV_DEV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
 	if (in_buf && out_buf)
-		ret = utfconv_dev_convert_user(&cv, &mode, in_buf, out_buf);
+		ret = utfconv_dev_convert_user(&cv, dir, in_buf, out_buf);
 	else
 		ret = -ENOMEM;
 	kfree(out_buf);
