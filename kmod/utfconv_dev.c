@@ -148,8 +148,9 @@ static struct utfconv_dev_user *utfconv_dev_user_get(void)
 {
 	unsigned int max = READ_ONCE(utfconv_dev_max_user_streams);
 	kuid_t uid = utfconv_dev_user_uid();
-	struct utfconv_dev_user *u, *fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	struct utfconv_dev_user *u, *fresh;
 
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	if (!fresh)
 		return ERR_PTR(-ENOMEM);
 	spin_lock(&utfconv_dev_users_lock);
@@ -756,11 +757,20 @@ static long utfconv_dev_ioctl_set_config(struct utfconv_dev_file *uf,
 	return ret;
 }
 
-static void utfconv_dev_config_of(const struct utfconv_state *st,
-				  struct utfconv_config *config)
+/* GET_CONFIG, GET_STATUS and fdinfo: 0 or -ERESTARTSYS. */
+static int utfconv_dev_snapshot(struct utfconv_dev_file *uf,
+				struct utfconv_config *config,
+				struct utfconv_status *status)
 {
+	const struct utfconv_state *st = &uf->state;
 	size_t i;
+	int ret;
 
+	memset(config, 0, sizeof(*config));
+	memset(status, 0, sizeof(*status));
+	ret = utfconv_dev_lock(uf, false);
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++) {
 		if (utfconv_dev_pairs[i].direction == st->direction) {
 			config->source = utfconv_dev_pairs[i].source;
@@ -769,22 +779,6 @@ static void utfconv_dev_config_of(const struct utfconv_state *st,
 	}
 	config->policy = st->policy;
 	config->flags = st->flags;
-}
-
-/* GET_CONFIG, GET_STATUS and fdinfo: 0 or -ERESTARTSYS. */
-static int utfconv_dev_snapshot(struct utfconv_dev_file *uf,
-				struct utfconv_config *config,
-				struct utfconv_status *status)
-{
-	const struct utfconv_state *st = &uf->state;
-	int ret;
-
-	memset(config, 0, sizeof(*config));
-	memset(status, 0, sizeof(*status));
-	ret = utfconv_dev_lock(uf, false);
-	if (ret)
-		return ret;
-	utfconv_dev_config_of(st, config);
 	status->bytes_in = st->bytes_in;
 	status->bytes_out = st->bytes_out;
 	status->code_points = st->code_points;
@@ -808,9 +802,8 @@ static long utfconv_dev_ioctl_get(struct utfconv_dev_file *uf,
 {
 	struct utfconv_config config;
 	struct utfconv_status st;
-	int ret;
+	int ret = utfconv_dev_snapshot(uf, &config, &st);
 
-	ret = utfconv_dev_snapshot(uf, &config, &st);
 	if (ret)
 		return ret;
 	if (status)
@@ -857,11 +850,8 @@ static int utfconv_dev_convert_step(const struct utfconv_convert *cv,
 				    u8 *out_buf, u64 *dst_done)
 {
 	u8 __user *dst = u64_to_user_ptr(cv->dst);
+	size_t src_used, dst_used, room, pos = 0;
 	struct utfconv_state before;
-	size_t src_used;
-	size_t dst_used;
-	size_t pos = 0;
-	size_t room;
 	bool full;
 	int ret;
 
@@ -917,14 +907,12 @@ static int utfconv_dev_convert_result(struct utfconv_convert *cv,
  *   past @cv->dst_used
  * * -EINTR - a signal is pending and input is left
  */
-static int utfconv_dev_convert_user(struct utfconv_convert *cv,
-				    int dir,
+static int utfconv_dev_convert_user(struct utfconv_convert *cv, int dir,
 				    u8 *in_buf, u8 *out_buf)
 {
 	const u8 __user *src = u64_to_user_ptr(cv->src);
 	struct utfconv_state st;
-	u64 src_done = 0;
-	u64 dst_done = 0;
+	u64 src_done = 0, dst_done = 0;
 	unsigned int cflags;
 	size_t chunk;
 	int ret;
@@ -1060,20 +1048,6 @@ static long utfconv_dev_ioctl(struct file *file, unsigned int cmd,
 	return -ENOIOCTLCMD;
 }
 
-static const char *utfconv_dev_enc_name(u32 enc)
-{
-	switch (enc) {
-	case UTFCONV_ENC_UTF8:
-		return "UTF-8";
-	case UTFCONV_ENC_UTF16LE:
-		return "UTF-16LE";
-	case UTFCONV_ENC_UTF16BE:
-		return "UTF-16BE";
-	default:
-		return "UTF-16";
-	}
-}
-
 /**
  * utfconv_dev_show_fdinfo() - the stream's counters in /proc/<pid>/fdinfo/<fd>
  * @m: the fdinfo file
@@ -1087,6 +1061,12 @@ static const char *utfconv_dev_enc_name(u32 enc)
  */
 static void utfconv_dev_show_fdinfo(struct seq_file *m, struct file *file)
 {
+	static const char *const encs[] = {
+		[UTFCONV_ENC_UTF8] = "UTF-8",
+		[UTFCONV_ENC_UTF16LE] = "UTF-16LE",
+		[UTFCONV_ENC_UTF16BE] = "UTF-16BE",
+		[UTFCONV_ENC_UTF16] = "UTF-16",
+	};
 	static const char *const kinds[] = {
 		[UTFCONV_ERR_NONE] = "none",
 		[UTFCONV_ERR_ILLFORMED] = "ill-formed",
@@ -1103,10 +1083,9 @@ static void utfconv_dev_show_fdinfo(struct seq_file *m, struct file *file)
 
 	if (utfconv_dev_snapshot(file->private_data, &config, &st))
 		return;
-	seq_printf(m, "utfconv-source:\t%s\n",
-		   utfconv_dev_enc_name(config.source));
-	seq_printf(m, "utfconv-target:\t%s\n",
-		   utfconv_dev_enc_name(config.target));
+	/* config comes from utfconv_dev_pairs: its encodings are named */
+	seq_printf(m, "utfconv-source:\t%s\n", encs[config.source]);
+	seq_printf(m, "utfconv-target:\t%s\n", encs[config.target]);
 	seq_printf(m, "utfconv-policy:\t%s\n",
 		   policies[min_t(u32, config.policy, UTFCONV_POLICY_MAX)]);
 	seq_printf(m, "utfconv-flags:\t%#x\n", config.flags);
