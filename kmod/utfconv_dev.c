@@ -115,15 +115,11 @@ struct utfconv_dev_user {
 static DEFINE_HASHTABLE(utfconv_dev_users, 6);
 static DEFINE_SPINLOCK(utfconv_dev_users_lock);
 
-/**
- * utfconv_dev_user_uid() - the user a new stream counts against
- *
- * A module cannot add a ucount type, so this counts where ucounts would
- * charge last: the creator of the opener's outermost user namespace, or
- * the euid in the initial namespace or in one that root made.
- *
- * Context: Process context.
- * Return: the kernel uid to count the stream against.
+/*
+ * The user a new stream counts against. A module cannot add a ucount
+ * type, so this counts where ucounts would charge last: the creator of
+ * the opener's outermost user namespace, or the euid in the initial
+ * namespace or in one that root made.
  */
 static kuid_t utfconv_dev_user_uid(void)
 {
@@ -137,13 +133,7 @@ static kuid_t utfconv_dev_user_uid(void)
 	return owner;
 }
 
-/**
- * utfconv_dev_user_get() - count one more open file of the calling user
- *
- * Context: Process context; may sleep (allocates).
- * Return: the caller's entry, or ERR_PTR(-EMFILE) if the user has
- * max_user_streams files open already, ERR_PTR(-ENOMEM).
- */
+/* The caller's entry, counted; ERR_PTR(-EMFILE) at the limit, -ENOMEM. */
 static struct utfconv_dev_user *utfconv_dev_user_get(void)
 {
 	unsigned int max = READ_ONCE(utfconv_dev_max_user_streams);
@@ -241,14 +231,10 @@ static int utfconv_dev_stopped_locked(struct utfconv_dev_file *uf)
 	return utfconv_ended(&uf->state) ? -EPIPE : 0;
 }
 
-/**
- * utfconv_dev_mask_locked() - the stream's readiness
- * @uf: the stream
- *
- * Context: Holds @uf->lock.
- * Return: EPOLLIN when read() would not block; EPOLLOUT when write() can
- * take input; EPOLLERR while a strict error holds; EPOLLHUP once the
- * input ended without one (a writer then gets -EPIPE).
+/*
+ * EPOLLIN when read() would not block; EPOLLOUT when write() can take
+ * input; EPOLLERR while a strict error holds; EPOLLHUP once the input
+ * ended without one (a writer then gets -EPIPE).
  */
 static __poll_t utfconv_dev_mask_locked(struct utfconv_dev_file *uf)
 {
@@ -275,16 +261,9 @@ static __poll_t utfconv_dev_mask(struct utfconv_dev_file *uf)
 	return READ_ONCE(uf->mask);
 }
 
-/**
- * utfconv_dev_lock() - take the stream's lock and do a requested reset
- * @uf: the stream
- * @nowait: only try (%IOCB_NOWAIT)
- *
- * RESET never waits for the lock: its next holder does the reset.
- *
- * Context: Process context; may sleep unless @nowait.
- * Return: 0 with @uf->lock held, -EAGAIN if @nowait and the lock is held,
- * -ERESTARTSYS if a signal came first.
+/*
+ * Takes the lock (only tries if @nowait: -EAGAIN) and does a requested
+ * reset: RESET never waits for the lock, its next holder resets.
  */
 static int utfconv_dev_lock(struct utfconv_dev_file *uf, bool nowait)
 {
@@ -306,14 +285,9 @@ static int utfconv_dev_lock(struct utfconv_dev_file *uf, bool nowait)
 	return 0;
 }
 
-/**
- * utfconv_dev_unlock() - publish the stream's readiness and drop its lock
- * @uf: the stream
- *
- * A change of readiness wakes the waiters after the unlock, with the new
- * mask as key, which io_uring's POLL_ADD reports.
- *
- * Context: Holds @uf->lock; drops it.
+/*
+ * Publishes the readiness and unlocks; a change wakes the waiters after
+ * the unlock, with the new mask as key (io_uring's POLL_ADD reports it).
  */
 static void utfconv_dev_unlock(struct utfconv_dev_file *uf)
 {
@@ -345,19 +319,11 @@ static gfp_t utfconv_dev_gfp(bool nowait)
 }
 
 
-/**
- * utfconv_dev_fill_locked() - convert input into the output ring
- * @uf: the stream, with its ring allocated
- * @src: input bytes (kernel memory), or NULL with @src_bytes 0
- * @src_bytes: their count
- * @src_used: out: input bytes the codec consumed (pending ones included)
- * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
- *
- * Where the free space up to the end of the ring is short and goes on at
- * its start, a small buffer lets a character straddle the end.
- *
- * Context: Holds @uf->lock.
- * Return: as utfconv_convert(), but -ENOSPC for -E2BIG without progress.
+/*
+ * Converts @src (NULL at a flush) into the ring, as utfconv_convert() but
+ * -ENOSPC for -E2BIG without progress. Where the free space up to the end
+ * is short and goes on at the start, a small buffer lets a character
+ * straddle the end.
  */
 static int utfconv_dev_fill_locked(struct utfconv_dev_file *uf, const u8 *src,
 				   size_t src_bytes, size_t *src_used,
@@ -424,7 +390,6 @@ static int utfconv_dev_open(struct inode *inode, struct file *file)
 {
 	struct utfconv_dev_user *user;
 	struct utfconv_dev_file *uf;
-	int ret;
 
 	user = utfconv_dev_user_get();
 	if (IS_ERR(user))
@@ -441,10 +406,8 @@ static int utfconv_dev_open(struct inode *inode, struct file *file)
 	init_waitqueue_head(&uf->wait);
 	uf->mask = UTFCONV_DEV_FRESH_MASK;
 	file->private_data = uf;
-
-	ret = stream_open(inode, file);
 	file->f_mode |= FMODE_NOWAIT;
-	return ret;
+	return stream_open(inode, file);
 }
 
 static int utfconv_dev_release(struct inode *inode, struct file *file)
@@ -523,22 +486,13 @@ static ssize_t utfconv_dev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	}
 }
 
-/**
- * utfconv_dev_step() - one step of a write or flush, under the stream's lock
- * @uf: the stream
- * @src: input bytes (kernel memory), or NULL with @src_bytes 0
- * @src_bytes: their count
- * @src_used: out: input bytes accepted
- * @resets: in/out: @uf->resets when the call began
- * @started: whether an earlier step of the call took input or output
- * @cflags: 0 for a write, %UTFCONV_END for a flush
- * @nowait: only try to take the lock (%IOCB_NOWAIT)
- *
- * Context: Process context; may sleep for the lock.
- * Return: 0 when all was done, -E2BIG after progress with more to do,
- * -ENOSPC when nothing fits, -ECANCELED if a reset discarded the stream
- * the call began on, -EPIPE for a write after a flush, the stream's
- * error, -ENOMEM (-EAGAIN if @nowait), or the lock's errors.
+/*
+ * One step of a write or flush (@cflags %UTFCONV_END) under the lock;
+ * @resets is the stream's count when the call began. Returns 0 when all
+ * was done, -E2BIG after progress with more to do, -ENOSPC when nothing
+ * fits, -ECANCELED if a reset discarded the call's stream, -EPIPE for a
+ * write after a flush, the stream's error, -ENOMEM (-EAGAIN if @nowait),
+ * or the lock's errors.
  */
 static int utfconv_dev_step(struct utfconv_dev_file *uf, const u8 *src,
 			    size_t src_bytes, size_t *src_used, u64 *resets,
@@ -662,12 +616,7 @@ static_assert(sizeof(struct utfconv_config) == 32);
 static_assert(sizeof(struct utfconv_status) == 80);
 static_assert(sizeof(struct utfconv_convert) == 96);
 
-/**
- * struct utfconv_dev_pair - the codec direction of a source and target
- * @source: UTFCONV_ENC_* of the input
- * @target: UTFCONV_ENC_* of the output
- * @direction: UTFCONV_DIR_* of the codec
- */
+/* The codec direction (UTFCONV_DIR_*) of a source and target encoding. */
 struct utfconv_dev_pair {
 	u8 source;
 	u8 target;
@@ -887,25 +836,10 @@ static int utfconv_dev_convert_result(struct utfconv_convert *cv,
 	return ret;
 }
 
-/**
- * utfconv_dev_convert_user() - the work of %UTFCONV_IOC_CONVERT
- * @cv: the validated request; its out fields are filled
- * @dir: its codec direction, from utfconv_dev_check_config()
- * @in_buf: bounce buffer for input, %UTFCONV_DEV_IN_BYTES long
- * @out_buf: bounce buffer for output, %UTFCONV_DEV_OUT_BYTES long
- *
- * @cv->dst_used counts the output of the steps that reached dst whole,
- * @cv->src_used their input.
- *
- * Context: Process context; may sleep.
- * Return:
- * * 0 - all input converted
- * * -EILSEQ - strict: ill-formed input at @cv->error_offset
- * * -EINVAL - strict: the input ends inside a character
- * * -E2BIG - the next character does not fit into the destination
- * * -EFAULT - src or dst is not accessible; dst may have been written
- *   past @cv->dst_used
- * * -EINTR - a signal is pending and input is left
+/*
+ * CONVERT's work on a validated request: @cv->dst_used counts the output
+ * of the steps that reached dst whole, @cv->src_used their input; dst may
+ * be written past it on -EFAULT. Errors as utfconv_dev_ioctl().
  */
 static int utfconv_dev_convert_user(struct utfconv_convert *cv, int dir,
 				    u8 *in_buf, u8 *out_buf)
