@@ -58,7 +58,8 @@
  *
  * Module parameter ``buffer_bytes``: capacity in bytes of the output
  * buffer of each open file of /dev/utfconv (default 65536), a power of
- * two from 4096 to 16777216, else the load fails with -EINVAL.
+ * two from 4096 to 16777216, else the load fails with -EINVAL. Fixed
+ * while the module is loaded; %UTFCONV_IOC_GET_INFO reports it.
  */
 static unsigned int utfconv_dev_buffer_bytes = UTFCONV_DEV_BUFFER_DEFAULT;
 
@@ -91,9 +92,10 @@ MODULE_PARM_DESC(buffer_bytes,
  * DOC: max_user_streams
  *
  * Module parameter ``max_user_streams``: files of /dev/utfconv one user
- * (utfconv_dev_user_uid()) may have open (default 4096, 0: no limit);
- * open() fails with -EMFILE beyond it. With ``buffer_bytes`` it bounds
- * what one user pins where no memory cgroup limit applies.
+ * may have open (default 4096, 0: no limit; root may change it); open()
+ * fails with -EMFILE beyond it. The uids a user maps into user namespaces
+ * count as that user. With ``buffer_bytes`` it bounds what one user pins
+ * where no memory cgroup limit applies.
  */
 static unsigned int utfconv_dev_max_user_streams = 4096;
 module_param_named(max_user_streams, utfconv_dev_max_user_streams, uint, 0644);
