@@ -320,7 +320,6 @@ static gfp_t utfconv_dev_gfp(bool nowait)
 			GFP_KERNEL_ACCOUNT;
 }
 
-
 /*
  * Converts @src (NULL at a flush) into the ring, as utfconv_convert() but
  * -ENOSPC for -E2BIG without progress. Where the free space up to the end
