@@ -1,23 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * utfconv_dev.c - /dev/utfconv, UTF-8 <-> UTF-16 conversion streams
+ * /dev/utfconv: every open file is a UTF-8 <-> UTF-16 conversion stream
+ * (write input, read output, ioctls to configure, flush, reset, convert
+ * one buffer). Mode 0666: no state is shared between files; memory is
+ * charged to the opener's cgroup and bounded per user.
  *
- * Every open file of the misc device /dev/utfconv is an independent
- * conversion stream: write() feeds input bytes, read() returns converted
- * bytes, ioctls select the direction and options, end the input, report
- * the counters and reset the stream. UTFCONV_IOC_CONVERT converts one
- * user buffer into another in one call without touching the stream.
- *
- * The device touches no state shared between open files, so it is
- * mode 0666: any user may convert text. The memory an open file holds is
- * charged to the opener's memory cgroup and bounded per user by
- * max_user_streams.
- *
- * Locking follows pipes: one mutex per open file, taken interruptibly
- * for bounded work (one step of a write, one read, one ioctl). A read
- * copies to userspace under it, so a reader stalled in a page fault
- * holds up the other calls on the same file, as pipe_read() does, but
- * never poll(), %UTFCONV_IOC_RESET, a signal or another open file.
+ * Locking follows pipes: one mutex per file, taken interruptibly for
+ * bounded work. A reader stalled in a page fault holds up other calls on
+ * the same file, never poll(), RESET, a signal or another file.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -52,16 +42,11 @@
 
 #define UTFCONV_DEV_NAME		"utfconv"
 
-/* Input bytes converted per step of write() and of UTFCONV_IOC_CONVERT. */
+/* Input bytes per step of write() and CONVERT; output: its worst case. */
 #define UTFCONV_DEV_IN_BYTES		4096
-/* Output bytes per step of UTFCONV_IOC_CONVERT: a full input step's worst case. */
 #define UTFCONV_DEV_OUT_BYTES		(2 * UTFCONV_DEV_IN_BYTES)
-/* Free bytes that hold any character the codec writes in one piece. */
+/* Room for any one character; a BOM, a replacement and a character. */
 #define UTFCONV_DEV_MIN_ROOM		4
-/*
- * Output of a step that may straddle the end of the ring: a BOM, a
- * replacement and a character.
- */
 #define UTFCONV_DEV_WRAP_BYTES		16
 
 #define UTFCONV_DEV_BUFFER_MIN		4096U
@@ -73,20 +58,12 @@
  *
  * Module parameter ``buffer_bytes``: capacity in bytes of the output
  * buffer of each open file of /dev/utfconv (default 65536), a power of
- * two from 4096 to 16777216; any other value fails the load with -EINVAL.
- * Fixed while the module is loaded, reported by %UTFCONV_IOC_GET_INFO.
+ * two from 4096 to 16777216, else the load fails with -EINVAL. Fixed
+ * while the module is loaded; %UTFCONV_IOC_GET_INFO reports it.
  */
 static unsigned int utfconv_dev_buffer_bytes = UTFCONV_DEV_BUFFER_DEFAULT;
 
-/**
- * utfconv_dev_buffer_bytes_set() - parse and check ``buffer_bytes``
- * @val: the value given to the module
- * @kp: the parameter
- *
- * Context: Module load, before the module's init.
- * Return: 0, or -EINVAL for anything but a power of two in [4096, 16 MiB]
- * (kstrtouint()'s -ERANGE included: the parameter has one error).
- */
+/* -EINVAL for anything else, kstrtouint()'s -ERANGE included. */
 static int utfconv_dev_buffer_bytes_set(const char *val,
 					const struct kernel_param *kp)
 {
@@ -114,14 +91,11 @@ MODULE_PARM_DESC(buffer_bytes,
 /**
  * DOC: max_user_streams
  *
- * Module parameter ``max_user_streams``: how many files of /dev/utfconv
- * one user may have open at once (default 4096, 0 for no limit); open()
- * fails with -EMFILE beyond it, as at inotify's max_user_instances. The
- * user is the one utfconv_dev_user_uid() names, so that the uids a user maps
- * into user namespaces share that user's limit. An open file holds its
- * state, and from its first write or flush its output buffer, all charged
- * to the opener's memory cgroup; where no cgroup limit applies, this cap
- * times ``buffer_bytes`` bounds what one user pins. Root may change it.
+ * Module parameter ``max_user_streams``: files of /dev/utfconv one user
+ * may have open (default 4096, 0: no limit; root may change it); open()
+ * fails with -EMFILE beyond it. The uids a user maps into user namespaces
+ * count as that user. With ``buffer_bytes`` it bounds what one user pins
+ * where no memory cgroup limit applies.
  */
 static unsigned int utfconv_dev_max_user_streams = 4096;
 module_param_named(max_user_streams, utfconv_dev_max_user_streams, uint, 0644);
@@ -129,13 +103,10 @@ MODULE_PARM_DESC(max_user_streams,
 		 "Most open files of /dev/utfconv per user (default 4096, 0: no limit)");
 
 /**
- * struct utfconv_dev_user - open files of /dev/utfconv of one user
+ * struct utfconv_dev_user - open files of one user; shared, so uncharged
  * @node: in utfconv_dev_users, under utfconv_dev_users_lock
- * @uid: the user: utfconv_dev_user_uid() of the openers
+ * @uid: utfconv_dev_user_uid() of the openers
  * @streams: files open, > 0; the entry is freed when it drops to 0
- *
- * Shared by the user's files, whatever their cgroups, so not charged to
- * any; there is one per user with a file open.
  */
 struct utfconv_dev_user {
 	struct hlist_node node;
@@ -146,29 +117,11 @@ struct utfconv_dev_user {
 static DEFINE_HASHTABLE(utfconv_dev_users, 6);
 static DEFINE_SPINLOCK(utfconv_dev_users_lock);
 
-/* The entry of @uid, or NULL; under utfconv_dev_users_lock. */
-static struct utfconv_dev_user *utfconv_dev_user_find(kuid_t uid)
-{
-	struct utfconv_dev_user *u;
-
-	lockdep_assert_held(&utfconv_dev_users_lock);
-	hash_for_each_possible(utfconv_dev_users, u, node, __kuid_val(uid))
-		if (uid_eq(u->uid, uid))
-			return u;
-	return NULL;
-}
-
-/**
- * utfconv_dev_user_uid() - the user a new stream counts against
- *
- * A module cannot add a ucount type, so this counts at the top of the
- * namespace chain, as ucounts would charge it last: the creator of the
- * opener's outermost user namespace below the initial one, or the
- * opener's effective uid in the initial namespace or in a namespace root
- * made (containers give their users kernel uids of their own).
- *
- * Context: Process context.
- * Return: the kernel uid to count the stream against.
+/*
+ * The user a new stream counts against. A module cannot add a ucount
+ * type, so this counts where ucounts would charge last: the creator of
+ * the opener's outermost user namespace, or the euid in the initial
+ * namespace or in one that root made.
  */
 static kuid_t utfconv_dev_user_uid(void)
 {
@@ -182,30 +135,22 @@ static kuid_t utfconv_dev_user_uid(void)
 	return owner;
 }
 
-/**
- * utfconv_dev_user_get() - count one more open file of the calling user
- *
- * Context: Process context; may sleep (allocates).
- * Return: the caller's entry, or ERR_PTR(-EMFILE) if the user has
- * max_user_streams files open already, ERR_PTR(-ENOMEM).
- */
+/* The caller's entry, counted; ERR_PTR(-EMFILE) at the limit, -ENOMEM. */
 static struct utfconv_dev_user *utfconv_dev_user_get(void)
 {
 	unsigned int max = READ_ONCE(utfconv_dev_max_user_streams);
 	kuid_t uid = utfconv_dev_user_uid();
-	struct utfconv_dev_user *fresh;
-	struct utfconv_dev_user *u;
+	struct utfconv_dev_user *u, *fresh;
 
-	/* Not charged: see struct utfconv_dev_user. */
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	if (!fresh)
 		return ERR_PTR(-ENOMEM);
-
 	spin_lock(&utfconv_dev_users_lock);
-	u = utfconv_dev_user_find(uid);
+	hash_for_each_possible(utfconv_dev_users, u, node, __kuid_val(uid))
+		if (uid_eq(u->uid, uid))
+			break;
 	if (!u) {
-		u = fresh;
-		fresh = NULL;
+		swap(u, fresh);
 		u->uid = uid;
 		hash_add(utfconv_dev_users, &u->node, __kuid_val(uid));
 	}
@@ -219,7 +164,6 @@ static struct utfconv_dev_user *utfconv_dev_user_get(void)
 	return u;
 }
 
-/* Counts one open file of @u less; frees it with its last. */
 static void utfconv_dev_user_put(struct utfconv_dev_user *u)
 {
 	bool last;
@@ -235,34 +179,22 @@ static void utfconv_dev_user_put(struct utfconv_dev_user *u)
 
 /**
  * struct utfconv_dev_file - one open file of /dev/utfconv: one stream
- * @lock: guards every field below but @wait, @mask and @reset_req; held
- *	for bounded work only (see utfconv_dev_lock())
- * @wait: readers wait here for EPOLLIN, writers and flushes for EPOLLOUT,
- *	EPOLLERR or EPOLLHUP, and poll() for either; every wake-up carries
- *	the readiness it announces as its key
- * @mask: the readiness as the last hold of @lock left it (EPOLL* bits,
- *	see utfconv_dev_mask_locked()); written under @lock, read without it
- * @reset_req: bit 0: a reset was requested and is not done yet; set
- *	without @lock, cleared by the next utfconv_dev_lock()
- * @state: the codec's state: configuration, counters, pending input, end
- *	of input and the error that stopped the stream, kept only there
- * @buf: the output ring, utfconv_dev_buffer_bytes bytes, allocated by the first
- *	write() or flush; NULL until then, when @head == @tail
+ * @lock: guards all fields but @wait, @mask, @reset_req and @user
+ * @wait: waiters for a change of @mask; each wake-up's key is the new mask
+ * @mask: utfconv_dev_mask_locked() at the end of the last hold of @lock;
+ *	read without it
+ * @reset_req: bit 0: RESET requested, done by the next utfconv_dev_lock()
+ * @state: the codec's state, the only copy of configuration and counters
+ * @buf: output ring of utfconv_dev_buffer_bytes bytes, NULL until the
+ *	first write or flush
  * @head: free-running count of output bytes put into @buf
  * @tail: free-running count of output bytes taken out of @buf
- * @full_avail: free bytes when the last write or flush could not place its
- *	next character, 0 after any progress; EPOLLOUT waits for more
- * @resets: resets done, so that a write or flush that spans steps can
- *	tell that the stream it began on is gone
- * @user: the opener's count of open files (set at open, not under @lock)
+ * @full_avail: free bytes when the last write or flush could place
+ *	nothing, 0 after progress; EPOLLOUT waits for more
+ * @resets: resets done, so that a call spanning steps sees its stream go
+ * @user: the opener's count of open files
  *
- * Invariants under @lock: 0 <= @head - @tail <= utfconv_dev_buffer_bytes; the
- * unread output is the bytes from @tail to @head, at their counts modulo
- * utfconv_dev_buffer_bytes in @buf. Whenever @reset_req is clear, @mask is
- * what utfconv_dev_mask_locked() gave at the end of the last hold of @lock.
- *
- * Lifetime: from utfconv_dev_open() to utfconv_dev_release(), which no other
- * operation on the file can overlap.
+ * Invariant under @lock: 0 <= @head - @tail <= utfconv_dev_buffer_bytes.
  */
 struct utfconv_dev_file {
 	struct mutex lock;	/* guards the stream, see above */
@@ -278,21 +210,15 @@ struct utfconv_dev_file {
 	struct utfconv_dev_user *user;
 };
 
-/* Readiness of a fresh stream: empty, open, all of the ring free. */
 #define UTFCONV_DEV_FRESH_MASK	(EPOLLOUT | EPOLLWRNORM)
-/* What a write or flush waiting for room waits for. */
 #define UTFCONV_DEV_ROOM_EVENTS	(EPOLLOUT | EPOLLERR | EPOLLHUP)
 
-/* Free bytes of the output ring (all of it before it is allocated). */
 static unsigned int utfconv_dev_avail_locked(struct utfconv_dev_file *uf)
 {
 	return utfconv_dev_buffer_bytes - (uf->head - uf->tail);
 }
 
-/*
- * Whether the input ended: a flush succeeded, or found it ending inside a
- * character (strict, wtf8: the stream stopped with -EINVAL).
- */
+/* A flush succeeded, or stopped the stream inside a character. */
 static bool utfconv_dev_ended_locked(struct utfconv_dev_file *uf)
 {
 	return utfconv_ended(&uf->state) ||
@@ -307,16 +233,10 @@ static int utfconv_dev_stopped_locked(struct utfconv_dev_file *uf)
 	return utfconv_ended(&uf->state) ? -EPIPE : 0;
 }
 
-/**
- * utfconv_dev_mask_locked() - the stream's readiness
- * @uf: the stream
- *
- * Context: Holds @uf->lock.
- * Return: EPOLLIN | EPOLLRDNORM when read() would not block (output
- * ready, end of file, or a strict error); EPOLLOUT | EPOLLWRNORM when
- * write() can accept input; EPOLLERR while a strict error holds; EPOLLHUP
- * once the input ended without one, so that a writer waiting in poll()
- * wakes and gets -EPIPE, as from a pipe without reader.
+/*
+ * EPOLLIN when read() would not block; EPOLLOUT when write() can take
+ * input; EPOLLERR while a strict error holds; EPOLLHUP once the input
+ * ended without one (a writer then gets -EPIPE).
  */
 static __poll_t utfconv_dev_mask_locked(struct utfconv_dev_file *uf)
 {
@@ -335,11 +255,7 @@ static __poll_t utfconv_dev_mask_locked(struct utfconv_dev_file *uf)
 	return mask;
 }
 
-/*
- * The readiness without the lock: while a requested reset is not done,
- * that of the fresh stream it makes; once its bit is clear (acquire,
- * paired with utfconv_dev_lock()'s release), @uf->mask is that or newer.
- */
+/* Lockless: a pending reset's fresh mask, else the published one. */
 static __poll_t utfconv_dev_mask(struct utfconv_dev_file *uf)
 {
 	if (test_bit_acquire(0, &uf->reset_req))
@@ -347,19 +263,9 @@ static __poll_t utfconv_dev_mask(struct utfconv_dev_file *uf)
 	return READ_ONCE(uf->mask);
 }
 
-/**
- * utfconv_dev_lock() - take the stream's lock and do a requested reset
- * @uf: the stream
- * @nowait: only try (%IOCB_NOWAIT)
- *
- * RESET takes no lock, so that it never waits for a call in progress: the
- * next holder of the lock resets the stream before it looks at it. The
- * lock is taken interruptibly, so that a task waiting behind a reader
- * stalled in a page fault still gets its signals.
- *
- * Context: Process context; may sleep unless @nowait.
- * Return: 0 with @uf->lock held, -EAGAIN if @nowait and the lock is held,
- * -ERESTARTSYS if a signal came first.
+/*
+ * Takes the lock (only tries if @nowait: -EAGAIN) and does a requested
+ * reset: RESET never waits for the lock, its next holder resets.
  */
 static int utfconv_dev_lock(struct utfconv_dev_file *uf, bool nowait)
 {
@@ -381,16 +287,9 @@ static int utfconv_dev_lock(struct utfconv_dev_file *uf, bool nowait)
 	return 0;
 }
 
-/**
- * utfconv_dev_unlock() - publish the stream's readiness and drop its lock
- * @uf: the stream
- *
- * A change of readiness wakes the waiters, after the unlock (no epoll
- * callback runs under it), with the new readiness as the key: io_uring's
- * POLL_ADD completes with that key, and read(), write() and flush wait
- * for a change of it.
- *
- * Context: Holds @uf->lock; drops it.
+/*
+ * Publishes the readiness and unlocks; a change wakes the waiters after
+ * the unlock, with the new mask as key (io_uring's POLL_ADD reports it).
  */
 static void utfconv_dev_unlock(struct utfconv_dev_file *uf)
 {
@@ -404,10 +303,7 @@ static void utfconv_dev_unlock(struct utfconv_dev_file *uf)
 		wake_up_interruptible_poll(&uf->wait, mask);
 }
 
-/*
- * Waits without the lock until utfconv_dev_mask() has one of @events: 0 to
- * try again, -EAGAIN for @nowait, -ERESTARTSYS for a signal.
- */
+/* Waits for @events: 0 to retry, -EAGAIN for @nowait, -ERESTARTSYS. */
 static int utfconv_dev_wait(struct utfconv_dev_file *uf, bool nowait,
 			    __poll_t events)
 {
@@ -417,30 +313,18 @@ static int utfconv_dev_wait(struct utfconv_dev_file *uf, bool nowait,
 					utfconv_dev_mask(uf) & events);
 }
 
-/* The first write or flush gives the stream its ring: 0 or -ENOMEM. */
-static int utfconv_dev_ring_alloc_locked(struct utfconv_dev_file *uf)
+/* An %IOCB_NOWAIT call must not sleep in reclaim: -EAGAIN instead. */
+static gfp_t utfconv_dev_gfp(bool nowait)
 {
-	if (!uf->buf)
-		uf->buf = kvmalloc(utfconv_dev_buffer_bytes,
-				   GFP_KERNEL_ACCOUNT);
-	return uf->buf ? 0 : -ENOMEM;
+	return nowait ? GFP_NOWAIT | __GFP_ACCOUNT | __GFP_NOWARN :
+			GFP_KERNEL_ACCOUNT;
 }
 
-/**
- * utfconv_dev_fill_locked() - convert input into the output ring
- * @uf: the stream, with its ring allocated
- * @src: input bytes (kernel memory), or NULL with @src_bytes 0
- * @src_bytes: their count
- * @src_used: out: input bytes the codec consumed (pending ones included)
- * @cflags: utfconv_convert() flags: 0 or %UTFCONV_END
- *
- * The codec writes whole characters only, straight into the free space up
- * to the end of the ring; where that is short and the free space goes on
- * at the start, through a small buffer, so that a character may straddle
- * the end.
- *
- * Context: Holds @uf->lock.
- * Return: as utfconv_convert(), but -ENOSPC for -E2BIG without progress.
+/*
+ * Converts @src (NULL at a flush) into the ring, as utfconv_convert() but
+ * -ENOSPC for -E2BIG without progress. Where the free space up to the end
+ * is short and goes on at the start, a small buffer lets a character
+ * straddle the end.
  */
 static int utfconv_dev_fill_locked(struct utfconv_dev_file *uf, const u8 *src,
 				   size_t src_bytes, size_t *src_used,
@@ -467,7 +351,6 @@ static int utfconv_dev_fill_locked(struct utfconv_dev_file *uf, const u8 *src,
 				      src_bytes - *src_used, &used, dst, span,
 				      &out, cflags);
 		if (dst == wrap) {
-			/* out <= avail: the part past the end goes to the start */
 			memcpy(uf->buf + off, wrap, min_t(size_t, out, size - off));
 			if (out > size - off)
 				memcpy(uf->buf, wrap + (size - off),
@@ -476,7 +359,6 @@ static int utfconv_dev_fill_locked(struct utfconv_dev_file *uf, const u8 *src,
 		uf->head += out;
 		*src_used += used;
 		all_out += out;
-		/* -E2BIG with progress: the rest may fit past the end. */
 	} while (ret == -E2BIG && (used || out));
 
 	if (*src_used || all_out) {
@@ -488,7 +370,6 @@ static int utfconv_dev_fill_locked(struct utfconv_dev_file *uf, const u8 *src,
 	return ret;
 }
 
-/* O_NONBLOCK, or %IOCB_NOWAIT (RWF_NOWAIT, io_uring's inline attempt). */
 static bool utfconv_dev_nowait(const struct kiocb *iocb)
 {
 	return (iocb->ki_filp->f_flags & O_NONBLOCK) ||
@@ -500,9 +381,8 @@ static bool utfconv_dev_nowait(const struct kiocb *iocb)
  * @inode: inode of /dev/utfconv
  * @file: the new file
  *
- * The stream starts as UTF-8 -> UTF-16LE, strict, no flags. The file is a
- * stream (no lseek(), no positional I/O) and honours %IOCB_NOWAIT, so
- * that io_uring runs reads and writes inline and waits in poll.
+ * The stream starts as UTF-8 -> UTF-16LE, strict; no positional I/O;
+ * %IOCB_NOWAIT honoured, so io_uring runs reads and writes inline.
  *
  * Context: Process context; may sleep.
  * Return: 0, -EMFILE at the caller's max_user_streams, -ENOMEM.
@@ -511,7 +391,6 @@ static int utfconv_dev_open(struct inode *inode, struct file *file)
 {
 	struct utfconv_dev_user *user;
 	struct utfconv_dev_file *uf;
-	int ret;
 
 	user = utfconv_dev_user_get();
 	if (IS_ERR(user))
@@ -522,27 +401,16 @@ static int utfconv_dev_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	uf->user = user;
-	/* Constant, valid arguments: cannot fail. */
 	utfconv_init(&uf->state, UTFCONV_DIR_UTF8_TO_UTF16LE,
 		     UTFCONV_POLICY_STRICT, 0);
 	mutex_init(&uf->lock);
 	init_waitqueue_head(&uf->wait);
 	uf->mask = UTFCONV_DEV_FRESH_MASK;
 	file->private_data = uf;
-
-	ret = stream_open(inode, file);
 	file->f_mode |= FMODE_NOWAIT;
-	return ret;
+	return stream_open(inode, file);
 }
 
-/**
- * utfconv_dev_release() - free a conversion stream and its unread output
- * @inode: inode of /dev/utfconv
- * @file: the file, with no operation in progress on it
- *
- * Context: Process context.
- * Return: 0.
- */
 static int utfconv_dev_release(struct inode *inode, struct file *file)
 {
 	struct utfconv_dev_file *uf = file->private_data;
@@ -554,11 +422,7 @@ static int utfconv_dev_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/*
- * Copies output to @to (not empty) and takes what reached it. Returns its
- * count, else 0 at end of file, the stream's error once its output is
- * read, -EAGAIN with none ready, -EFAULT if no byte could be copied.
- */
+/* Bytes copied, else 0 (EOF), the stream's error, -EAGAIN or -EFAULT. */
 static ssize_t utfconv_dev_read_locked(struct utfconv_dev_file *uf,
 				       struct iov_iter *to)
 {
@@ -573,7 +437,7 @@ static ssize_t utfconv_dev_read_locked(struct utfconv_dev_file *uf,
 		copied = copy_to_iter(uf->buf + off, span, to);
 		uf->tail += copied;
 		done += copied;
-		if (copied < span)	/* @to is full, or faulted */
+		if (copied < span)
 			return done ? done : -EFAULT;
 	}
 	if (done)
@@ -588,11 +452,8 @@ static ssize_t utfconv_dev_read_locked(struct utfconv_dev_file *uf,
  * @iocb: the call: its file is the stream
  * @to: user buffers (read(), readv(), io_uring); any sizes
  *
- * As from a pipe: the output ready, up to the size of @to, across the
- * elements of a vector; it sleeps only while none is ready, the input has
- * not ended and no strict error holds. Output made before a strict error
- * comes first. The copy is made under the stream's lock, so one call
- * returns one contiguous slice of the output, each byte read once.
+ * As from a pipe: returns what is ready, sleeping only while nothing is,
+ * the input has not ended and no strict error holds.
  *
  * Context: Process context; may sleep unless %IOCB_NOWAIT.
  * Return:
@@ -626,24 +487,13 @@ static ssize_t utfconv_dev_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	}
 }
 
-/**
- * utfconv_dev_step() - one step of a write or flush, under the stream's lock
- * @uf: the stream
- * @src: input bytes (kernel memory), or NULL with @src_bytes 0
- * @src_bytes: their count
- * @src_used: out: input bytes accepted
- * @resets: in/out: @uf->resets of the stream the call began on, set by
- *	its first step
- * @started: whether an earlier step of the call took input or output
- * @cflags: 0 for a write, %UTFCONV_END for a flush
- * @nowait: only try to take the lock (%IOCB_NOWAIT)
- *
- * Context: Process context; may sleep for the lock.
- * Return: 0 when all was done (a flush: the input ended, now or before),
- * -E2BIG after progress with more to do, -ENOSPC when nothing fits,
- * -ECANCELED if a reset discarded the stream the call began on (none of a
- * call's input or output goes into two streams), -EPIPE for a write after
- * a flush, the stream's error, -ENOMEM, or the lock's errors.
+/*
+ * One step of a write or flush (@cflags %UTFCONV_END) under the lock;
+ * @resets is the stream's count when the call began. Returns 0 when all
+ * was done, -E2BIG after progress with more to do, -ENOSPC when nothing
+ * fits, -ECANCELED if a reset discarded the call's stream, -EPIPE for a
+ * write after a flush, the stream's error, -ENOMEM (-EAGAIN if @nowait),
+ * or the lock's errors.
  */
 static int utfconv_dev_step(struct utfconv_dev_file *uf, const u8 *src,
 			    size_t src_bytes, size_t *src_used, u64 *resets,
@@ -660,13 +510,15 @@ static int utfconv_dev_step(struct utfconv_dev_file *uf, const u8 *src,
 	*resets = uf->resets;
 	if (!ret)
 		ret = utfconv_dev_stopped_locked(uf);
-	if (!ret)
-		ret = utfconv_dev_ring_alloc_locked(uf);
+	if (!ret && !uf->buf)
+		uf->buf = kvmalloc(utfconv_dev_buffer_bytes,
+				   utfconv_dev_gfp(nowait));
+	if (!ret && !uf->buf)
+		ret = nowait ? -EAGAIN : -ENOMEM;
 	if (!ret)
 		ret = utfconv_dev_fill_locked(uf, src, src_bytes, src_used,
 					      cflags);
 	utfconv_dev_unlock(uf);
-	/* Flushing again returns the first flush's result. */
 	if (ret == -EPIPE && cflags)
 		return 0;
 	return ret;
@@ -678,14 +530,10 @@ static int utfconv_dev_step(struct utfconv_dev_file *uf, const u8 *src,
  * @from: user buffers holding the input (write(), writev(), io_uring);
  *	split anywhere, also inside a character between vector elements
  *
- * Accepts exactly the input whose output fits into the output buffer (an
- * incomplete character's tail is accepted and held pending), in steps of
- * up to %UTFCONV_DEV_IN_BYTES copied without the lock and converted under it.
- * Between steps a pending signal ends the write with the count accepted.
- * It sleeps only while no input at all can be accepted. Under the strict
- * and wtf8 policies the input before an ill-formed sequence is accepted,
- * and later writes fail with -EILSEQ until a reset. @from is advanced by
- * the bytes accepted, so a retry from the count gives the same stream.
+ * Accepts the input whose output fits (a character's tail is held
+ * pending), in steps of %UTFCONV_DEV_IN_BYTES; a signal ends it between
+ * steps. It sleeps only while no input can be accepted. @from is
+ * advanced by the bytes accepted.
  *
  * Context: Process context; may sleep unless %IOCB_NOWAIT.
  * Return:
@@ -699,15 +547,14 @@ static int utfconv_dev_step(struct utfconv_dev_file *uf, const u8 *src,
  *   %IOCB_NOWAIT
  * * -ERESTARTSYS - a signal came before any byte was accepted
  * * -EFAULT - the first buffer of @from is not readable
- * * -ENOMEM - out of memory
+ * * -ENOMEM - out of memory; -EAGAIN instead for %IOCB_NOWAIT, whose
+ *   allocations do not sleep
  */
 static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct utfconv_dev_file *uf = iocb->ki_filp->private_data;
 	size_t count = iov_iter_count(from);
-	size_t done = 0;
-	size_t have;
-	size_t used;
+	size_t done = 0, have, used;
 	u64 resets = 0;
 	int ret = 0;
 	u8 *in;
@@ -715,9 +562,9 @@ static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (!count)
 		return 0;
 	in = kmalloc(min_t(size_t, count, UTFCONV_DEV_IN_BYTES),
-		     GFP_KERNEL_ACCOUNT);
+		     utfconv_dev_gfp(iocb->ki_flags & IOCB_NOWAIT));
 	if (!in)
-		return -ENOMEM;
+		return iocb->ki_flags & IOCB_NOWAIT ? -EAGAIN : -ENOMEM;
 	while (done < count) {
 		have = copy_from_iter(in, min_t(size_t, count - done,
 						UTFCONV_DEV_IN_BYTES), from);
@@ -733,10 +580,9 @@ static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 			ret = utfconv_dev_wait(uf, utfconv_dev_nowait(iocb),
 					       UTFCONV_DEV_ROOM_EVENTS);
 		else if (ret == -E2BIG)
-			ret = 0;	/* the next step tells */
+			ret = 0;
 		if (ret)
 			break;
-		/* A step may take no input (a pending tail's U+FFFD). */
 		if (signal_pending(current)) {
 			ret = -ERESTARTSYS;
 			break;
@@ -752,8 +598,7 @@ static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
  * @file: the stream
  * @wait: poll table
  *
- * Takes no lock: utfconv_dev_unlock() publishes every change before the
- * wake-up that announces it.
+ * Takes no lock: utfconv_dev_unlock() publishes before it wakes.
  *
  * Context: Process context.
  * Return: as utfconv_dev_mask_locked().
@@ -766,33 +611,13 @@ static __poll_t utfconv_dev_poll(struct file *file, poll_table *wait)
 	return utfconv_dev_mask(uf);
 }
 
-/*
- * The sizes are part of the commands, which utfconv_dev_ioctl() matches whole:
- * a structure never changes size (the UAPI header says how it extends).
- */
+/* The sizes are part of the commands, matched whole. */
 static_assert(sizeof(struct utfconv_info) == 64);
 static_assert(sizeof(struct utfconv_config) == 32);
 static_assert(sizeof(struct utfconv_status) == 80);
 static_assert(sizeof(struct utfconv_convert) == 96);
 
-/**
- * struct utfconv_dev_mode - a configuration as the codec takes it
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: the codec's UTFCONV_FLAG_* bits (%UTFCONV_FLAGS_ALL)
- */
-struct utfconv_dev_mode {
-	u32 direction;
-	u32 policy;
-	u32 flags;
-};
-
-/**
- * struct utfconv_dev_pair - the codec direction of a source and target
- * @source: UTFCONV_ENC_* of the input
- * @target: UTFCONV_ENC_* of the output
- * @direction: UTFCONV_DIR_* of the codec
- */
+/* The codec direction (UTFCONV_DIR_*) of a source and target encoding. */
 struct utfconv_dev_pair {
 	u8 source;
 	u8 target;
@@ -807,32 +632,20 @@ static const struct utfconv_dev_pair utfconv_dev_pairs[] = {
 	{ UTFCONV_ENC_UTF16, UTFCONV_ENC_UTF8, UTFCONV_DIR_UTF16_TO_UTF8 },
 };
 
-/*
- * Validates the configuration of SET_CONFIG or CONVERT and maps (source,
- * target) to a codec direction: 0 or -EINVAL.
- */
+/* Checks a SET_CONFIG or CONVERT configuration: its direction or -EINVAL. */
 static int utfconv_dev_check_config(u32 source, u32 target, u32 policy,
 				    u32 flags, const void *padding,
-				    size_t padding_bytes,
-				    struct utfconv_dev_mode *mode)
+				    size_t padding_bytes)
 {
 	size_t i;
 
-	if (policy > UTFCONV_POLICY_MAX)
+	if (policy > UTFCONV_POLICY_MAX || (flags & ~UTFCONV_FLAGS_ALL) ||
+	    memchr_inv(padding, 0, padding_bytes))
 		return -EINVAL;
-	if (flags & ~UTFCONV_FLAGS_ALL)
-		return -EINVAL;
-	if (memchr_inv(padding, 0, padding_bytes))
-		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++) {
+	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++)
 		if (utfconv_dev_pairs[i].source == source &&
-		    utfconv_dev_pairs[i].target == target) {
-			mode->direction = utfconv_dev_pairs[i].direction;
-			mode->policy = policy;
-			mode->flags = flags;
-			return 0;
-		}
-	}
+		    utfconv_dev_pairs[i].target == target)
+			return utfconv_dev_pairs[i].direction;
 	return -EINVAL;
 }
 
@@ -855,10 +668,7 @@ static long utfconv_dev_ioctl_get_info(void __user *argp)
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
-/*
- * Whether the stream may change its mode: just opened or reset, no input
- * taken (counted or pending), no output, not flushed, not failed.
- */
+/* No input, no output, not ended, not failed: it may be configured. */
 static bool utfconv_dev_fresh_locked(struct utfconv_dev_file *uf)
 {
 	const struct utfconv_state *st = &uf->state;
@@ -876,37 +686,41 @@ static long utfconv_dev_ioctl_set_config(struct utfconv_dev_file *uf,
 					 void __user *argp)
 {
 	struct utfconv_config config;
-	struct utfconv_dev_mode mode;
-	int ret;
+	int dir, ret;
 
 	if (copy_from_user(&config, argp, sizeof(config)))
 		return -EFAULT;
-	ret = utfconv_dev_check_config(config.source, config.target,
+	dir = utfconv_dev_check_config(config.source, config.target,
 				       config.policy, config.flags,
-				       config.padding, sizeof(config.padding),
-				       &mode);
-	if (ret)
-		return ret;
-
+				       config.padding, sizeof(config.padding));
+	if (dir < 0)
+		return dir;
 	ret = utfconv_dev_lock(uf, false);
 	if (ret)
 		return ret;
 	if (!utfconv_dev_fresh_locked(uf))
 		ret = -EBUSY;
 	else
-		/* Checked above; on failure @uf->state stays as it was. */
-		ret = utfconv_init(&uf->state, mode.direction, mode.policy,
-				   mode.flags);
+		ret = utfconv_init(&uf->state, dir, config.policy,
+				   config.flags);
 	utfconv_dev_unlock(uf);
 	return ret;
 }
 
-/* The configuration, read back from the codec state, its only copy. */
-static void utfconv_dev_config_of(const struct utfconv_state *st,
-				  struct utfconv_config *config)
+/* GET_CONFIG, GET_STATUS and fdinfo: 0 or -ERESTARTSYS. */
+static int utfconv_dev_snapshot(struct utfconv_dev_file *uf,
+				struct utfconv_config *config,
+				struct utfconv_status *status)
 {
+	const struct utfconv_state *st = &uf->state;
 	size_t i;
+	int ret;
 
+	memset(config, 0, sizeof(*config));
+	memset(status, 0, sizeof(*status));
+	ret = utfconv_dev_lock(uf, false);
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++) {
 		if (utfconv_dev_pairs[i].direction == st->direction) {
 			config->source = utfconv_dev_pairs[i].source;
@@ -915,25 +729,6 @@ static void utfconv_dev_config_of(const struct utfconv_state *st,
 	}
 	config->policy = st->policy;
 	config->flags = st->flags;
-}
-
-/*
- * One snapshot of the stream under its lock, as GET_CONFIG, GET_STATUS and
- * fdinfo report it (padding zero): 0 or -ERESTARTSYS.
- */
-static int utfconv_dev_snapshot(struct utfconv_dev_file *uf,
-				struct utfconv_config *config,
-				struct utfconv_status *status)
-{
-	const struct utfconv_state *st = &uf->state;
-	int ret;
-
-	memset(config, 0, sizeof(*config));
-	memset(status, 0, sizeof(*status));
-	ret = utfconv_dev_lock(uf, false);
-	if (ret)
-		return ret;
-	utfconv_dev_config_of(st, config);
 	status->bytes_in = st->bytes_in;
 	status->bytes_out = st->bytes_out;
 	status->code_points = st->code_points;
@@ -957,9 +752,8 @@ static long utfconv_dev_ioctl_get(struct utfconv_dev_file *uf,
 {
 	struct utfconv_config config;
 	struct utfconv_status st;
-	int ret;
+	int ret = utfconv_dev_snapshot(uf, &config, &st);
 
-	ret = utfconv_dev_snapshot(uf, &config, &st);
 	if (ret)
 		return ret;
 	if (status)
@@ -983,19 +777,14 @@ static long utfconv_dev_ioctl_flush(struct utfconv_dev_file *uf, bool nonblock)
 			ret = utfconv_dev_wait(uf, nonblock,
 					       UTFCONV_DEV_ROOM_EVENTS);
 		else if (ret == -E2BIG)
-			ret = 0;	/* part of the output queued */
+			ret = 0;
 		else if (!ret)
 			return 0;
 	} while (!ret);
 	return ret;
 }
 
-/*
- * %UTFCONV_IOC_RESET: marks the stream for reset, done by the next holder
- * of its lock (utfconv_dev_lock()), and returns at once whatever other calls
- * on the stream do. A call that holds the lock meanwhile ends on the old
- * stream. Returns 0.
- */
+/* %UTFCONV_IOC_RESET: returns at once; the next lock holder resets. */
 static long utfconv_dev_ioctl_reset(struct utfconv_dev_file *uf)
 {
 	/* The wake-up's queue lock orders the bit before a waiter's look. */
@@ -1004,22 +793,15 @@ static long utfconv_dev_ioctl_reset(struct utfconv_dev_file *uf)
 	return 0;
 }
 
-/*
- * Converts one input piece of CONVERT into dst through @out_buf. On
- * -EFAULT, @st and *@dst_done stay as before the output that did not
- * reach dst whole: no step is replayed to count a partial copy.
- */
+/* One input piece of CONVERT; on -EFAULT @st is as before the step. */
 static int utfconv_dev_convert_step(const struct utfconv_convert *cv,
 				    struct utfconv_state *st, const u8 *in_buf,
 				    size_t chunk, unsigned int cflags,
 				    u8 *out_buf, u64 *dst_done)
 {
 	u8 __user *dst = u64_to_user_ptr(cv->dst);
+	size_t src_used, dst_used, room, pos = 0;
 	struct utfconv_state before;
-	size_t src_used;
-	size_t dst_used;
-	size_t pos = 0;
-	size_t room;
 	bool full;
 	int ret;
 
@@ -1036,17 +818,14 @@ static int utfconv_dev_convert_step(const struct utfconv_convert *cv,
 		}
 		pos += src_used;
 		*dst_done += dst_used;
-		/* Go on only when the bounce buffer, not dst, was full. */
 	} while (ret == -E2BIG && !full && (src_used || dst_used));
 	return ret;
 }
 
-/* Fills the out fields of a CONVERT request; returns @ret. */
 static int utfconv_dev_convert_result(struct utfconv_convert *cv,
 				      const struct utfconv_state *st,
 				      u64 dst_done, int ret)
 {
-	/* Input held pending was not converted. */
 	if (ret == -EILSEQ || ret == -EINVAL)
 		cv->src_used = st->error_offset;
 	else
@@ -1058,40 +837,22 @@ static int utfconv_dev_convert_result(struct utfconv_convert *cv,
 	return ret;
 }
 
-/**
- * utfconv_dev_convert_user() - the work of %UTFCONV_IOC_CONVERT
- * @cv: the validated request; its out fields are filled
- * @mode: its configuration for the codec
- * @in_buf: bounce buffer for input, %UTFCONV_DEV_IN_BYTES long
- * @out_buf: bounce buffer for output, %UTFCONV_DEV_OUT_BYTES long
- *
- * Converts in steps of at most %UTFCONV_DEV_IN_BYTES input bytes with a stream
- * state of its own, %UTFCONV_END on the last. @cv->dst_used counts the
- * output of the steps that reached dst whole, @cv->src_used their input.
- *
- * Context: Process context; may sleep.
- * Return:
- * * 0 - all input converted
- * * -EILSEQ - strict: ill-formed input at @cv->error_offset
- * * -EINVAL - strict: the input ends inside a character
- * * -E2BIG - the next character does not fit into the destination
- * * -EFAULT - src or dst is not accessible; dst may have been written
- *   past @cv->dst_used
- * * -EINTR - a signal is pending and input is left
+/*
+ * CONVERT's work on a validated request: @cv->dst_used counts the output
+ * of the steps that reached dst whole, @cv->src_used their input; dst may
+ * be written past it on -EFAULT. Errors as utfconv_dev_ioctl().
  */
-static int utfconv_dev_convert_user(struct utfconv_convert *cv,
-				    const struct utfconv_dev_mode *mode,
+static int utfconv_dev_convert_user(struct utfconv_convert *cv, int dir,
 				    u8 *in_buf, u8 *out_buf)
 {
 	const u8 __user *src = u64_to_user_ptr(cv->src);
 	struct utfconv_state st;
-	u64 src_done = 0;
-	u64 dst_done = 0;
+	u64 src_done = 0, dst_done = 0;
 	unsigned int cflags;
 	size_t chunk;
 	int ret;
 
-	ret = utfconv_init(&st, mode->direction, mode->policy, mode->flags);
+	ret = utfconv_init(&st, dir, cv->policy, cv->flags);
 	if (ret)
 		return ret;
 	while (!ret) {
@@ -1106,11 +867,7 @@ static int utfconv_dev_convert_user(struct utfconv_convert *cv,
 					       out_buf, &dst_done);
 		if (ret || cflags)
 			break;
-		/*
-		 * Only a signal stops it, and only with input left: io_uring's
-		 * task work notification is not one; the caller goes on from
-		 * src_used.
-		 */
+		/* Not io_uring's task work: only a signal. */
 		if (task_sigpending(current))
 			ret = -EINTR;
 		cond_resched();
@@ -1118,29 +875,19 @@ static int utfconv_dev_convert_user(struct utfconv_convert *cv,
 	return utfconv_dev_convert_result(cv, &st, dst_done, ret);
 }
 
-/*
- * 0 if [@addr, @addr + @bytes) is a user range the kernel's types hold
- * (@end set to its end), else -EFAULT.
- */
-static int utfconv_dev_user_range(u64 addr, u64 bytes, u64 *end)
+/* Whether [@addr, @end = @addr + @bytes) is a user range. */
+static bool utfconv_dev_user_range(u64 addr, u64 bytes, u64 *end)
 {
-	if (check_add_overflow(addr, bytes, end))
-		return -EFAULT;
-	if ((uintptr_t)addr != addr || (size_t)bytes != bytes)
-		return -EFAULT;
-	if (!access_ok(u64_to_user_ptr(addr), bytes))
-		return -EFAULT;
-	return 0;
+	return !check_add_overflow(addr, bytes, end) &&
+	       (uintptr_t)addr == addr && (size_t)bytes == bytes &&
+	       access_ok(u64_to_user_ptr(addr), bytes);
 }
 
 /**
  * utfconv_dev_ioctl_convert() - %UTFCONV_IOC_CONVERT
  * @argp: user address of a &struct utfconv_convert
  *
- * Converts through bounce buffers of its own (charged to the caller), so
- * that it neither touches nor waits for the file's stream, and so that
- * another thread changing src cannot change what the codec reads, and
- * dst changes in converted output only.
+ * Converts through bounce buffers, without the file's stream.
  *
  * Context: Process context; may sleep.
  * Return: as utfconv_dev_convert_user(), or -EINVAL for an invalid request
@@ -1149,36 +896,27 @@ static int utfconv_dev_user_range(u64 addr, u64 bytes, u64 *end)
  */
 static long utfconv_dev_ioctl_convert(void __user *argp)
 {
-	struct utfconv_dev_mode mode;
 	struct utfconv_convert cv;
-	u64 src_end;
-	u64 dst_end;
-	u8 *out_buf;
-	u8 *in_buf;
-	int ret;
+	u64 src_end, dst_end;
+	u8 *out_buf, *in_buf;
+	int dir, ret;
 
 	if (copy_from_user(&cv, argp, sizeof(cv)))
 		return -EFAULT;
-	ret = utfconv_dev_check_config(cv.source, cv.target, cv.policy,
-				       cv.flags, cv.padding, sizeof(cv.padding),
-				       &mode);
-	if (ret)
-		return ret;
-	ret = utfconv_dev_user_range(cv.src, cv.src_bytes, &src_end);
-	if (!ret)
-		ret = utfconv_dev_user_range(cv.dst, cv.dst_bytes, &dst_end);
-	if (ret)
-		return ret;
-	/* src is read while dst is written: they must not overlap */
+	dir = utfconv_dev_check_config(cv.source, cv.target, cv.policy,
+				       cv.flags, cv.padding, sizeof(cv.padding));
+	if (dir < 0)
+		return dir;
+	if (!utfconv_dev_user_range(cv.src, cv.src_bytes, &src_end) ||
+	    !utfconv_dev_user_range(cv.dst, cv.dst_bytes, &dst_end))
+		return -EFAULT;
 	if (cv.src_bytes && cv.dst_bytes && cv.src < dst_end &&
 	    cv.dst < src_end)
 		return -EINVAL;
-
-	/* Two slab objects, not one order-2 block of their sum. */
 	in_buf = kmalloc(UTFCONV_DEV_IN_BYTES, GFP_KERNEL_ACCOUNT);
 	out_buf = kmalloc(UTFCONV_DEV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
 	if (in_buf && out_buf)
-		ret = utfconv_dev_convert_user(&cv, &mode, in_buf, out_buf);
+		ret = utfconv_dev_convert_user(&cv, dir, in_buf, out_buf);
 	else
 		ret = -ENOMEM;
 	kfree(out_buf);
@@ -1197,19 +935,9 @@ static long utfconv_dev_ioctl_convert(void __user *argp)
  * @cmd: UTFCONV_IOC_*
  * @arg: user address of the command's structure, if it has one
  *
- * GET_INFO reports what the device supports; SET_CONFIG sets encodings,
- * policy and flags of a fresh stream only (-EBUSY otherwise, nothing
- * changed); GET_CONFIG and GET_STATUS report the configuration and the
- * counters; FLUSH ends the input (a pending tail becomes U+FFFD, nothing
- * or an incomplete error by the policy), waiting for room if need be;
- * RESET empties the stream, keeping its configuration; CONVERT converts
- * one user buffer into another as one complete input, without touching
- * the stream, and writes the structure back also when it fails.
- * Documentation/userspace-api/ has a page for each.
- *
- * A command is matched whole, its structure's size included: another
- * size is an unknown command, as another number is. New features come as
- * new commands or as new bits in GET_INFO (the UAPI header).
+ * Documentation/userspace-api/ has a page for each command. A command is
+ * matched whole, its size included; features come as new commands or
+ * GET_INFO bits.
  *
  * Context: Process context; may sleep (for the stream's lock, for room,
  * and in CONVERT's steps).
@@ -1255,34 +983,25 @@ static long utfconv_dev_ioctl(struct file *file, unsigned int cmd,
 	return -ENOIOCTLCMD;
 }
 
-/* The name iconv gives an encoding, for fdinfo. */
-static const char *utfconv_dev_enc_name(u32 enc)
-{
-	switch (enc) {
-	case UTFCONV_ENC_UTF8:
-		return "UTF-8";
-	case UTFCONV_ENC_UTF16LE:
-		return "UTF-16LE";
-	case UTFCONV_ENC_UTF16BE:
-		return "UTF-16BE";
-	default:
-		return "UTF-16";
-	}
-}
-
 /**
  * utfconv_dev_show_fdinfo() - the stream's counters in /proc/<pid>/fdinfo/<fd>
  * @m: the fdinfo file
  * @file: the stream
  *
- * One "utfconv-<name>:\t<value>" line for each field of GET_CONFIG and
- * GET_STATUS (byte counts in bytes), from one snapshot.
+ * One "utfconv-<name>:\t<value>" line per field of GET_CONFIG and
+ * GET_STATUS, from one snapshot.
  *
  * Context: Process context; takes the stream's lock (nothing printed if a
  * signal comes first).
  */
 static void utfconv_dev_show_fdinfo(struct seq_file *m, struct file *file)
 {
+	static const char *const encs[] = {
+		[UTFCONV_ENC_UTF8] = "UTF-8",
+		[UTFCONV_ENC_UTF16LE] = "UTF-16LE",
+		[UTFCONV_ENC_UTF16BE] = "UTF-16BE",
+		[UTFCONV_ENC_UTF16] = "UTF-16",
+	};
 	static const char *const kinds[] = {
 		[UTFCONV_ERR_NONE] = "none",
 		[UTFCONV_ERR_ILLFORMED] = "ill-formed",
@@ -1299,10 +1018,9 @@ static void utfconv_dev_show_fdinfo(struct seq_file *m, struct file *file)
 
 	if (utfconv_dev_snapshot(file->private_data, &config, &st))
 		return;
-	seq_printf(m, "utfconv-source:\t%s\n",
-		   utfconv_dev_enc_name(config.source));
-	seq_printf(m, "utfconv-target:\t%s\n",
-		   utfconv_dev_enc_name(config.target));
+	/* config comes from utfconv_dev_pairs: its encodings are named */
+	seq_printf(m, "utfconv-source:\t%s\n", encs[config.source]);
+	seq_printf(m, "utfconv-target:\t%s\n", encs[config.target]);
 	seq_printf(m, "utfconv-policy:\t%s\n",
 		   policies[min_t(u32, config.policy, UTFCONV_POLICY_MAX)]);
 	seq_printf(m, "utfconv-flags:\t%#x\n", config.flags);

@@ -37,6 +37,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1004,6 +1005,49 @@ static void fault_kvmalloc(unsigned int tries)
 	close(mif);
 }
 
+/*
+ * fault_nowait() - a pwritev2(RWF_NOWAIT) to a fresh stream with its n-th
+ * fault point failed, n = 1, 2, ... until one injects nothing: the write
+ * allocates its input buffer and the output ring without sleeping, and
+ * a failed allocation gives EAGAIN (retry where it may sleep), never
+ * ENOMEM; a failed user copy gives EFAULT. The stream stays usable.
+ */
+static void fault_nowait(void)
+{
+	struct iovec v = { .iov_base = "abc", .iov_len = 3 };
+	unsigned int n, eagain = 0;
+	int fd, inj, e;
+	ssize_t r;
+
+	for (n = 1; n < 100; n++) {
+		fd = open(DEV, O_RDWR);
+		if (fd < 0) {
+			FAIL("open: %s", strerror(errno));
+			return;
+		}
+		nth_arm(n);
+		r = pwritev2(fd, &v, 1, -1, RWF_NOWAIT);
+		e = errno;
+		inj = nth_disarm();
+		if (r < 0 && e != EAGAIN && e != EFAULT)
+			FAIL("RWF_NOWAIT write, fault point %u: %s (want EAGAIN)",
+			     n, strerror(e));
+		else if (r >= 0 && r != 3)
+			FAIL("RWF_NOWAIT write, fault point %u: %zd bytes", n, r);
+		if (r < 0 && e == EAGAIN)
+			eagain++;
+		if (r < 0 && write(fd, "abc", 3) != 3)
+			FAIL("write after the failed RWF_NOWAIT write: %s",
+			     strerror(errno));
+		close(fd);
+		if (inj <= 0)
+			break;
+	}
+	printf("# fault: RWF_NOWAIT write: %u fault points, %u gave EAGAIN\n",
+	       n - 1, eagain);
+	result(eagain > 0, "fault: RWF_NOWAIT write: a failed allocation gives EAGAIN");
+}
+
 static int do_fault(void)
 {
 	static const char *const attrs[] = { "failslab", "fail_page_alloc",
@@ -1089,6 +1133,7 @@ static int do_fault(void)
 	if (nexpected)
 		printf("# fault: %u of the %u call sites of fault-sites.txt failed\n",
 		       nexpected - missing_sites(0), nexpected);
+	fault_nowait();
 	job_free(&j);
 	close(nth_fd);
 	for (i = 0; i < 3; i++) {
