@@ -6,8 +6,8 @@
  * module loads, from the CPU's features and the module parameters, and
  * kept in read-only static keys from which utfconv_choose() (utfconv_x86.h)
  * decides, once per call, the BMI2 steps of the scalar paths
- * (utfconv_block.h) and the SIMD paths (utfconv_sse2.c, utfconv_avx2.c,
- * utfconv_avx512.c) that the call may take. The KUnit suites ask for
+ * (utfconv_block.h) and the SIMD paths (utfconv_sse2.c, utfconv_avx2_*.c,
+ * utfconv_avx512_*.c) that the call may take. The KUnit suites ask for
  * a path per call (utfconv_path_choose(), the entries of utfconv_codec.h)
  * and write nothing here.
  */
@@ -29,7 +29,7 @@
  * DOC: SIMD paths
  *
  * On x86-64 the block paths have SSE2, SSSE3 and AVX2 counterparts for
- * large buffers (utfconv_sse2.c, utfconv_avx2.c). They run only where
+ * large buffers (utfconv_sse2.c, utfconv_avx2_*.c). They run only where
  * may_use_simd() allows, between kernel_fpu_begin() and kernel_fpu_end()
  * (utfconv_simd(), utfconv_x86.h), a bounded amount of work per FPU
  * section (%UTFCONV_SIMD_CHUNK input bytes, ASCII counted at a fraction
@@ -44,7 +44,7 @@
  * UTF-16 to UTF-8 takes 16 or 32 units at a time and UTF-8 to UTF-16 runs
  * of 32 ASCII bytes. Where it has AVX-512 (F, BW, VL, VBMI and VBMI2,
  * the kernel saving the ZMM registers) and runs 512-bit vectors at full
- * clock, the AVX-512 paths (utfconv_avx512.c) take 64 bytes a step, in
+ * clock, the AVX-512 paths (utfconv_avx512_*.c) take 64 bytes a step, in
  * the directions where they measure faster than the AVX2 ones
  * (Documentation/benchmarks.rst). Which of them a call may use is decided
  * once, when the module loads, from the CPU's features, and kept in
@@ -133,7 +133,7 @@ static bool __init utfconv_zmm_slow(void)
 
 /*
  * Whether the AVX-512 paths may run: every instruction they use
- * (utfconv_avx512.c), the ZMM registers saved by the kernel and a CPU
+ * (utfconv_avx512_*.c), the ZMM registers saved by the kernel and a CPU
  * that keeps its clock with 512-bit vectors.
  */
 static bool __init utfconv_avx512_cpu(void)
