@@ -100,9 +100,9 @@ lib_files() {
 }
 
 # lib_makefile FSNAME TESTS: lib/utfconv/Makefile from kmod/Kbuild, less
-# what only the out-of-tree build needs (the device, include paths, the
-# 6.1 fallback of the FPU flags), with or without the file-name object
-# and the tests.
+# what only the out-of-tree build needs (the device, include paths), with
+# or without the file-name object and the tests. The FPU flags keep their
+# fallback: UML, where kunit.py runs the suites, has no CC_FLAGS_FPU.
 lib_makefile() {
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
@@ -110,8 +110,6 @@ lib_makefile() {
 		awk -v fsname="$1" '
 			/^#/ || /^$/ { next }
 			/CONFIG_UTFCONV_DEV/ || /^ccflags-y/ { next }
-			/^UTFCONV_FPU_FLAGS :=/ {
-				print "UTFCONV_FPU_FLAGS := $(CC_FLAGS_FPU)"; next }
 			/^utfconv-y :=/ && fsname == "n" { sub(/ utfconv_fsname\.o/, "") }
 			{ print }
 		' "$SRC/kmod/Kbuild"
