@@ -215,6 +215,31 @@ utfconv_u32x16 utfconv_z_blend32(utfconv_u32x16 a, utfconv_u32x16 b, u32 m)
 	return r;
 }
 
+/*
+ * The first @n (at most 32) bytes at @s, zeros after them: a masked load
+ * (vmovdqu8), which reads no byte past them and takes no fault there.
+ */
+static __always_inline UTFCONV_AVX512
+utfconv_u8x64 utfconv_z_load32(const u8 *s, unsigned int n)
+{
+	u32 m = n ? ~0U >> (32 - n) : 0;
+	utfconv_u8x64 r;
+
+	asm("vmovdqu8 %1, %t0%{%2%}%{z%}" : "=v" (r)
+	    : "m" (*(const u8 (*)[32])s), "Yk" (m));
+	return r;
+}
+
+/* Bytes 0-31 of @v zero-extended to 16-bit lanes (vpmovzxbw). */
+static __always_inline UTFCONV_AVX512
+utfconv_u16x32 utfconv_z_widen(utfconv_u8x64 v)
+{
+	utfconv_u16x32 r;
+
+	asm("vpmovzxbw %t1, %0" : "=v" (r) : "v" (v));
+	return r;
+}
+
 /* The first @n bytes of @v at @d, nothing after them. */
 static __always_inline UTFCONV_AVX512
 void utfconv_z_store8(u8 *d, utfconv_u8x64 v, unsigned int n)

@@ -33,8 +33,13 @@
  * a run, or, with four-byte sequences, in 32-bit lanes, a quarter at a
  * time (utfconv_z_utf8_four()), 16 four-byte ones (emoji) in place. The
  * ASCII run a call starts with goes through the AVX2 path's loop
- * (utfconv_avx2_utf8_lead()), which 512-bit vectors do not beat there.
+ * (utfconv_avx2_utf8_lead()), which 512-bit vectors do not beat there;
+ * ASCII the input ends with, too short for the loops, goes through
+ * masked loads and stores (utfconv_z_utf8_tail()) rather than the
+ * careful path.
  */
+
+#include <linux/build_bug.h>
 
 #include "utfconv_avx512.h"
 
@@ -655,6 +660,54 @@ static noinline UTFCONV_AVX512 u64 utfconv_avx512_utf8_all(const u8 **sp,
 		    utfconv_avx512_utf8(sp, se, dp, de, false);
 }
 
+/* The @n (at most 32) ASCII bytes @v widened to code units at @d. */
+static __always_inline UTFCONV_AVX512
+void utfconv_z_utf8_tail32(u8 *d, utfconv_u8x64 v, unsigned int n, bool be)
+{
+	utfconv_u16x32 u = utfconv_z_widen(v);
+
+	if (be)
+		u <<= 8;
+	utfconv_z_store8(d, (utfconv_u8x64)u, 2 * n);
+}
+
+/*
+ * The ASCII bytes the input ends with, where they are fewer than the
+ * loops need room for (utfconv_utf8_room()): by masked loads and stores,
+ * which touch no byte past @se nor past @de, the three loads of 32 bytes
+ * before the one test. Returns the code points converted, 0 where a byte
+ * is not ASCII or the output has no room for them all; *@sp and *@dp
+ * advanced.
+ */
+static noinline UTFCONV_AVX512 u64 utfconv_z_utf8_tail(const u8 **sp,
+						       const u8 *se, u8 **dp,
+						       u8 *de, bool be)
+{
+	const u8 *s = *sp;
+	u8 *d = *dp;
+	size_t n = se - s;
+	unsigned int k0, k1, k2;
+	utfconv_u8x64 v0, v1, v2;
+
+	if (n > UTFCONV_UTF8_BLOCK + 8 || de - d < 2 * n)
+		return 0;
+	BUILD_BUG_ON(UTFCONV_UTF8_BLOCK + 8 > 3 * 32);
+	k0 = min_t(size_t, n, 32);
+	k1 = min_t(size_t, n - k0, 32);
+	k2 = n - k0 - k1;
+	v0 = utfconv_z_load32(s, k0);
+	v1 = utfconv_z_load32(s + 32, k1);
+	v2 = utfconv_z_load32(s + 64, k2);
+	if (utfconv_z_msb(v0 | v1 | v2))
+		return 0;
+	utfconv_z_utf8_tail32(d, v0, k0, be);
+	utfconv_z_utf8_tail32(d + 64, v1, k1, be);
+	utfconv_z_utf8_tail32(d + 128, v2, k2, be);
+	*sp = se;
+	*dp = d + 2 * n;
+	return n;
+}
+
 /**
  * utfconv_avx512_from_utf8() - convert well-formed UTF-8 to UTF-16, AVX-512
  * @sp: in/out: next input byte
@@ -668,7 +721,8 @@ static noinline UTFCONV_AVX512 u64 utfconv_avx512_utf8_all(const u8 **sp,
  * @be: UTF-16BE output, else UTF-16LE
  *
  * Converts whole characters (no surrogates: those are for the careful
- * path) while the input and output left cover a block's worst case, one
+ * path) while the input and output left cover a block's worst case, and
+ * ASCII up to the end of the input where the budget reaches it, one
  * FPU section's worth: %UTFCONV_SIMD_CHUNK bytes, the ASCII run the call
  * starts with at 1 / 2^%UTFCONV_SIMD_ASCII_SHIFT of a byte each, which
  * the AVX2 path's loop widens (as fast as 512-bit vectors here, and with
@@ -683,7 +737,10 @@ u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 {
 	u64 ncp = utfconv_avx2_utf8_lead(sp, se, cep, dp, de, be);
 
-	if (!utfconv_utf8_room(*sp, *cep, *dp, de))
-		return ncp;
-	return ncp + utfconv_avx512_utf8_all(sp, *cep, dp, de, be);
+	if (utfconv_utf8_room(*sp, *cep, *dp, de))
+		ncp += utfconv_avx512_utf8_all(sp, *cep, dp, de, be);
+	/* the end of the input within the budget, too short for the loops */
+	if (*cep == se && !utfconv_utf8_room(*sp, se, *dp, de))
+		ncp += utfconv_z_utf8_tail(sp, se, dp, de, be);
+	return ncp;
 }
