@@ -93,7 +93,7 @@
 
 static void utfconv_note_error(struct utfconv_state *st, u32 kind, u64 off)
 {
-	if (st->error_kind == UTFCONV_ERR_NONE) {
+	if (st->error_kind == UTFCONV_NO_ERROR) {
 		st->error_kind = kind;
 		st->error_offset = off;
 	}
@@ -103,7 +103,7 @@ static void utfconv_note_error(struct utfconv_state *st, u32 kind, u64 off)
 int utfconv_halt(struct utfconv_state *st, u32 kind, u64 off)
 {
 	utfconv_note_error(st, kind, off);
-	st->halt = kind == UTFCONV_ERR_ILLFORMED ? -EILSEQ : -EINVAL;
+	st->halt = kind == UTFCONV_ILLFORMED ? -EILSEQ : -EINVAL;
 	st->bytes_in = off;
 	st->npend = 0;
 	st->bits &= ~(UTFCONV_BIT_LEAD | UTFCONV_BIT_LEAD_FORM);
@@ -122,19 +122,19 @@ int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
 	unsigned int n;
 
 	switch (st->policy) {
-	case UTFCONV_POLICY_REPLACE:
+	case UTFCONV_REPLACE:
 		n = utfconv_utf8_in(st) ? 2 : 3;
 		if (c->de - c->d < n)
 			return -E2BIG;
 		if (utfconv_utf8_in(st))
 			utfconv_put16(c->d, UTFCONV_REPLACEMENT,
-				      st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE);
+				      utfconv_be_out(st));
 		else
 			utfconv_put_utf8(c->d, UTFCONV_REPLACEMENT);
 		c->d += n;
 		st->code_points++;
 		fallthrough;
-	case UTFCONV_POLICY_SKIP:
+	case UTFCONV_SKIP:
 		st->replacements++;
 		utfconv_note_error(st, kind, off);
 		return 0;
@@ -144,7 +144,7 @@ int utfconv_bad(struct utfconv_state *st, struct utfconv_cursor *c,
 }
 
 /*
- * Convert with the converter built for the stream's direction. UTF-16
+ * Convert with the converter built for the stream's encodings. UTF-16
  * input of either byte order starts as big-endian and may learn from its
  * BOM that it is little-endian: the converter built for that order takes
  * over where the other stopped.
@@ -155,9 +155,9 @@ int utfconv_run(struct utfconv_state *st, struct utfconv_cursor *c,
 	bool le;
 	int ret;
 
-	if (st->direction == UTFCONV_DIR_UTF8_TO_UTF16LE)
+	if (st->target == UTFCONV_UTF16LE)
 		return utfconv_utf8_to_le(st, c, end);
-	if (st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE)
+	if (st->target == UTFCONV_UTF16BE)
 		return utfconv_utf8_to_be(st, c, end);
 	do {
 		le = st->bits & UTFCONV_BIT_LE_IN;
@@ -177,7 +177,7 @@ static int utfconv_emit_bom(struct utfconv_state *st, struct utfconv_cursor *c)
 		return -E2BIG;
 	if (utfconv_utf8_in(st))
 		utfconv_put16(c->d, UTFCONV_BOM,
-			      st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE);
+			      utfconv_be_out(st));
 	else
 		utfconv_put_utf8(c->d, UTFCONV_BOM);
 	c->d += n;
@@ -189,9 +189,11 @@ static int utfconv_emit_bom(struct utfconv_state *st, struct utfconv_cursor *c)
 /**
  * utfconv_init() - set up a conversion stream
  * @st: stream state, owned by the caller
- * @direction: UTFCONV_DIR_* (see include/uapi/linux/utfconv.h)
- * @policy: UTFCONV_POLICY_*: what to do with ill-formed or incomplete input
- * @flags: zero or more of %UTFCONV_FLAG_STRIP_BOM and %UTFCONV_FLAG_EMIT_BOM
+ * @source: encoding of the input
+ * @target: encoding of the output; one of @source and @target is
+ *	%UTFCONV_UTF8 and the other UTF-16 (utfconv_encodings_valid())
+ * @policy: what to do with ill-formed or incomplete input
+ * @flags: zero or more of %UTFCONV_STRIP_BOM and %UTFCONV_EMIT_BOM
  *
  * Fills @st for a new stream at offset 0. Nothing is allocated: @st is
  * all the state a stream has.
@@ -199,16 +201,20 @@ static int utfconv_emit_bom(struct utfconv_state *st, struct utfconv_cursor *c)
  * Context: Any context.
  * Return:
  * * 0 - @st is ready for utfconv_convert()
- * * -EINVAL - unknown @direction or @policy, or unknown bits in @flags;
+ * * -EINVAL - a @source and @target that do not go together (both UTF-8
+ *   or both UTF-16, %UTFCONV_UTF16 as the target, an unknown value), an
+ *   unknown @policy, or unknown bits in @flags;
  *   @st is not touched
  */
-int utfconv_init(struct utfconv_state *st, u32 direction, u32 policy,
+int utfconv_init(struct utfconv_state *st, enum utfconv_encoding source,
+		 enum utfconv_encoding target, enum utfconv_policy policy,
 		 u32 flags)
 {
-	if (!utfconv_valid_config(direction, policy, flags))
+	if (!utfconv_valid_config(source, target, policy, flags))
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
-	st->direction = direction;
+	st->source = source;
+	st->target = target;
 	st->policy = policy;
 	st->flags = flags;
 	utfconv_reset(st);
@@ -227,10 +233,11 @@ EXPORT_SYMBOL_GPL(utfconv_init);
  */
 void utfconv_reset(struct utfconv_state *st)
 {
-	u8 direction = st->direction, policy = st->policy, flags = st->flags;
+	u8 source = st->source, target = st->target;
+	u8 policy = st->policy, flags = st->flags;
 
 	memset(st, 0, sizeof(*st));
-	utfconv_start(st, direction, policy, flags);
+	utfconv_start(st, source, target, policy, flags);
 }
 EXPORT_SYMBOL_GPL(utfconv_reset);
 
@@ -297,7 +304,8 @@ int utfconv_convert_on(struct utfconv_state *st,
 	*dst_used = 0;
 	if (cflags & ~UTFCONV_END)
 		return -EINVAL;
-	if (!utfconv_valid_config(st->direction, st->policy, st->flags))
+	if (!utfconv_valid_config(st->source, st->target, st->policy,
+				  st->flags))
 		return -EINVAL;
 	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes,
 				st->bytes_in, ch))

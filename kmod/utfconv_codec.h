@@ -15,15 +15,17 @@
 #include "utfconv_simd.h"
 
 /* kernel-doc at the definition in utfconv_oneshot.c */
-ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
-		    size_t src_bytes, void *dst, size_t dst_bytes,
-		    u64 *error_offset);
+ssize_t utfconv_buf(enum utfconv_encoding source,
+		    enum utfconv_encoding target, enum utfconv_policy policy,
+		    u32 flags, const void *src, size_t src_bytes, void *dst,
+		    size_t dst_bytes, u64 *error_offset);
 
 /**
  * utfconv_buf_to_nul() - convert a buffer up to its first NUL
- * @direction: UTFCONV_DIR_*, one that names the byte order of UTF-16
- *	(not %UTFCONV_DIR_UTF16_TO_UTF8)
- * @policy: UTFCONV_POLICY_*
+ * @source: encoding of the input, one that names the byte order of
+ *	UTF-16 (not %UTFCONV_UTF16)
+ * @target: encoding of the output, as for utfconv_init()
+ * @policy: what to do with ill-formed or incomplete input
  * @src: input bytes; the input ends at its first NUL byte (UTF-8) or
  *	U+0000 code unit (UTF-16, at an even offset), or after @src_bytes
  * @src_bytes: length of @src in bytes
@@ -38,9 +40,12 @@ ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
  *
  * Context: Any context.
  * Return: as utfconv_buf(): bytes written, -E2BIG, -EILSEQ, or -EINVAL
- * (input that ends inside a character, or a bad @direction or @policy).
+ * (input that ends inside a character, or a @source, @target or @policy
+ * that utfconv_init() refuses, or %UTFCONV_UTF16 as @source).
  */
-ssize_t utfconv_buf_to_nul(u32 direction, u32 policy, const void *src,
+ssize_t utfconv_buf_to_nul(enum utfconv_encoding source,
+			   enum utfconv_encoding target,
+			   enum utfconv_policy policy, const void *src,
 			   size_t src_bytes, void *dst, size_t dst_bytes);
 
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -78,9 +83,10 @@ int utfconv_convert_path(enum utfconv_path path, struct utfconv_state *st,
 /**
  * utfconv_buf_path() - utfconv_buf() on a codec path
  * @path: as for utfconv_convert_path()
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
+ * @source: as for utfconv_buf()
+ * @target: as for utfconv_buf()
+ * @policy: as for utfconv_buf()
+ * @flags: as for utfconv_buf()
  * @src: input bytes; the whole stream
  * @src_bytes: length of @src in bytes
  * @dst: output buffer
@@ -92,15 +98,19 @@ int utfconv_convert_path(enum utfconv_path path, struct utfconv_state *st,
  * Context: Any context.
  * Return: as utfconv_buf().
  */
-ssize_t utfconv_buf_path(enum utfconv_path path, u32 direction, u32 policy,
-			 u32 flags, const void *src, size_t src_bytes,
-			 void *dst, size_t dst_bytes, u64 *error_offset);
+ssize_t utfconv_buf_path(enum utfconv_path path,
+			 enum utfconv_encoding source,
+			 enum utfconv_encoding target,
+			 enum utfconv_policy policy, u32 flags,
+			 const void *src, size_t src_bytes, void *dst,
+			 size_t dst_bytes, u64 *error_offset);
 
 /**
  * utfconv_buf_to_nul_path() - utfconv_buf_to_nul() on a codec path
  * @path: as for utfconv_convert_path()
- * @direction: as for utfconv_buf_to_nul()
- * @policy: UTFCONV_POLICY_*
+ * @source: as for utfconv_buf_to_nul()
+ * @target: as for utfconv_buf_to_nul()
+ * @policy: as for utfconv_buf_to_nul()
  * @src: input bytes, up to the first NUL
  * @src_bytes: length of @src in bytes
  * @dst: output buffer
@@ -111,9 +121,11 @@ ssize_t utfconv_buf_path(enum utfconv_path path, u32 direction, u32 policy,
  * Context: Any context.
  * Return: as utfconv_buf_to_nul().
  */
-ssize_t utfconv_buf_to_nul_path(enum utfconv_path path, u32 direction,
-				u32 policy, const void *src, size_t src_bytes,
-				void *dst, size_t dst_bytes);
+ssize_t utfconv_buf_to_nul_path(enum utfconv_path path,
+				enum utfconv_encoding source,
+				enum utfconv_encoding target,
+				enum utfconv_policy policy, const void *src,
+				size_t src_bytes, void *dst, size_t dst_bytes);
 
 /**
  * utfconv_path_level() - the SIMD level a call on a codec path takes

@@ -39,6 +39,7 @@
 #include <linux/user_namespace.h>
 #include <linux/utfconv.h>
 #include <linux/wait.h>
+#include <uapi/linux/utfconv.h>
 
 #define UTFCONV_DEV_NAME		"utfconv"
 
@@ -401,8 +402,8 @@ static int utfconv_dev_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	}
 	uf->user = user;
-	utfconv_init(&uf->state, UTFCONV_DIR_UTF8_TO_UTF16LE,
-		     UTFCONV_POLICY_STRICT, 0);
+	utfconv_init(&uf->state, UTFCONV_UTF8, UTFCONV_UTF16LE, UTFCONV_STRICT,
+		     0);
 	mutex_init(&uf->lock);
 	init_waitqueue_head(&uf->wait);
 	uf->mask = UTFCONV_DEV_FRESH_MASK;
@@ -617,50 +618,46 @@ static_assert(sizeof(struct utfconv_config) == 32);
 static_assert(sizeof(struct utfconv_status) == 80);
 static_assert(sizeof(struct utfconv_convert) == 96);
 
-/* The codec direction (UTFCONV_DIR_*) of a source and target encoding. */
-struct utfconv_dev_pair {
-	u8 source;
-	u8 target;
-	u8 direction;
-};
+/* The UAPI's values are the library's: they pass to it unchanged. */
+static_assert(UTFCONV_ENC_UTF8 == UTFCONV_UTF8);
+static_assert(UTFCONV_ENC_UTF16LE == UTFCONV_UTF16LE);
+static_assert(UTFCONV_ENC_UTF16BE == UTFCONV_UTF16BE);
+static_assert(UTFCONV_ENC_UTF16 == UTFCONV_UTF16);
+static_assert(UTFCONV_POLICY_STRICT == UTFCONV_STRICT);
+static_assert(UTFCONV_POLICY_REPLACE == UTFCONV_REPLACE);
+static_assert(UTFCONV_POLICY_SKIP == UTFCONV_SKIP);
+static_assert(UTFCONV_POLICY_WTF8 == UTFCONV_WTF8);
+static_assert(UTFCONV_FLAG_STRIP_BOM == UTFCONV_STRIP_BOM);
+static_assert(UTFCONV_FLAG_EMIT_BOM == UTFCONV_EMIT_BOM);
+static_assert((UTFCONV_FLAG_STRIP_BOM | UTFCONV_FLAG_EMIT_BOM) ==
+	      UTFCONV_FLAGS_ALL);
+static_assert(UTFCONV_ERR_NONE == UTFCONV_NO_ERROR);
+static_assert(UTFCONV_ERR_ILLFORMED == UTFCONV_ILLFORMED);
+static_assert(UTFCONV_ERR_INCOMPLETE == UTFCONV_INCOMPLETE);
 
-static const struct utfconv_dev_pair utfconv_dev_pairs[] = {
-	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE, UTFCONV_DIR_UTF8_TO_UTF16LE },
-	{ UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16BE, UTFCONV_DIR_UTF8_TO_UTF16BE },
-	{ UTFCONV_ENC_UTF16LE, UTFCONV_ENC_UTF8, UTFCONV_DIR_UTF16LE_TO_UTF8 },
-	{ UTFCONV_ENC_UTF16BE, UTFCONV_ENC_UTF8, UTFCONV_DIR_UTF16BE_TO_UTF8 },
-	{ UTFCONV_ENC_UTF16, UTFCONV_ENC_UTF8, UTFCONV_DIR_UTF16_TO_UTF8 },
-};
-
-/* Checks a SET_CONFIG or CONVERT configuration: its direction or -EINVAL. */
+/* Checks a SET_CONFIG or CONVERT configuration: 0 or -EINVAL. */
 static int utfconv_dev_check_config(u32 source, u32 target, u32 policy,
 				    u32 flags, const void *padding,
 				    size_t padding_bytes)
 {
-	size_t i;
-
-	if (policy > UTFCONV_POLICY_MAX || (flags & ~UTFCONV_FLAGS_ALL) ||
+	if (!utfconv_encodings_valid(source, target) ||
+	    policy > UTFCONV_POLICY_WTF8 || (flags & ~UTFCONV_FLAGS_ALL) ||
 	    memchr_inv(padding, 0, padding_bytes))
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++)
-		if (utfconv_dev_pairs[i].source == source &&
-		    utfconv_dev_pairs[i].target == target)
-			return utfconv_dev_pairs[i].direction;
-	return -EINVAL;
+	return 0;
 }
 
 /* %UTFCONV_IOC_GET_INFO: 0 or -EFAULT. */
 static long utfconv_dev_ioctl_get_info(void __user *argp)
 {
 	struct utfconv_info info;
-	size_t i;
 
 	memset(&info, 0, sizeof(info));
-	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++) {
-		info.sources |= BIT(utfconv_dev_pairs[i].source);
-		info.targets |= BIT(utfconv_dev_pairs[i].target);
-	}
-	info.policies = GENMASK(UTFCONV_POLICY_MAX, UTFCONV_POLICY_STRICT);
+	info.sources = BIT(UTFCONV_ENC_UTF8) | BIT(UTFCONV_ENC_UTF16LE) |
+		       BIT(UTFCONV_ENC_UTF16BE) | BIT(UTFCONV_ENC_UTF16);
+	info.targets = BIT(UTFCONV_ENC_UTF8) | BIT(UTFCONV_ENC_UTF16LE) |
+		       BIT(UTFCONV_ENC_UTF16BE);
+	info.policies = GENMASK(UTFCONV_POLICY_WTF8, UTFCONV_POLICY_STRICT);
 	info.flags = UTFCONV_FLAGS_ALL;
 	info.buffer_bytes = utfconv_dev_buffer_bytes;
 	info.max_pending_bytes = UTFCONV_MAX_PENDING;
@@ -686,23 +683,23 @@ static long utfconv_dev_ioctl_set_config(struct utfconv_dev_file *uf,
 					 void __user *argp)
 {
 	struct utfconv_config config;
-	int dir, ret;
+	int ret;
 
 	if (copy_from_user(&config, argp, sizeof(config)))
 		return -EFAULT;
-	dir = utfconv_dev_check_config(config.source, config.target,
+	ret = utfconv_dev_check_config(config.source, config.target,
 				       config.policy, config.flags,
 				       config.padding, sizeof(config.padding));
-	if (dir < 0)
-		return dir;
+	if (ret)
+		return ret;
 	ret = utfconv_dev_lock(uf, false);
 	if (ret)
 		return ret;
 	if (!utfconv_dev_fresh_locked(uf))
 		ret = -EBUSY;
 	else
-		ret = utfconv_init(&uf->state, dir, config.policy,
-				   config.flags);
+		ret = utfconv_init(&uf->state, config.source, config.target,
+				   config.policy, config.flags);
 	utfconv_dev_unlock(uf);
 	return ret;
 }
@@ -713,7 +710,6 @@ static int utfconv_dev_snapshot(struct utfconv_dev_file *uf,
 				struct utfconv_status *status)
 {
 	const struct utfconv_state *st = &uf->state;
-	size_t i;
 	int ret;
 
 	memset(config, 0, sizeof(*config));
@@ -721,12 +717,8 @@ static int utfconv_dev_snapshot(struct utfconv_dev_file *uf,
 	ret = utfconv_dev_lock(uf, false);
 	if (ret)
 		return ret;
-	for (i = 0; i < ARRAY_SIZE(utfconv_dev_pairs); i++) {
-		if (utfconv_dev_pairs[i].direction == st->direction) {
-			config->source = utfconv_dev_pairs[i].source;
-			config->target = utfconv_dev_pairs[i].target;
-		}
-	}
+	config->source = st->source;
+	config->target = st->target;
 	config->policy = st->policy;
 	config->flags = st->flags;
 	status->bytes_in = st->bytes_in;
@@ -734,7 +726,7 @@ static int utfconv_dev_snapshot(struct utfconv_dev_file *uf,
 	status->code_points = st->code_points;
 	status->replacements = st->replacements;
 	status->error_kind = st->error_kind;
-	if (st->error_kind != UTFCONV_ERR_NONE)
+	if (st->error_kind != UTFCONV_NO_ERROR)
 		status->error_offset = st->error_offset;
 	if (utfconv_dev_ended_locked(uf))
 		status->state |= UTFCONV_STATE_ENDED;
@@ -842,8 +834,8 @@ static int utfconv_dev_convert_result(struct utfconv_convert *cv,
  * of the steps that reached dst whole, @cv->src_used their input; dst may
  * be written past it on -EFAULT. Errors as utfconv_dev_ioctl().
  */
-static int utfconv_dev_convert_user(struct utfconv_convert *cv, int dir,
-				    u8 *in_buf, u8 *out_buf)
+static int utfconv_dev_convert_user(struct utfconv_convert *cv, u8 *in_buf,
+				    u8 *out_buf)
 {
 	const u8 __user *src = u64_to_user_ptr(cv->src);
 	struct utfconv_state st;
@@ -852,7 +844,7 @@ static int utfconv_dev_convert_user(struct utfconv_convert *cv, int dir,
 	size_t chunk;
 	int ret;
 
-	ret = utfconv_init(&st, dir, cv->policy, cv->flags);
+	ret = utfconv_init(&st, cv->source, cv->target, cv->policy, cv->flags);
 	if (ret)
 		return ret;
 	while (!ret) {
@@ -899,14 +891,14 @@ static long utfconv_dev_ioctl_convert(void __user *argp)
 	struct utfconv_convert cv;
 	u64 src_end, dst_end;
 	u8 *out_buf, *in_buf;
-	int dir, ret;
+	int ret;
 
 	if (copy_from_user(&cv, argp, sizeof(cv)))
 		return -EFAULT;
-	dir = utfconv_dev_check_config(cv.source, cv.target, cv.policy,
+	ret = utfconv_dev_check_config(cv.source, cv.target, cv.policy,
 				       cv.flags, cv.padding, sizeof(cv.padding));
-	if (dir < 0)
-		return dir;
+	if (ret)
+		return ret;
 	if (!utfconv_dev_user_range(cv.src, cv.src_bytes, &src_end) ||
 	    !utfconv_dev_user_range(cv.dst, cv.dst_bytes, &dst_end))
 		return -EFAULT;
@@ -916,7 +908,7 @@ static long utfconv_dev_ioctl_convert(void __user *argp)
 	in_buf = kmalloc(UTFCONV_DEV_IN_BYTES, GFP_KERNEL_ACCOUNT);
 	out_buf = kmalloc(UTFCONV_DEV_OUT_BYTES, GFP_KERNEL_ACCOUNT);
 	if (in_buf && out_buf)
-		ret = utfconv_dev_convert_user(&cv, dir, in_buf, out_buf);
+		ret = utfconv_dev_convert_user(&cv, in_buf, out_buf);
 	else
 		ret = -ENOMEM;
 	kfree(out_buf);
@@ -1018,11 +1010,11 @@ static void utfconv_dev_show_fdinfo(struct seq_file *m, struct file *file)
 
 	if (utfconv_dev_snapshot(file->private_data, &config, &st))
 		return;
-	/* config comes from utfconv_dev_pairs: its encodings are named */
+	/* config comes from a stream utfconv_init() took: encodings named */
 	seq_printf(m, "utfconv-source:\t%s\n", encs[config.source]);
 	seq_printf(m, "utfconv-target:\t%s\n", encs[config.target]);
 	seq_printf(m, "utfconv-policy:\t%s\n",
-		   policies[min_t(u32, config.policy, UTFCONV_POLICY_MAX)]);
+		   policies[min_t(u32, config.policy, UTFCONV_POLICY_WTF8)]);
 	seq_printf(m, "utfconv-flags:\t%#x\n", config.flags);
 	seq_printf(m, "utfconv-bytes-in:\t%llu\n", st.bytes_in);
 	seq_printf(m, "utfconv-bytes-out:\t%llu\n", st.bytes_out);

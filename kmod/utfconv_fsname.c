@@ -30,10 +30,10 @@
  * and capacities in the same units (bytes of UTF-8, 16-bit code units of
  * UTF-16), UTF-16 in the byte order @endian (%UTF16_HOST_ENDIAN is the
  * CPU's), and they return the number of units or bytes written. One more
- * argument says the policy: %UTFCONV_POLICY_WTF8, under which a name on
+ * argument says the policy: %UTFCONV_WTF8, under which a name on
  * disk that holds an unpaired surrogate (NTFS allows any 16-bit units)
  * gets a UTF-8 form of its own and comes back to the same units, or
- * %UTFCONV_POLICY_STRICT (Unicode ch. 3, D92 and D91: only well-formed
+ * %UTFCONV_STRICT (Unicode ch. 3, D92 and D91: only well-formed
  * names). The _off forms, which only the KUnit suites and the bench
  * reach, report where a name is bad. Where fs/nls truncates or drops,
  * they fail:
@@ -67,23 +67,20 @@
  * ones looked up next.
  */
 
-/* The utfconv direction for UTF-16 in byte order @endian. */
-static u32 utfconv_fsname_dir(enum utf16_endian endian, bool to_utf16)
+/* The utfconv encoding of UTF-16 in byte order @endian. */
+static enum utfconv_encoding utfconv_fsname_utf16(enum utf16_endian endian)
 {
 	bool be = endian == UTF16_BIG_ENDIAN ||
 		  (endian == UTF16_HOST_ENDIAN &&
 		   IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
 
-	if (to_utf16)
-		return be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
-			    UTFCONV_DIR_UTF8_TO_UTF16LE;
-	return be ? UTFCONV_DIR_UTF16BE_TO_UTF8 : UTFCONV_DIR_UTF16LE_TO_UTF8;
+	return be ? UTFCONV_UTF16BE : UTFCONV_UTF16LE;
 }
 
 /* The two policies names may use. */
 static bool utfconv_fsname_policy_ok(u32 policy)
 {
-	return policy == UTFCONV_POLICY_STRICT || policy == UTFCONV_POLICY_WTF8;
+	return policy == UTFCONV_STRICT || policy == UTFCONV_WTF8;
 }
 
 /* Lengths as fs/nls takes them, and a policy names may use. */
@@ -101,7 +98,7 @@ static bool utfconv_fsname_args_ok(int inlen, int maxout, u32 policy)
  * @endian: byte order of the units written to @pwcs
  * @pwcs: output buffer of UTF-16 code units
  * @maxout: capacity of @pwcs in code units
- * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8, the caller's
+ * @policy: %UTFCONV_STRICT or %UTFCONV_WTF8, the caller's
  *	(a filesystem's names= mount option)
  *
  * The arguments of utf8s_to_utf16s() and the policy; fs/nls's errno for
@@ -118,15 +115,16 @@ static bool utfconv_fsname_args_ok(int inlen, int maxout, u32 policy)
  */
 int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
 				   enum utf16_endian endian, wchar_t *pwcs,
-				   int maxout, u32 policy)
+				   int maxout, enum utfconv_policy policy)
 {
 	ssize_t ret;
 
 	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
 		return -EINVAL;
 	/* fs/nls ends a name at its first NUL byte, so callers pass buffers */
-	ret = utfconv_buf_to_nul(utfconv_fsname_dir(endian, true), policy, s,
-				 inlen, pwcs, (size_t)maxout * sizeof(*pwcs));
+	ret = utfconv_buf_to_nul(UTFCONV_UTF8, utfconv_fsname_utf16(endian),
+				 policy, s, inlen, pwcs,
+				 (size_t)maxout * sizeof(*pwcs));
 	if (ret == -E2BIG)
 		return -ENAMETOOLONG;
 	if (ret == -EILSEQ)
@@ -144,7 +142,7 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s);
  * @s: output buffer for UTF-8 (WTF-8 policy: unpaired surrogates in their
  *	three-byte form)
  * @maxout: capacity of @s in bytes
- * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8, the caller's
+ * @policy: %UTFCONV_STRICT or %UTFCONV_WTF8, the caller's
  *	(a filesystem's names= mount option)
  *
  * The arguments of utf16s_to_utf8s() and the policy, on the units before
@@ -166,14 +164,15 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s);
  */
 int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
 				   enum utf16_endian endian, u8 *s, int maxout,
-				   u32 policy)
+				   enum utfconv_policy policy)
 {
 	ssize_t ret;
 
 	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
 		return -EINVAL;
-	ret = utfconv_buf_to_nul(utfconv_fsname_dir(endian, false), policy,
-				 pwcs, (size_t)inlen * sizeof(*pwcs), s, maxout);
+	ret = utfconv_buf_to_nul(utfconv_fsname_utf16(endian), UTFCONV_UTF8,
+				 policy, pwcs, (size_t)inlen * sizeof(*pwcs), s,
+				 maxout);
 	return ret == -EINVAL ? -EILSEQ : ret;
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s);
@@ -193,7 +192,7 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s);
  * @endian: byte order of the units written to @pwcs
  * @pwcs: output buffer of UTF-16 code units
  * @maxout: capacity of @pwcs in code units
- * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8
+ * @policy: %UTFCONV_STRICT or %UTFCONV_WTF8
  * @error_offset: out, may be NULL: byte offset in @s of the bad input on
  *	-EILSEQ and -EINVAL; not written otherwise
  *
@@ -209,15 +208,16 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s);
  */
 int utfconv_fsname_utf8s_to_utf16s_off(const u8 *s, int inlen,
 				       enum utf16_endian endian,
-				       wchar_t *pwcs, int maxout, u32 policy,
+				       wchar_t *pwcs, int maxout,
+				       enum utfconv_policy policy,
 				       u64 *error_offset)
 {
 	ssize_t ret;
 
 	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
 		return -EINVAL;
-	ret = utfconv_buf(utfconv_fsname_dir(endian, true), policy, 0, s,
-			  inlen, pwcs, (size_t)maxout * sizeof(*pwcs),
+	ret = utfconv_buf(UTFCONV_UTF8, utfconv_fsname_utf16(endian), policy, 0,
+			  s, inlen, pwcs, (size_t)maxout * sizeof(*pwcs),
 			  error_offset);
 	if (ret == -E2BIG)
 		return -ENAMETOOLONG;
@@ -233,7 +233,7 @@ EXPORT_SYMBOL_IF_KUNIT(utfconv_fsname_utf8s_to_utf16s_off);
  * @s: output buffer for UTF-8 (WTF-8 policy: unpaired surrogates in their
  *	three-byte form)
  * @maxout: capacity of @s in bytes
- * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8
+ * @policy: %UTFCONV_STRICT or %UTFCONV_WTF8
  * @error_offset: out, may be NULL: offset in @pwcs, in code units, of the
  *	unpaired surrogate on -EILSEQ and -EINVAL; not written otherwise
  *
@@ -254,7 +254,7 @@ EXPORT_SYMBOL_IF_KUNIT(utfconv_fsname_utf8s_to_utf16s_off);
  */
 int utfconv_fsname_utf16s_to_utf8s_off(const wchar_t *pwcs, int inlen,
 				       enum utf16_endian endian, u8 *s,
-				       int maxout, u32 policy,
+				       int maxout, enum utfconv_policy policy,
 				       u64 *error_offset)
 {
 	/* utfconv_buf() writes it only for bad input */
@@ -263,8 +263,8 @@ int utfconv_fsname_utf16s_to_utf8s_off(const wchar_t *pwcs, int inlen,
 
 	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
 		return -EINVAL;
-	ret = utfconv_buf(utfconv_fsname_dir(endian, false), policy, 0, pwcs,
-			  (size_t)inlen * sizeof(*pwcs), s, maxout, &off);
+	ret = utfconv_buf(utfconv_fsname_utf16(endian), UTFCONV_UTF8, policy, 0,
+			  pwcs, (size_t)inlen * sizeof(*pwcs), s, maxout, &off);
 	if (off != U64_MAX && error_offset)
 		*error_offset = off / sizeof(*pwcs);
 	return ret;
@@ -293,7 +293,7 @@ static int utfconv_fsname_seq_bytes(u8 lead)
  * @inlen: bytes readable at @s
  * @pu: out: the code point (WTF-8 policy: or a surrogate code point);
  *	not written on error
- * @policy: %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8, the caller's
+ * @policy: %UTFCONV_STRICT or %UTFCONV_WTF8, the caller's
  *	(a filesystem's names= mount option)
  *
  * One character, for a filesystem that hashes and compares names a
@@ -316,7 +316,7 @@ static int utfconv_fsname_seq_bytes(u8 lead)
  * * -EINVAL - @inlen is not positive, or @policy is neither of the two
  */
 int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu,
-				 u32 policy)
+				 enum utfconv_policy policy)
 {
 	__le16 u[2];
 	ssize_t ret;
@@ -327,7 +327,7 @@ int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu,
 	n = utfconv_fsname_seq_bytes(s[0]);
 	if (!n)
 		return -EILSEQ;
-	ret = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, policy, 0, s,
+	ret = utfconv_buf(UTFCONV_UTF8, UTFCONV_UTF16LE, policy, 0, s,
 			  min(n, inlen), u, sizeof(u), NULL);
 	/* the arguments are good: -EINVAL is input that ends too soon */
 	if (ret == -EINVAL)

@@ -9,15 +9,17 @@
 
 #include <linux/nls.h>
 #include <linux/types.h>
+#include <linux/utfconv.h>
 
 #if IS_ENABLED(CONFIG_KUNIT)
 int utfconv_fsname_utf8s_to_utf16s_off(const u8 *s, int inlen,
 				       enum utf16_endian endian,
-				       wchar_t *pwcs, int maxout, u32 policy,
+				       wchar_t *pwcs, int maxout,
+				       enum utfconv_policy policy,
 				       u64 *error_offset);
 int utfconv_fsname_utf16s_to_utf8s_off(const wchar_t *pwcs, int inlen,
 				       enum utf16_endian endian, u8 *s,
-				       int maxout, u32 policy,
+				       int maxout, enum utfconv_policy policy,
 				       u64 *error_offset);
 #endif
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv codec internals shared by its files: the stream's state bits,
- * the cursor of a call, the decoded sequence, the converters of each
- * direction and byte order (utfconv_utf8.c, utfconv_utf16.c), the error
- * and policy steps and the run loop (utfconv_codec.c).
+ * the cursor of a call, the decoded sequence, the converters from UTF-8
+ * and from UTF-16 in each byte order (utfconv_utf8.c, utfconv_utf16.c),
+ * the error and policy steps and the run loop (utfconv_codec.c).
  */
 #ifndef _UTFCONV_INTERNAL_H
 #define _UTFCONV_INTERNAL_H
@@ -39,8 +39,7 @@ struct utfconv_cursor {
 
 static inline bool utfconv_utf8_in(const struct utfconv_state *st)
 {
-	return st->direction == UTFCONV_DIR_UTF8_TO_UTF16LE ||
-	       st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
+	return st->source == UTFCONV_UTF8;
 }
 
 static inline u64 utfconv_pos(const struct utfconv_cursor *c)
@@ -114,35 +113,41 @@ static inline bool utfconv_cursor_set(struct utfconv_cursor *c,
 	return true;
 }
 
-static inline bool utfconv_valid_config(u32 direction, u32 policy,
+/* UTF-16 output in big-endian byte order (UTF-8 input). */
+static inline bool utfconv_be_out(const struct utfconv_state *st)
+{
+	return st->target == UTFCONV_UTF16BE;
+}
+
+/* A configuration utfconv_init() takes; UTFCONV_WTF8 is the last policy. */
+static inline bool utfconv_valid_config(u32 source, u32 target, u32 policy,
 					u32 flags)
 {
-	return direction >= UTFCONV_DIR_UTF8_TO_UTF16LE &&
-	       direction <= UTFCONV_DIR_MAX && policy <= UTFCONV_POLICY_MAX &&
-	       !(flags & ~UTFCONV_FLAGS_ALL);
+	return utfconv_encodings_valid(source, target) &&
+	       policy <= UTFCONV_WTF8 && !(flags & ~UTFCONV_FLAGS_ALL);
 }
 
 /*
  * A new stream in the zeroed state @st: the one place that says how a
  * stream starts, for utfconv_reset() and utfconv_buf()'s direct path.
  */
-static inline void utfconv_start(struct utfconv_state *st, u8 direction,
-				 u8 policy, u8 flags)
+static inline void utfconv_start(struct utfconv_state *st, u8 source,
+				 u8 target, u8 policy, u8 flags)
 {
-	st->direction = direction;
+	st->source = source;
+	st->target = target;
 	st->policy = policy;
 	st->flags = flags;
-	if (direction == UTFCONV_DIR_UTF16LE_TO_UTF8)
+	if (source == UTFCONV_UTF16LE)
 		st->bits |= UTFCONV_BIT_LE_IN;
-	if (!(flags & UTFCONV_FLAG_EMIT_BOM))
+	if (!(flags & UTFCONV_EMIT_BOM))
 		st->bits |= UTFCONV_BIT_BOM_DONE;
 	/*
 	 * Only a BOM to strip or a byte order to learn from it sets the first
 	 * character apart; without them the fast path may take it, which is
 	 * what a short buffer such as a file name wants.
 	 */
-	if (!(flags & UTFCONV_FLAG_STRIP_BOM) &&
-	    direction != UTFCONV_DIR_UTF16_TO_UTF8)
+	if (!(flags & UTFCONV_STRIP_BOM) && source != UTFCONV_UTF16)
 		st->bits |= UTFCONV_BIT_STARTED;
 }
 

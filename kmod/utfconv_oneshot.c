@@ -54,21 +54,18 @@ size_t utfconv_zero_unit(const u8 *s, size_t n, unsigned int unit)
 }
 
 /*
- * One whole input that ends at its first NUL, in a direction that knows
- * its byte order (utfconv_buf_to_nul()).
+ * One whole input that ends at its first NUL, in encodings that know
+ * their byte order (utfconv_buf_to_nul()).
  */
 static int utfconv_run_nul(struct utfconv_state *st, struct utfconv_cursor *c)
 {
-	switch (st->direction) {
-	case UTFCONV_DIR_UTF8_TO_UTF16LE:
+	if (st->target == UTFCONV_UTF16LE)
 		return utfconv_utf8_to_le_nul(st, c);
-	case UTFCONV_DIR_UTF8_TO_UTF16BE:
+	if (st->target == UTFCONV_UTF16BE)
 		return utfconv_utf8_to_be_nul(st, c);
-	case UTFCONV_DIR_UTF16LE_TO_UTF8:
+	if (st->source == UTFCONV_UTF16LE)
 		return utfconv_le_to_utf8_nul(st, c);
-	default:
-		return utfconv_be_to_utf8_nul(st, c);
-	}
+	return utfconv_be_to_utf8_nul(st, c);
 }
 
 /*
@@ -88,19 +85,19 @@ static void utfconv_put_offset(const struct utfconv_state *st, int ret,
  * API's calls are the same whether the KUnit entries exist or not.
  */
 static __always_inline ssize_t
-utfconv_buf_on(const struct utfconv_choice *ch, u32 direction, u32 policy,
-	       u32 flags, const void *src, size_t src_bytes, void *dst,
-	       size_t dst_bytes, u64 *error_offset)
+utfconv_buf_on(const struct utfconv_choice *ch, u32 source, u32 target,
+	       u32 policy, u32 flags, const void *src, size_t src_bytes,
+	       void *dst, size_t dst_bytes, u64 *error_offset)
 {
 	struct utfconv_state st = { };
 	struct utfconv_cursor c;
 	size_t in, out;
 	int ret;
 
-	if (!utfconv_valid_config(direction, policy, flags))
+	if (!utfconv_valid_config(source, target, policy, flags))
 		return -EINVAL;
-	if (flags || direction == UTFCONV_DIR_UTF16_TO_UTF8) {
-		ret = utfconv_init(&st, direction, policy, flags);
+	if (flags || source == UTFCONV_UTF16) {
+		ret = utfconv_init(&st, source, target, policy, flags);
 		if (!ret)
 			ret = utfconv_convert_on(&st, ch, src, src_bytes, &in,
 						 dst, dst_bytes, &out,
@@ -113,7 +110,7 @@ utfconv_buf_on(const struct utfconv_choice *ch, u32 direction, u32 policy,
 		 * for a stream are a good part of the work, so the new
 		 * stream's state goes to the converter at once.
 		 */
-		utfconv_start(&st, direction, policy, flags);
+		utfconv_start(&st, source, target, policy, flags);
 		if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0,
 					ch))
 			return -EINVAL;
@@ -126,9 +123,10 @@ utfconv_buf_on(const struct utfconv_choice *ch, u32 direction, u32 policy,
 
 /**
  * utfconv_buf() - convert one complete buffer
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
+ * @source: encoding of the input
+ * @target: encoding of the output, as for utfconv_init()
+ * @policy: what to do with ill-formed or incomplete input
+ * @flags: zero or more of %UTFCONV_STRIP_BOM and %UTFCONV_EMIT_BOM
  * @src: input bytes; the whole stream
  * @src_bytes: length of @src in bytes
  * @dst: output buffer
@@ -139,7 +137,7 @@ utfconv_buf_on(const struct utfconv_choice *ch, u32 direction, u32 policy,
  * One-shot form of utfconv_convert(), inside the library: what the file
  * name functions of utfconv_fsname.c build on, and what the KUnit suites
  * check the stream against (exported to them alone). Filesystem names
- * want %UTFCONV_POLICY_STRICT or %UTFCONV_POLICY_WTF8: replace and skip
+ * want %UTFCONV_STRICT or %UTFCONV_WTF8: replace and skip
  * map different names to one.
  *
  * Context: Any context.
@@ -151,34 +149,36 @@ utfconv_buf_on(const struct utfconv_choice *ch, u32 direction, u32 policy,
  *   says how much of the input fits
  * * -EILSEQ - ill-formed input (strict, wtf8), at *@error_offset
  * * -EINVAL - input ends inside a character (strict, wtf8), at
- *   *@error_offset; or bad @direction, @policy or @flags
+ *   *@error_offset; or a @source, @target, @policy or @flags that
+ *   utfconv_init() refuses
  */
-ssize_t utfconv_buf(u32 direction, u32 policy, u32 flags, const void *src,
-		    size_t src_bytes, void *dst, size_t dst_bytes,
-		    u64 *error_offset)
+ssize_t utfconv_buf(enum utfconv_encoding source,
+		    enum utfconv_encoding target, enum utfconv_policy policy,
+		    u32 flags, const void *src, size_t src_bytes, void *dst,
+		    size_t dst_bytes, u64 *error_offset)
 {
 	struct utfconv_choice ch;
 
 	utfconv_choose(&ch);
-	return utfconv_buf_on(&ch, direction, policy, flags, src, src_bytes,
-			      dst, dst_bytes, error_offset);
+	return utfconv_buf_on(&ch, source, target, policy, flags, src,
+			      src_bytes, dst, dst_bytes, error_offset);
 }
 EXPORT_SYMBOL_IF_KUNIT(utfconv_buf);
 
 /* utfconv_buf_to_nul() on the paths @ch; inlined as utfconv_buf_on() */
 static __always_inline ssize_t
-utfconv_buf_to_nul_on(const struct utfconv_choice *ch, u32 direction,
-		      u32 policy, const void *src, size_t src_bytes, void *dst,
-		      size_t dst_bytes)
+utfconv_buf_to_nul_on(const struct utfconv_choice *ch, u32 source,
+		      u32 target, u32 policy, const void *src, size_t src_bytes,
+		      void *dst, size_t dst_bytes)
 {
 	struct utfconv_state st = { };
 	struct utfconv_cursor c;
 	int ret;
 
-	if (!utfconv_valid_config(direction, policy, 0) ||
-	    direction == UTFCONV_DIR_UTF16_TO_UTF8)
+	if (!utfconv_valid_config(source, target, policy, 0) ||
+	    source == UTFCONV_UTF16)
 		return -EINVAL;
-	utfconv_start(&st, direction, policy, 0);
+	utfconv_start(&st, source, target, policy, 0);
 	if (!utfconv_cursor_set(&c, src, src_bytes, dst, dst_bytes, 0, ch))
 		return -EINVAL;
 	ret = utfconv_run_nul(&st, &c);
@@ -189,20 +189,24 @@ utfconv_buf_to_nul_on(const struct utfconv_choice *ch, u32 direction,
  * For the fs/nls drop-ins (kernel-doc in utfconv_codec.h): as utfconv_buf()
  * with no flags, on the input before its first NUL.
  */
-ssize_t utfconv_buf_to_nul(u32 direction, u32 policy, const void *src,
+ssize_t utfconv_buf_to_nul(enum utfconv_encoding source,
+			   enum utfconv_encoding target,
+			   enum utfconv_policy policy, const void *src,
 			   size_t src_bytes, void *dst, size_t dst_bytes)
 {
 	struct utfconv_choice ch;
 
 	utfconv_choose(&ch);
-	return utfconv_buf_to_nul_on(&ch, direction, policy, src, src_bytes,
-				     dst, dst_bytes);
+	return utfconv_buf_to_nul_on(&ch, source, target, policy, src,
+				     src_bytes, dst, dst_bytes);
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* For KUnit only (kernel-doc in utfconv_codec.h): a call on @path. */
 VISIBLE_IF_KUNIT ssize_t utfconv_buf_path(enum utfconv_path path,
-					  u32 direction, u32 policy,
+					  enum utfconv_encoding source,
+					  enum utfconv_encoding target,
+					  enum utfconv_policy policy,
 					  u32 flags, const void *src,
 					  size_t src_bytes, void *dst,
 					  size_t dst_bytes, u64 *error_offset)
@@ -210,14 +214,16 @@ VISIBLE_IF_KUNIT ssize_t utfconv_buf_path(enum utfconv_path path,
 	struct utfconv_choice ch;
 
 	utfconv_path_choose(path, &ch);
-	return utfconv_buf_on(&ch, direction, policy, flags, src, src_bytes,
-			      dst, dst_bytes, error_offset);
+	return utfconv_buf_on(&ch, source, target, policy, flags, src,
+			      src_bytes, dst, dst_bytes, error_offset);
 }
 EXPORT_SYMBOL_IF_KUNIT(utfconv_buf_path);
 
 /* For KUnit only (kernel-doc in utfconv_codec.h): a call on @path. */
 VISIBLE_IF_KUNIT ssize_t utfconv_buf_to_nul_path(enum utfconv_path path,
-						 u32 direction, u32 policy,
+						 enum utfconv_encoding source,
+						 enum utfconv_encoding target,
+						 enum utfconv_policy policy,
 						 const void *src,
 						 size_t src_bytes, void *dst,
 						 size_t dst_bytes)
@@ -225,8 +231,8 @@ VISIBLE_IF_KUNIT ssize_t utfconv_buf_to_nul_path(enum utfconv_path path,
 	struct utfconv_choice ch;
 
 	utfconv_path_choose(path, &ch);
-	return utfconv_buf_to_nul_on(&ch, direction, policy, src, src_bytes,
-				     dst, dst_bytes);
+	return utfconv_buf_to_nul_on(&ch, source, target, policy, src,
+				     src_bytes, dst, dst_bytes);
 }
 EXPORT_SYMBOL_IF_KUNIT(utfconv_buf_to_nul_path);
 #endif

@@ -26,8 +26,8 @@
 static int utfconv_lone_surrogate(struct utfconv_state *st,
 				  struct utfconv_cursor *c, u16 unit, u64 off)
 {
-	if (st->policy != UTFCONV_POLICY_WTF8)
-		return utfconv_bad(st, c, UTFCONV_ERR_ILLFORMED, off);
+	if (st->policy != UTFCONV_WTF8)
+		return utfconv_bad(st, c, UTFCONV_ILLFORMED, off);
 	if (c->de - c->d < 3)
 		return -E2BIG;
 	c->d += utfconv_put_utf8(c->d, unit);
@@ -45,12 +45,12 @@ static int utfconv_utf16_tail(struct utfconv_state *st,
 	if (st->bits & UTFCONV_BIT_LEAD) {
 		u64 off = pos - st->npend - 2;
 
-		if (st->npend || st->policy != UTFCONV_POLICY_WTF8)
-			ret = utfconv_bad(st, c, UTFCONV_ERR_INCOMPLETE, off);
+		if (st->npend || st->policy != UTFCONV_WTF8)
+			ret = utfconv_bad(st, c, UTFCONV_INCOMPLETE, off);
 		else
 			ret = utfconv_lone_surrogate(st, c, st->lead, off);
 	} else {
-		ret = utfconv_bad(st, c, UTFCONV_ERR_INCOMPLETE, pos - 1);
+		ret = utfconv_bad(st, c, UTFCONV_INCOMPLETE, pos - 1);
 	}
 	if (!ret) {
 		st->npend = 0;
@@ -78,16 +78,15 @@ static int utfconv_utf16_odd(struct utfconv_state *st,
 
 /*
  * The first code unit, @unit, of a stream: whether it is a BOM to drop.
- * UTFCONV_DIR_UTF16_TO_UTF8 reads big-endian until a BOM says otherwise
- * (RFC 2781 section 4.3) and always drops it; the other directions know
+ * A %UTFCONV_UTF16 source reads big-endian until a BOM says otherwise
+ * (RFC 2781 section 4.3) and always drops it; UTF-16LE and UTF-16BE know
  * their byte order and drop a BOM only when asked to.
  */
 static bool utfconv_utf16_bom(struct utfconv_state *st, u16 unit)
 {
 	st->bits |= UTFCONV_BIT_STARTED;
-	if (st->direction != UTFCONV_DIR_UTF16_TO_UTF8)
-		return unit == UTFCONV_BOM &&
-		       (st->flags & UTFCONV_FLAG_STRIP_BOM);
+	if (st->source != UTFCONV_UTF16)
+		return unit == UTFCONV_BOM && (st->flags & UTFCONV_STRIP_BOM);
 	if (unit == 0xFFFE)
 		st->bits |= UTFCONV_BIT_LE_IN;
 	return unit == UTFCONV_BOM || unit == 0xFFFE;

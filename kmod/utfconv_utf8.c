@@ -157,10 +157,10 @@ static int utfconv_utf8_surrogate(struct utfconv_state *st,
 				  struct utfconv_cursor *c, u32 cp, u64 off)
 {
 	if (cp >= 0xDC00 && (st->bits & UTFCONV_BIT_LEAD_FORM))
-		return utfconv_halt(st, UTFCONV_ERR_ILLFORMED, off);
+		return utfconv_halt(st, UTFCONV_ILLFORMED, off);
 	if (c->de - c->d < 2)
 		return -E2BIG;
-	utfconv_put16(c->d, cp, st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE);
+	utfconv_put16(c->d, cp, utfconv_be_out(st));
 	c->d += 2;
 	if (cp < 0xDC00)
 		st->bits |= UTFCONV_BIT_LEAD_FORM;
@@ -183,7 +183,7 @@ static int utfconv_utf8_char(struct utfconv_state *st,
 	if (!(st->bits & UTFCONV_BIT_STARTED)) {
 		st->bits |= UTFCONV_BIT_STARTED;
 		if (seq->cp == UTFCONV_BOM &&
-		    (st->flags & UTFCONV_FLAG_STRIP_BOM))
+		    (st->flags & UTFCONV_STRIP_BOM))
 			return 0;
 	}
 	if (seq->kind == UTFCONV_SEQ_SURROGATE)
@@ -191,7 +191,7 @@ static int utfconv_utf8_char(struct utfconv_state *st,
 	if (c->de - c->d < utfconv_utf16_len(seq->cp))
 		return -E2BIG;
 	c->d += utfconv_put_utf16(c->d, seq->cp,
-				  st->direction == UTFCONV_DIR_UTF8_TO_UTF16BE);
+				  utfconv_be_out(st));
 	st->bits &= ~UTFCONV_BIT_LEAD_FORM;
 	st->code_points++;
 	return 0;
@@ -225,7 +225,7 @@ static int utfconv_utf8_item(struct utfconv_state *st,
 	}
 	if (!n)
 		return 0;
-	seq = utfconv_utf8_decode(p, n, st->policy == UTFCONV_POLICY_WTF8);
+	seq = utfconv_utf8_decode(p, n, st->policy == UTFCONV_WTF8);
 	switch (seq.kind) {
 	case UTFCONV_SEQ_INCOMPLETE:
 		if (!end) {
@@ -233,11 +233,11 @@ static int utfconv_utf8_item(struct utfconv_state *st,
 			return 0;
 		}
 		st->bits |= UTFCONV_BIT_STARTED;
-		ret = utfconv_bad(st, c, UTFCONV_ERR_INCOMPLETE, off);
+		ret = utfconv_bad(st, c, UTFCONV_INCOMPLETE, off);
 		break;
 	case UTFCONV_SEQ_ILLFORMED:
 		st->bits |= UTFCONV_BIT_STARTED;
-		ret = utfconv_bad(st, c, UTFCONV_ERR_ILLFORMED, off);
+		ret = utfconv_bad(st, c, UTFCONV_ILLFORMED, off);
 		break;
 	default:
 		ret = utfconv_utf8_char(st, c, &seq, off);

@@ -36,7 +36,7 @@
  * @out: output bytes
  * @out_bytes: length of @out
  * @err: 0, -EILSEQ or -EINVAL
- * @error_kind: UTFCONV_ERR_* of the first error
+ * @error_kind: enum utfconv_error_kind of the first error
  * @error_offset: its offset
  * @code_points: code point counter
  * @replacements: replacement counter
@@ -55,8 +55,8 @@ struct utfconv_expect {
 
 static inline bool utfconv_utf16_out(u32 direction)
 {
-	return direction == UTFCONV_DIR_UTF8_TO_UTF16LE ||
-	       direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
+	return direction == UTFCONV_TEST_UTF8_TO_UTF16LE ||
+	       direction == UTFCONV_TEST_UTF8_TO_UTF16BE;
 }
 
 static inline void utfconv_expect_vector(const struct utfconv_vector *v,
@@ -163,9 +163,9 @@ static void utfconv_check_run(void *ctx, const char *name, const char *how,
  * @ctx: test context
  * @name: what is converted
  * @how: how it is chunked
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
+ * @direction: source and target, numbered (enum utfconv_test_pair)
+ * @policy: enum utfconv_policy
+ * @flags: UTFCONV_STRIP_BOM, UTFCONV_EMIT_BOM
  * @in: input
  * @in_bytes: its length
  * @cuts: call boundaries, see utfconv_drive()
@@ -235,7 +235,7 @@ static void utfconv_check_vector_oneshot(void *ctx,
 static void utfconv_check_vector_oneshot_api(void *ctx,
 					     const struct utfconv_vector *v)
 {
-	size_t room = utfconv_room(v);
+	size_t room = utfconv_room(v), bound;
 	u8 *out = UTFCONV_ALLOC(ctx, room);
 	int err = utfconv_vector_errno(v);
 	u64 off = ~0ULL;
@@ -274,24 +274,23 @@ static void utfconv_check_vector_oneshot_api(void *ctx,
 		UTFCONV_EXPECT_EQ(ctx, off, v->error_offset,
 				  "%s: error offset through a 128-byte window",
 				  v->name);
-	UTFCONV_CHECK(ctx, utfconv_max_length(v->direction, v->flags,
-					      v->in_bytes) >= v->out_bytes,
-		      "%s: utfconv_max_length() %zu below %zu", v->name,
-		      utfconv_max_length(v->direction, v->flags, v->in_bytes),
+	bound = utfconv_test_pair_max_length(v->direction, v->flags, v->in_bytes);
+	UTFCONV_CHECK(ctx, bound >= v->out_bytes,
+		      "%s: utfconv_max_length() %zu below %zu", v->name, bound,
 		      v->out_bytes);
 }
 
 static u32 utfconv_reverse_direction(u32 direction)
 {
 	switch (direction) {
-	case UTFCONV_DIR_UTF8_TO_UTF16LE:
-		return UTFCONV_DIR_UTF16LE_TO_UTF8;
-	case UTFCONV_DIR_UTF8_TO_UTF16BE:
-		return UTFCONV_DIR_UTF16BE_TO_UTF8;
-	case UTFCONV_DIR_UTF16LE_TO_UTF8:
-		return UTFCONV_DIR_UTF8_TO_UTF16LE;
-	case UTFCONV_DIR_UTF16BE_TO_UTF8:
-		return UTFCONV_DIR_UTF8_TO_UTF16BE;
+	case UTFCONV_TEST_UTF8_TO_UTF16LE:
+		return UTFCONV_TEST_UTF16LE_TO_UTF8;
+	case UTFCONV_TEST_UTF8_TO_UTF16BE:
+		return UTFCONV_TEST_UTF16BE_TO_UTF8;
+	case UTFCONV_TEST_UTF16LE_TO_UTF8:
+		return UTFCONV_TEST_UTF8_TO_UTF16LE;
+	case UTFCONV_TEST_UTF16BE_TO_UTF8:
+		return UTFCONV_TEST_UTF8_TO_UTF16BE;
 	default:
 		return 0;
 	}
@@ -316,9 +315,9 @@ static void utfconv_check_vector_reverse(void *ctx,
 	if (v->error_kind || v->flags || !back)
 		return;
 	utfconv_expect_vector(v, &e);
-	for (p = UTFCONV_POLICY_STRICT; p <= UTFCONV_POLICY_MAX; p++) {
+	for (p = UTFCONV_STRICT; p <= UTFCONV_TEST_POLICY_LAST; p++) {
 		/* lone surrogates are data only under WTF-8 */
-		if (p != v->policy && v->policy == UTFCONV_POLICY_WTF8)
+		if (p != v->policy && v->policy == UTFCONV_WTF8)
 			continue;
 		utfconv_check_convert(ctx, v->name, "other policy",
 				      v->direction, p, 0, v->in, v->in_bytes,
@@ -340,9 +339,9 @@ static void utfconv_check_vector_reverse(void *ctx,
 	if (!mid)
 		return;
 	if (utfconv_utf16_out(v->direction)) {
-		other = v->direction == UTFCONV_DIR_UTF8_TO_UTF16LE ?
-			UTFCONV_DIR_UTF8_TO_UTF16BE :
-			UTFCONV_DIR_UTF8_TO_UTF16LE;
+		other = v->direction == UTFCONV_TEST_UTF8_TO_UTF16LE ?
+			UTFCONV_TEST_UTF8_TO_UTF16BE :
+			UTFCONV_TEST_UTF8_TO_UTF16LE;
 		n = utfconv_test_buf(other, policy, 0, v->in, v->in_bytes, mid, room,
 				     NULL);
 		UTFCONV_CHECK(ctx, n >= 0, "%s: other byte order: %zd",
@@ -354,9 +353,9 @@ static void utfconv_check_vector_reverse(void *ctx,
 				      0, mid, n, NULL, 0, 0, &e);
 	} else {
 		/* UTF-16 -> UTF-8 -> UTF-16 in the other order, and back */
-		other = v->direction == UTFCONV_DIR_UTF16LE_TO_UTF8 ?
-			UTFCONV_DIR_UTF8_TO_UTF16BE :
-			UTFCONV_DIR_UTF8_TO_UTF16LE;
+		other = v->direction == UTFCONV_TEST_UTF16LE_TO_UTF8 ?
+			UTFCONV_TEST_UTF8_TO_UTF16BE :
+			UTFCONV_TEST_UTF8_TO_UTF16LE;
 		n = utfconv_test_buf(other, policy, 0, v->out, v->out_bytes, mid,
 				     room, NULL);
 		UTFCONV_EXPECT_EQ(ctx, n, (ssize_t)v->in_bytes,
@@ -430,14 +429,14 @@ static void utfconv_check_capacity_one(void *ctx,
 				       const struct utfconv_expect *e)
 {
 	bool utf16 = utfconv_utf16_out(v->direction);
-	bool be = v->direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
+	bool be = v->direction == UTFCONV_TEST_UTF8_TO_UTF16BE;
 	size_t used, wrote, i, next, u2, w2;
 	struct utfconv_expect got;
 	struct utfconv_state st;
 	int ret;
 
 	memset(out, UTFCONV_POISON, room);
-	utfconv_init(&st, v->direction, v->policy, v->flags);
+	utfconv_test_pair_init(&st, v->direction, v->policy, v->flags);
 	ret = utfconv_test_convert(&st, v->in, v->in_bytes, &used, out, cap, &wrote,
 				   UTFCONV_END);
 	UTFCONV_EXPECT_EQ(ctx, ret, cap >= v->out_bytes ? e->err : -E2BIG,
@@ -507,9 +506,9 @@ static void utfconv_check_vector_capacity(void *ctx,
  * utfconv_check_against_ref() - the codec agrees with the reference model
  * @ctx: test context
  * @name: what is converted
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
+ * @direction: source and target, numbered (enum utfconv_test_pair)
+ * @policy: enum utfconv_policy
+ * @flags: UTFCONV_STRIP_BOM, UTFCONV_EMIT_BOM
  * @in: input
  * @in_bytes: its length
  * @buf: scratch of at least 2 * utfconv_ref_out_max(@direction, @in_bytes)
@@ -531,7 +530,7 @@ static bool utfconv_check_against_ref(void *ctx, const char *name,
 	bool ok;
 
 	utfconv_ref_convert(direction, policy, flags, in, in_bytes, buf, &r);
-	utfconv_init(&st, direction, policy, flags);
+	utfconv_test_pair_init(&st, direction, policy, flags);
 	ret = utfconv_test_convert(&st, in, in_bytes, &used, out, room, &wrote,
 				   UTFCONV_END);
 	ok = ret == r.err && wrote == r.out_bytes &&

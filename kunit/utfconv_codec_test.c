@@ -458,11 +458,11 @@ static void utfconv_sweep_scalars_test(struct kunit *test)
 				continue;
 			n8 = utfconv_sweep_utf8(s8, c);
 			n16 = utfconv_sweep_utf16(s16, c, be);
-			utfconv_sweep_one(test, be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
-					  UTFCONV_DIR_UTF8_TO_UTF16LE, c, s8, n8,
+			utfconv_sweep_one(test, be ? UTFCONV_TEST_UTF8_TO_UTF16BE :
+					  UTFCONV_TEST_UTF8_TO_UTF16LE, c, s8, n8,
 					  s16, n16);
-			utfconv_sweep_one(test, be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
-					  UTFCONV_DIR_UTF16LE_TO_UTF8, c, s16, n16,
+			utfconv_sweep_one(test, be ? UTFCONV_TEST_UTF16BE_TO_UTF8 :
+					  UTFCONV_TEST_UTF16LE_TO_UTF8, c, s16, n16,
 					  s8, n8);
 			if (utfconv_sweep_failing(test))
 				return;
@@ -480,12 +480,12 @@ static void utfconv_sweep_utf16_units_test(struct kunit *test)
 	u8 in[3], buf[64];
 	u32 p, d, u;
 
-	for (d = UTFCONV_DIR_UTF16LE_TO_UTF8;
-	     d <= UTFCONV_DIR_UTF16BE_TO_UTF8; d++) {
-		for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+	for (d = UTFCONV_TEST_UTF16LE_TO_UTF8;
+	     d <= UTFCONV_TEST_UTF16BE_TO_UTF8; d++) {
+		for (p = 0; p <= UTFCONV_TEST_POLICY_LAST; p++) {
 			for (u = 0; u <= 0xFFFF; u += step) {
 				utfconv_sweep_unit(in, u,
-						   d == UTFCONV_DIR_UTF16BE_TO_UTF8);
+						   d == UTFCONV_TEST_UTF16BE_TO_UTF8);
 				in[2] = 0x41;
 				utfconv_check_against_ref(test, "unit", d, p, 0,
 							  in, 2, buf);
@@ -507,10 +507,10 @@ static void utfconv_sweep_utf16_pairs_test(struct kunit *test)
 	u8 in[4], buf[64];
 	bool be;
 
-	for (d = UTFCONV_DIR_UTF16LE_TO_UTF8;
-	     d <= UTFCONV_DIR_UTF16BE_TO_UTF8; d++) {
-		be = d == UTFCONV_DIR_UTF16BE_TO_UTF8;
-		for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+	for (d = UTFCONV_TEST_UTF16LE_TO_UTF8;
+	     d <= UTFCONV_TEST_UTF16BE_TO_UTF8; d++) {
+		be = d == UTFCONV_TEST_UTF16BE_TO_UTF8;
+		for (p = 0; p <= UTFCONV_TEST_POLICY_LAST; p++) {
 			for (s = 0xD800; s <= 0xDFFF; s++) {
 				utfconv_sweep_unit(in, s, be);
 				for (w = 0; w <= 0xFFFF; w += step) {
@@ -534,13 +534,13 @@ static void utfconv_sweep_utf8_short_test(struct kunit *test)
 	u32 p, x, len, i;
 	u8 in[3], buf[64];
 
-	for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+	for (p = 0; p <= UTFCONV_TEST_POLICY_LAST; p++) {
 		for (len = 1; len <= 3; len++) {
 			for (x = 0; x < 1U << (8 * len); x += step) {
 				for (i = 0; i < len; i++)
 					in[i] = x >> (8 * (len - 1 - i));
 				utfconv_check_against_ref(test, "sequence",
-							  UTFCONV_DIR_UTF8_TO_UTF16LE,
+							  UTFCONV_TEST_UTF8_TO_UTF16LE,
 							  p, 0, in, len, buf);
 				if ((x & 0xFFFF) == 0xFFFF) {
 					if (utfconv_sweep_failing(test))
@@ -571,7 +571,7 @@ static void utfconv_sweep_edge4(struct kunit *test, u32 policy, u8 lead,
 				in[2] = edge[b];
 				in[3] = edge[c];
 				utfconv_check_against_ref(test, "edge",
-							  UTFCONV_DIR_UTF8_TO_UTF16BE,
+							  UTFCONV_TEST_UTF8_TO_UTF16BE,
 							  policy, 0, in, 4, buf);
 			}
 		}
@@ -586,7 +586,7 @@ static void utfconv_sweep_utf8_four_test(struct kunit *test)
 	u32 step = utfconv_sweep_step();
 	u32 p, l, i;
 
-	for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+	for (p = 0; p <= UTFCONV_TEST_POLICY_LAST; p++) {
 		for (l = 0xE0; l <= 0xFF; l++) {
 			utfconv_sweep_edge4(test, p, l, buf);
 			if (utfconv_sweep_failing(test))
@@ -601,7 +601,7 @@ static void utfconv_sweep_utf8_four_test(struct kunit *test)
 			in[2] = 0x80 | ((r >> 16) & 0x3F);
 			in[3] = 0x80 | ((r >> 24) & 0x3F);
 			utfconv_check_against_ref(test, "random",
-						  UTFCONV_DIR_UTF8_TO_UTF16LE, p,
+						  UTFCONV_TEST_UTF8_TO_UTF16LE, p,
 						  0, in, 4, buf);
 			if ((i & 0xFFFF) == 0xFFFF) {
 				if (utfconv_sweep_failing(test))
@@ -634,28 +634,53 @@ static struct kunit_suite utfconv_sweep_suite = {
 
 /* ---- utfconv_api -------------------------------------------------------- */
 
+/* Source and target encodings that utfconv_init() refuses. */
+static const u32 utfconv_api_bad_pairs[][2] = {
+	{ 0, 0 },
+	{ 0, UTFCONV_UTF8 },
+	{ UTFCONV_UTF8, 0 },
+	{ UTFCONV_UTF8, UTFCONV_UTF8 },
+	{ UTFCONV_UTF8, UTFCONV_UTF16 },
+	{ UTFCONV_UTF8, UTFCONV_UTF16 + 1 },
+	{ UTFCONV_UTF16LE, UTFCONV_UTF16LE },
+	{ UTFCONV_UTF16LE, UTFCONV_UTF16BE },
+	{ UTFCONV_UTF16, UTFCONV_UTF16LE },
+	{ UTFCONV_UTF16 + 1, UTFCONV_UTF8 },
+};
+
 static void utfconv_api_bad_arguments_test(struct kunit *test)
 {
 	struct utfconv_state st;
-	size_t used, wrote;
+	size_t used, wrote, i;
 	u64 off = 7;
 	u8 out[8];
 
-	KUNIT_EXPECT_EQ(test, utfconv_init(&st, 0, 0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_DIR_MAX + 1, 0, 0),
+	for (i = 0; i < ARRAY_SIZE(utfconv_api_bad_pairs); i++) {
+		u32 source = utfconv_api_bad_pairs[i][0];
+		u32 target = utfconv_api_bad_pairs[i][1];
+
+		KUNIT_EXPECT_EQ_MSG(test, utfconv_init(&st, source, target,
+						       UTFCONV_STRICT, 0),
+				    -EINVAL, "source %u target %u", source,
+				    target);
+		KUNIT_EXPECT_EQ_MSG(test, utfconv_max_length(source, target, 0,
+							     5),
+				    0, "source %u target %u", source, target);
+	}
+	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_UTF8, UTFCONV_UTF16LE,
+					   UTFCONV_TEST_POLICY_LAST + 1, 0),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE,
-					   UTFCONV_POLICY_MAX + 1, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
+	KUNIT_EXPECT_EQ(test, utfconv_init(&st, UTFCONV_UTF8, UTFCONV_UTF16LE,
+					   UTFCONV_STRICT,
 					   (u32)~UTFCONV_FLAGS_ALL),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, utfconv_test_buf(0, 0, 0, "a", 1, out, sizeof(out),
 					       NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 9, 0,
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_TEST_UTF8_TO_UTF16LE, 9, 0,
 					       "a", 1, out, sizeof(out), NULL),
 			-EINVAL);
-	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
-					   0), 0);
+	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_UTF8, UTFCONV_UTF16LE,
+					   UTFCONV_STRICT, 0), 0);
 	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "a", 1, &used, out,
 						   sizeof(out), &wrote, ~0U),
 			-EINVAL);
@@ -670,7 +695,7 @@ static void utfconv_api_bad_arguments_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "AB", 2, &used, out,
 						   SIZE_MAX, &wrote, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, wrote, 0);
-	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0,
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_TEST_UTF8_TO_UTF16LE, 0, 0,
 					       "AB", 2, out, SIZE_MAX, &off),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, utfconv_test_buf(0, 0, 0, "a", 1, out, sizeof(out),
@@ -682,8 +707,7 @@ static void utfconv_api_bad_arguments_test(struct kunit *test)
 						   sizeof(out), &wrote, UTFCONV_END),
 			0);
 	KUNIT_EXPECT_EQ(test, wrote, 4);
-	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_MAX + 1, 0, 5), 0);
-	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16LE,
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_UTF8, UTFCONV_UTF16LE,
 						 (u32)~UTFCONV_FLAGS_ALL, 5), 0);
 }
 
@@ -693,8 +717,8 @@ static void utfconv_api_life_cycle_test(struct kunit *test)
 	size_t used, wrote;
 	u8 out[8];
 
-	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
-					   0), 0);
+	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_UTF8, UTFCONV_UTF16LE,
+					   UTFCONV_STRICT, 0), 0);
 	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "\xf0\x9f\x98", 3, &used,
 						   out, sizeof(out), &wrote, 0), 0);
 	KUNIT_EXPECT_EQ(test, used, 3);
@@ -726,15 +750,15 @@ static void utfconv_api_halt_test(struct kunit *test)
 	size_t used, wrote;
 	u8 out[8];
 
-	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF16LE_TO_UTF8,
-					   UTFCONV_POLICY_STRICT, 0), 0);
+	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_UTF16LE, UTFCONV_UTF8,
+					   UTFCONV_STRICT, 0), 0);
 	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "a\0\0\xdc", 4, &used, out,
 						   sizeof(out), &wrote, 0),
 			-EILSEQ);
 	KUNIT_EXPECT_EQ(test, used, 2);
 	KUNIT_EXPECT_EQ(test, wrote, 1);
 	KUNIT_EXPECT_EQ(test, st.error_offset, 2);
-	KUNIT_EXPECT_EQ(test, st.error_kind, UTFCONV_ERR_ILLFORMED);
+	KUNIT_EXPECT_EQ(test, st.error_kind, UTFCONV_ILLFORMED);
 	KUNIT_EXPECT_EQ(test, st.bytes_in, 2);
 	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "b\0", 2, &used, out,
 						   sizeof(out), &wrote,
@@ -745,24 +769,24 @@ static void utfconv_api_halt_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, "b\0", 2, &used, out,
 						   sizeof(out), &wrote,
 						   UTFCONV_END), 0);
-	KUNIT_EXPECT_EQ(test, st.error_kind, UTFCONV_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, st.error_kind, UTFCONV_NO_ERROR);
 }
 
 static void utfconv_api_max_length_test(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16LE,
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_UTF8, UTFCONV_UTF16LE,
 						 0, 5), 10);
-	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16BE,
-						 UTFCONV_FLAG_EMIT_BOM, 5), 12);
-	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF16LE_TO_UTF8,
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_UTF8, UTFCONV_UTF16BE,
+						 UTFCONV_EMIT_BOM, 5), 12);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_UTF16LE, UTFCONV_UTF8,
 						 0, 4), 6);
-	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF16_TO_UTF8,
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_UTF16, UTFCONV_UTF8,
 						 0, 5), 9);
-	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF16BE_TO_UTF8,
-						 UTFCONV_FLAG_EMIT_BOM, 0), 3);
-	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16LE,
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_UTF16BE, UTFCONV_UTF8,
+						 UTFCONV_EMIT_BOM, 0), 3);
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_UTF8, UTFCONV_UTF16LE,
 						 0, SIZE_MAX), SIZE_MAX);
-	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_DIR_UTF16LE_TO_UTF8,
+	KUNIT_EXPECT_EQ(test, utfconv_max_length(UTFCONV_UTF16LE, UTFCONV_UTF8,
 						 0, SIZE_MAX), SIZE_MAX);
 }
 
@@ -844,8 +868,8 @@ static void utfconv_nls_valid_test(struct kunit *test)
 		for (be = 0; be < 2; be++) {
 			units = utf8s_to_utf16s(in, n, be ? UTF16_BIG_ENDIAN :
 						UTF16_LITTLE_ENDIAN, nls, cap);
-			r = utfconv_test_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
-					     UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+			r = utfconv_test_buf(be ? UTFCONV_TEST_UTF8_TO_UTF16BE :
+					     UTFCONV_TEST_UTF8_TO_UTF16LE, 0, 0, in,
 					     n, ours, 2 * cap, NULL);
 			KUNIT_EXPECT_TRUE_MSG(test, units >= 0 && r == 2 * units &&
 					      !memcmp(ours, nls, r),
@@ -855,8 +879,8 @@ static void utfconv_nls_valid_test(struct kunit *test)
 				continue;
 			len = utf16s_to_utf8s(nls, units, be ? UTF16_BIG_ENDIAN :
 					      UTF16_LITTLE_ENDIAN, back, cap);
-			r = utfconv_test_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
-					     UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0, nls,
+			r = utfconv_test_buf(be ? UTFCONV_TEST_UTF16BE_TO_UTF8 :
+					     UTFCONV_TEST_UTF16LE_TO_UTF8, 0, 0, nls,
 					     2 * units, ours, 2 * cap, NULL);
 			KUNIT_EXPECT_TRUE_MSG(test, len == n && r == n &&
 					      !memcmp(back, in, n) &&
@@ -874,8 +898,8 @@ static void utfconv_nls_vectors_test(struct kunit *test)
 	wchar_t *nls;
 	int units;
 
-	if (v->direction != UTFCONV_DIR_UTF8_TO_UTF16LE || v->error_kind ||
-	    v->flags || v->policy == UTFCONV_POLICY_WTF8 ||
+	if (v->direction != UTFCONV_TEST_UTF8_TO_UTF16LE || v->error_kind ||
+	    v->flags || v->policy == UTFCONV_WTF8 ||
 	    memchr(v->in, 0, v->in_bytes))
 		return;
 	nls = kunit_kmalloc(test, v->out_bytes + 2, GFP_KERNEL);
@@ -899,13 +923,13 @@ static void utfconv_nls_lone_surrogate_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, len, 3);
 	KUNIT_EXPECT_MEMEQ(test, nls, "abc", 3);
 
-	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF16LE_TO_UTF8,
-					       UTFCONV_POLICY_STRICT, 0,
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_TEST_UTF16LE_TO_UTF8,
+					       UTFCONV_STRICT, 0,
 					       "a\0\0\xd8\x62\0\0\xdc\x63\0", 10,
 					       ours, sizeof(ours), &off), -EILSEQ);
 	KUNIT_EXPECT_EQ(test, off, 2);
-	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF16LE_TO_UTF8,
-					       UTFCONV_POLICY_REPLACE, 0,
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_TEST_UTF16LE_TO_UTF8,
+					       UTFCONV_REPLACE, 0,
 					       "a\0\0\xd8\x62\0\0\xdc\x63\0", 10,
 					       ours, sizeof(ours), NULL), 9);
 	KUNIT_EXPECT_MEMEQ(test, ours, "a\xef\xbf\xbd\x62\xef\xbf\xbd\x63", 9);
@@ -925,10 +949,10 @@ static void utfconv_nls_truncation_test(struct kunit *test)
 	units = utf8s_to_utf16s(in, sizeof(in) - 1, UTF16_LITTLE_ENDIAN, nls, 3);
 	KUNIT_EXPECT_EQ(test, units, 2);
 
-	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_TEST_UTF8_TO_UTF16LE, 0, 0, in,
 					       sizeof(in) - 1, ours, 6, NULL), -E2BIG);
-	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0,
-					   0), 0);
+	KUNIT_ASSERT_EQ(test, utfconv_init(&st, UTFCONV_UTF8, UTFCONV_UTF16LE,
+					   UTFCONV_STRICT, 0), 0);
 	KUNIT_EXPECT_EQ(test, utfconv_test_convert(&st, in, sizeof(in) - 1, &used,
 						   ours, 6, &wrote, UTFCONV_END),
 			-E2BIG);
@@ -947,7 +971,7 @@ static void utfconv_nls_ill_formed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, utf8s_to_utf16s(in, sizeof(in) - 1,
 					      UTF16_LITTLE_ENDIAN, nls, 8),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_TEST_UTF8_TO_UTF16LE, 0, 0, in,
 					       sizeof(in) - 1, ours, sizeof(ours),
 					       &off), -EILSEQ);
 	KUNIT_EXPECT_EQ(test, off, 2);
@@ -962,7 +986,7 @@ static void utfconv_nls_nul_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, utf8s_to_utf16s(in, sizeof(in),
 					      UTF16_LITTLE_ENDIAN, nls, 4), 1);
-	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in,
+	KUNIT_EXPECT_EQ(test, utfconv_test_buf(UTFCONV_TEST_UTF8_TO_UTF16LE, 0, 0, in,
 					       sizeof(in), ours, sizeof(ours), NULL),
 			6);
 }

@@ -45,9 +45,9 @@ static void utfconv_drive_fail(struct utfconv_run *run, const char *why)
 
 /**
  * utfconv_drive() - convert a complete input as a stream
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
+ * @direction: source and target, numbered (enum utfconv_test_pair)
+ * @policy: enum utfconv_policy
+ * @flags: UTFCONV_STRIP_BOM, UTFCONV_EMIT_BOM
  * @in: input bytes
  * @in_bytes: length of @in
  * @cuts: ascending offsets in @in where a call's input ends (repeats
@@ -71,7 +71,7 @@ static void utfconv_drive(u32 direction, u32 policy, u32 flags,
 	int ret = 0, again;
 
 	memset(run, 0, sizeof(*run));
-	if (utfconv_init(st, direction, policy, flags)) {
+	if (utfconv_test_pair_init(st, direction, policy, flags)) {
 		utfconv_drive_fail(run, "utfconv_init() refused a valid config");
 		return;
 	}
@@ -131,8 +131,8 @@ static void utfconv_drive(u32 direction, u32 policy, u32 flags,
 			utfconv_drive_fail(run, "halted stream did not stay halted");
 		if (st->bytes_in != st->error_offset)
 			utfconv_drive_fail(run, "bytes_in is not the error offset");
-		if (st->error_kind != (ret == -EILSEQ ? UTFCONV_ERR_ILLFORMED :
-				       UTFCONV_ERR_INCOMPLETE))
+		if (st->error_kind != (ret == -EILSEQ ? UTFCONV_ILLFORMED :
+				       UTFCONV_INCOMPLETE))
 			utfconv_drive_fail(run, "error_kind does not match errno");
 	} else if (ret) {
 		utfconv_drive_fail(run, "unexpected errno");
@@ -189,9 +189,9 @@ static bool utfconv_char_boundary(bool utf16, bool be, const u8 *out,
 
 /**
  * utfconv_drive_length() - output length of a complete input, counted
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
+ * @direction: source and target, numbered (enum utfconv_test_pair)
+ * @policy: enum utfconv_policy
+ * @flags: UTFCONV_STRIP_BOM, UTFCONV_EMIT_BOM
  * @in: input bytes, the whole stream
  * @in_bytes: length of @in
  * @error_offset: out, may be NULL: the stream's error offset when it
@@ -212,7 +212,7 @@ static ssize_t utfconv_drive_length(u32 direction, u32 policy, u32 flags,
 	u8 win[128];
 	int ret;
 
-	ret = utfconv_init(&st, direction, policy, flags);
+	ret = utfconv_test_pair_init(&st, direction, policy, flags);
 	if (ret)
 		return ret;
 	do {

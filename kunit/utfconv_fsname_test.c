@@ -62,10 +62,10 @@ static void utfconv_fsname_name_max_test(struct kunit *test)
 	memset(name, 'a', NAME_MAX + 1);
 
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX, le, disk,
-					     NAME_MAX, UTFCONV_POLICY_WTF8);
+					     NAME_MAX, UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX);
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, NAME_MAX, le, back,
-					     NAME_MAX, UTFCONV_POLICY_WTF8);
+					     NAME_MAX, UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX);
 	KUNIT_EXPECT_MEMEQ(test, back, name, NAME_MAX);
 
@@ -75,7 +75,7 @@ static void utfconv_fsname_name_max_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX);
 #endif
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX + 1, le, disk,
-					     NAME_MAX, UTFCONV_POLICY_WTF8);
+					     NAME_MAX, UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -ENAMETOOLONG);
 }
 
@@ -118,7 +118,7 @@ static void utfconv_fsname_lone_surrogate_test(struct kunit *test)
 		ours_len[i] = utfconv_fsname_utf16s_to_utf8s(disk, units[i], le,
 							     ours[i],
 							     sizeof(ours[i]),
-							     UTFCONV_POLICY_WTF8);
+							     UTFCONV_WTF8);
 
 		/* utfconv: the WTF-8 form, and back to the same units */
 		KUNIT_ASSERT_EQ_MSG(test, ours_len[i], (int)strlen(wtf8[i]),
@@ -127,7 +127,7 @@ static void utfconv_fsname_lone_surrogate_test(struct kunit *test)
 				       "name %d", i);
 		ret = utfconv_fsname_utf8s_to_utf16s(ours[i], ours_len[i], le,
 						     again, ARRAY_SIZE(again),
-						     UTFCONV_POLICY_WTF8);
+						     UTFCONV_WTF8);
 		KUNIT_EXPECT_EQ_MSG(test, ret, units[i], "name %d", i);
 		KUNIT_EXPECT_MEMEQ_MSG(test, again, disk, 2 * units[i],
 				       "name %d", i);
@@ -175,19 +175,19 @@ static void utfconv_fsname_supplementary_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX - 1);
 #endif
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX + 3, le, disk,
-					     NAME_MAX, UTFCONV_POLICY_WTF8);
+					     NAME_MAX, UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -ENAMETOOLONG);
 	KUNIT_EXPECT_MEMEQ(test, (u8 *)disk + 2 * NAME_MAX, &poison,
 			   sizeof(poison));
 	ret = utfconv_fsname_utf8s_to_utf16s(name, NAME_MAX + 3, le, disk,
-					     NAME_MAX + 1, UTFCONV_POLICY_WTF8);
+					     NAME_MAX + 1, UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, NAME_MAX + 1);
 
 	/* disk -> VFS: 64 x U+1F600 is 256 bytes of UTF-8 */
 	for (i = 0; i < n; i++)
 		memcpy(name + 4 * i, emoji, 4);
 	ret = utfconv_fsname_utf8s_to_utf16s(name, 4 * n, le, disk, 2 * n,
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_ASSERT_EQ(test, ret, 2 * n);
 
 #if IS_ENABLED(CONFIG_NLS)
@@ -196,11 +196,11 @@ static void utfconv_fsname_supplementary_test(struct kunit *test)
 #endif
 	back[NAME_MAX] = 0xA5;
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, 2 * n, le, back, NAME_MAX,
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -E2BIG);
 	KUNIT_EXPECT_EQ(test, back[NAME_MAX], 0xA5);
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, 2 * n, le, back, 4 * n,
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 4 * n);
 	KUNIT_EXPECT_MEMEQ(test, back, name, 4 * n);
 }
@@ -239,12 +239,12 @@ static void utfconv_fsname_bad_utf8_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 #endif
 	ret = utfconv_fsname_utf8s_to_utf16s_off(name, len, le, disk, NAME_MAX,
-						 UTFCONV_POLICY_WTF8, &off);
+						 UTFCONV_WTF8, &off);
 	KUNIT_EXPECT_EQ(test, ret, t->ret);
 	KUNIT_EXPECT_EQ(test, off, t->offset);
 	/* the drop-in: fs/nls's errno, whatever the fault */
 	ret = utfconv_fsname_utf8s_to_utf16s(name, len, le, disk, NAME_MAX,
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 }
 
@@ -267,28 +267,28 @@ static void utfconv_fsname_strict_test(struct kunit *test)
 
 	utfconv_fsname_put_le(disk, trail, 3);
 	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
-						 UTFCONV_POLICY_STRICT, &off);
+						 UTFCONV_STRICT, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
 	KUNIT_EXPECT_EQ(test, off, 1);
 	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
-						 UTFCONV_POLICY_WTF8, &off);
+						 UTFCONV_WTF8, &off);
 	KUNIT_EXPECT_EQ(test, ret, 5);
 	KUNIT_EXPECT_MEMEQ(test, out, "a\xed\xb0\x80\x62", 5);
 
 	off = ~0ULL;
 	utfconv_fsname_put_le(disk, lead_last, 3);
 	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 3, le, out, sizeof(out),
-						 UTFCONV_POLICY_STRICT, &off);
+						 UTFCONV_STRICT, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	KUNIT_EXPECT_EQ(test, off, 2);
 
 	off = ~0ULL;
 	ret = utfconv_fsname_utf8s_to_utf16s_off(wtf8, 5, le, units, 4,
-						 UTFCONV_POLICY_STRICT, &off);
+						 UTFCONV_STRICT, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EILSEQ);
 	KUNIT_EXPECT_EQ(test, off, 1);
 	ret = utfconv_fsname_utf8s_to_utf16s_off(wtf8, 5, le, units, 4,
-						 UTFCONV_POLICY_WTF8, &off);
+						 UTFCONV_WTF8, &off);
 	KUNIT_EXPECT_EQ(test, ret, 3);
 }
 
@@ -306,29 +306,29 @@ static void utfconv_fsname_bad_arguments_test(struct kunit *test)
 	int ret;
 
 	ret = utfconv_fsname_utf8s_to_utf16s_off(ab, 2, le, disk, 4,
-						 UTFCONV_POLICY_REPLACE, &off);
+						 UTFCONV_REPLACE, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 2, le, out, 8,
-						 UTFCONV_POLICY_SKIP, &off);
+						 UTFCONV_SKIP, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf8s_to_utf16s(ab, -1, le, disk, 4,
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf8s_to_utf16s(ab, 2, le, disk, -1,
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, -1, le, out, 8,
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	/*
 	 * Names that wrap around the address space, refused before a byte
 	 * is read: not bad input either (the UTF-16 form wrote 0 here).
 	 */
 	ret = utfconv_fsname_utf16s_to_utf8s_off(wrap16, 2, le, out, 8,
-						 UTFCONV_POLICY_STRICT, &off);
+						 UTFCONV_STRICT, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf8s_to_utf16s_off(wrap8, 2, le, disk, 4,
-						 UTFCONV_POLICY_STRICT, &off);
+						 UTFCONV_STRICT, &off);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	/* the offset is only written for bad input */
 	KUNIT_EXPECT_EQ(test, off, 7);
@@ -344,17 +344,17 @@ struct utfconv_fsname_len_case {
 };
 
 static const struct utfconv_fsname_len_case utfconv_fsname_len_cases[] = {
-	{ "ascii", "README.txt", UTFCONV_POLICY_STRICT, 10, ~0ULL },
-	{ "two- and three-byte", "r\xc3\xa9\xe6\xb1\x89", UTFCONV_POLICY_STRICT,
+	{ "ascii", "README.txt", UTFCONV_STRICT, 10, ~0ULL },
+	{ "two- and three-byte", "r\xc3\xa9\xe6\xb1\x89", UTFCONV_STRICT,
 	  3, ~0ULL },
-	{ "supplementary", "a\xf0\x9f\x98\x80", UTFCONV_POLICY_STRICT, 3,
+	{ "supplementary", "a\xf0\x9f\x98\x80", UTFCONV_STRICT, 3,
 	  ~0ULL },
-	{ "empty", "", UTFCONV_POLICY_STRICT, 0, ~0ULL },
-	{ "overlong", "ab\xc0\xaf", UTFCONV_POLICY_STRICT, -EILSEQ, 2 },
-	{ "truncated", "caf\xc3", UTFCONV_POLICY_WTF8, -EINVAL, 3 },
-	{ "surrogate strict", "x\xed\xa0\x80", UTFCONV_POLICY_STRICT, -EILSEQ,
+	{ "empty", "", UTFCONV_STRICT, 0, ~0ULL },
+	{ "overlong", "ab\xc0\xaf", UTFCONV_STRICT, -EILSEQ, 2 },
+	{ "truncated", "caf\xc3", UTFCONV_WTF8, -EINVAL, 3 },
+	{ "surrogate strict", "x\xed\xa0\x80", UTFCONV_STRICT, -EILSEQ,
 	  1 },
-	{ "surrogate wtf8", "x\xed\xa0\x80", UTFCONV_POLICY_WTF8, 2, ~0ULL },
+	{ "surrogate wtf8", "x\xed\xa0\x80", UTFCONV_WTF8, 2, ~0ULL },
 };
 
 KUNIT_ARRAY_PARAM_DESC(utfconv_fsname_len, utfconv_fsname_len_cases, desc);
@@ -414,7 +414,7 @@ static void utfconv_fsname_same_as_nls_test(struct kunit *test)
 		n = utf8s_to_utf16s(name, len, endians[i], nls, NAME_MAX);
 		m = utfconv_fsname_utf8s_to_utf16s(name, len, endians[i], ours,
 						   NAME_MAX,
-						   UTFCONV_POLICY_WTF8);
+						   UTFCONV_WTF8);
 		KUNIT_ASSERT_GT_MSG(test, n, 0, "endian %d", endians[i]);
 		KUNIT_ASSERT_EQ_MSG(test, m, n, "endian %d", endians[i]);
 		KUNIT_EXPECT_MEMEQ_MSG(test, ours, nls, 2 * n, "endian %d",
@@ -423,7 +423,7 @@ static void utfconv_fsname_same_as_nls_test(struct kunit *test)
 		n = utf16s_to_utf8s(nls, n, endians[i], nls8, NAME_MAX);
 		m = utfconv_fsname_utf16s_to_utf8s(ours, m, endians[i], ours8,
 						   NAME_MAX,
-						   UTFCONV_POLICY_WTF8);
+						   UTFCONV_WTF8);
 		KUNIT_ASSERT_EQ_MSG(test, n, len, "endian %d", endians[i]);
 		KUNIT_ASSERT_EQ_MSG(test, m, len, "endian %d", endians[i]);
 		KUNIT_EXPECT_MEMEQ_MSG(test, ours8, name, len, "endian %d",
@@ -449,19 +449,19 @@ static void utfconv_fsname_nul_stop_test(struct kunit *test)
 	memset(out, 0xA5, sizeof(out));
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, ARRAY_SIZE(padded), le,
 					     out, sizeof(out),
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 5);
 	KUNIT_EXPECT_MEMEQ(test, out, "a\xed\xa0\x80\x62", 5);
 	KUNIT_EXPECT_EQ(test, out[5], 0xA5);
 	/* a name of U+0000 only, and one without any */
 	ret = utfconv_fsname_utf16s_to_utf8s(&disk[3], 3, le, out, sizeof(out),
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out),
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 5);
 	ret = utfconv_fsname_utf16s_to_utf8s_off(disk, 4, le, out, sizeof(out),
-						 UTFCONV_POLICY_WTF8, NULL);
+						 UTFCONV_WTF8, NULL);
 	KUNIT_EXPECT_EQ(test, ret, 6);
 	KUNIT_EXPECT_MEMEQ(test, out, "a\xed\xa0\x80\x62\0", 6);
 #if IS_ENABLED(CONFIG_NLS)
@@ -484,19 +484,19 @@ static void utfconv_fsname_nul_stop_utf8_test(struct kunit *test)
 	memset(disk, 0xA5, sizeof(disk));
 	ret = utfconv_fsname_utf8s_to_utf16s(padded, sizeof(padded), le, disk,
 					     ARRAY_SIZE(disk),
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 2);
 	KUNIT_EXPECT_MEMEQ(test, disk, want, sizeof(want));
 	KUNIT_EXPECT_EQ(test, disk[2], (wchar_t)0xA5A5);
 	/* a NUL first: the empty name */
 	ret = utfconv_fsname_utf8s_to_utf16s(&padded[3], 3, le, disk,
 					     ARRAY_SIZE(disk),
-					     UTFCONV_POLICY_WTF8);
+					     UTFCONV_WTF8);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	/* the _off form converts U+0000 like any other character */
 	ret = utfconv_fsname_utf8s_to_utf16s_off(padded, 6, le, disk,
 						 ARRAY_SIZE(disk),
-						 UTFCONV_POLICY_WTF8, NULL);
+						 UTFCONV_WTF8, NULL);
 	KUNIT_EXPECT_EQ(test, ret, 5);
 #if IS_ENABLED(CONFIG_NLS)
 	ret = utf8s_to_utf16s(padded, sizeof(padded), le, disk,
@@ -534,7 +534,7 @@ static void utfconv_fsname_nul_each_place_test(struct kunit *test)
 				ret = utfconv_fsname_utf8s_to_utf16s(name + base,
 								     len, le,
 								     units, N,
-								     UTFCONV_POLICY_WTF8);
+								     UTFCONV_WTF8);
 				KUNIT_EXPECT_EQ_MSG(test, ret, want,
 						    "UTF-8: NUL at %d, length %d, base %d",
 						    nul, len, base);
@@ -542,7 +542,7 @@ static void utfconv_fsname_nul_each_place_test(struct kunit *test)
 								     len, le,
 								     out,
 								     sizeof(out),
-								     UTFCONV_POLICY_WTF8);
+								     UTFCONV_WTF8);
 				KUNIT_EXPECT_EQ_MSG(test, ret, want,
 						    "UTF-16: NUL at %d, length %d, base %d",
 						    nul, len, base);
@@ -684,7 +684,7 @@ static void utfconv_fsname_nul_mixed_one(struct utfconv_fsname_nul_case *c,
 
 	len16 = utfconv_fsname_utf8s_to_utf16s_off(mixed, len8, c->e,
 						   units + 1, len8,
-						   UTFCONV_POLICY_WTF8, NULL);
+						   UTFCONV_WTF8, NULL);
 	KUNIT_ASSERT_GT(c->test, len16, 0);
 	for (base = 0; base < 2; base++) {
 		u8 *n8 = name + base;
@@ -714,7 +714,7 @@ static void utfconv_fsname_nul_mixed_test(struct kunit *test)
 		UTF16_LITTLE_ENDIAN, UTF16_BIG_ENDIAN
 	};
 	static const u32 policies[] = {
-		UTFCONV_POLICY_WTF8, UTFCONV_POLICY_STRICT
+		UTFCONV_WTF8, UTFCONV_STRICT
 	};
 	const int len8 = sizeof(utfconv_fsname_mixed) - 1;
 	u8 *name = utfconv_fsname_alloc(test, len8 + 1);
@@ -798,9 +798,9 @@ static void utfconv_fsname_utf8_to_utf32_test(struct kunit *test)
 {
 	const struct utfconv_fsname_u32 *t = test->param_value;
 
-	utfconv_fsname_utf8_to_utf32_one(test, t, UTFCONV_POLICY_STRICT,
+	utfconv_fsname_utf8_to_utf32_one(test, t, UTFCONV_STRICT,
 					 t->strict);
-	utfconv_fsname_utf8_to_utf32_one(test, t, UTFCONV_POLICY_WTF8, t->wtf8);
+	utfconv_fsname_utf8_to_utf32_one(test, t, UTFCONV_WTF8, t->wtf8);
 #if IS_ENABLED(CONFIG_NLS)
 	/* fs/nls: the same as strict on scalar values */
 	if (t->inlen > 0) {
@@ -825,7 +825,7 @@ static void utfconv_fsname_policy_test(struct kunit *test)
 	static const u16 lead_last[] = { 'a', 0xD800 };
 	static const u8 wtf8[] = "a\xed\xa0\x80\x62";
 	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
-	const u32 strict = UTFCONV_POLICY_STRICT, wtf = UTFCONV_POLICY_WTF8;
+	const u32 strict = UTFCONV_STRICT, wtf = UTFCONV_WTF8;
 	wchar_t disk[3], units[4];
 	unicode_t cp = 0;
 	u8 out[8];
@@ -861,13 +861,13 @@ static void utfconv_fsname_policy_test(struct kunit *test)
 
 	/* only the two: replace and skip would give two names one form */
 	ret = utfconv_fsname_utf16s_to_utf8s(disk, 3, le, out, sizeof(out),
-					     UTFCONV_POLICY_REPLACE);
+					     UTFCONV_REPLACE);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf8s_to_utf16s(wtf8, 5, le, units, 4,
-					     UTFCONV_POLICY_REPLACE);
+					     UTFCONV_REPLACE);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	ret = utfconv_fsname_utf8_to_utf32(wtf8, 1, &cp,
-					   UTFCONV_POLICY_MAX + 1);
+					   UTFCONV_WTF8 + 1);
 	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
 	KUNIT_EXPECT_EQ(test, cp, 0xD800);
 }

@@ -22,6 +22,7 @@
 
 #include "../kmod/utfconv_codec.h"
 #include "../kmod/utfconv_simd.h"
+#include "utfconv_test_pairs.h"
 
 /* The name of @path in the tests' output ("avx512"), "?" if none. */
 static inline const char *utfconv_path_name(enum utfconv_path path)
@@ -82,18 +83,20 @@ static inline int utfconv_test_convert(struct utfconv_state *st,
 				    dst_bytes, dst_used, cflags);
 }
 
-/* utfconv_buf() on the running test's path */
+/* utfconv_buf() of the numbered pair @direction on the test's path */
 static inline ssize_t utfconv_test_buf(u32 direction, u32 policy, u32 flags,
 				       const void *src, size_t src_bytes,
 				       void *dst, size_t dst_bytes,
 				       u64 *error_offset)
 {
+	enum utfconv_encoding source = utfconv_test_source(direction);
+	enum utfconv_encoding target = utfconv_test_target(direction);
 	enum utfconv_path path = UTFCONV_TEST_PATH();
 
 	if (path == UTFCONV_PATH_AUTO)
-		return utfconv_buf(direction, policy, flags, src, src_bytes,
-				   dst, dst_bytes, error_offset);
-	return utfconv_buf_path(path, direction, policy, flags, src,
+		return utfconv_buf(source, target, policy, flags, src,
+				   src_bytes, dst, dst_bytes, error_offset);
+	return utfconv_buf_path(path, source, target, policy, flags, src,
 				src_bytes, dst, dst_bytes, error_offset);
 }
 
@@ -107,7 +110,9 @@ static inline ssize_t utfconv_test_buf_to_nul(u32 direction, u32 policy,
 					      size_t src_bytes, void *dst,
 					      size_t dst_bytes)
 {
-	return utfconv_buf_to_nul_path(UTFCONV_TEST_PATH(), direction, policy,
+	return utfconv_buf_to_nul_path(UTFCONV_TEST_PATH(),
+				       utfconv_test_source(direction),
+				       utfconv_test_target(direction), policy,
 				       src, src_bytes, dst, dst_bytes);
 }
 

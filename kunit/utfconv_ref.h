@@ -17,6 +17,7 @@
 #include <linux/utfconv.h>
 
 #include "utfconv_encode.h"
+#include "utfconv_test_pairs.h"
 
 /*
  * UTFCONV_YIELD(): a point where the kernel may schedule. The suites
@@ -66,11 +67,11 @@ static const struct utfconv_ref_row utfconv_ref_table_3_7[] = {
  * @code_points: code points written
  * @replacements: sequences replaced or skipped
  * @error_offset: offset of the first error, if @error_kind is set
- * @error_kind: UTFCONV_ERR_* of the first error
+ * @error_kind: enum utfconv_error_kind of the first error
  * @err: 0, or -EILSEQ / -EINVAL when STRICT or WTF8 stopped
  * @utf16_out: output is UTF-16
  * @be_out: UTF-16 output is big-endian
- * @policy: UTFCONV_POLICY_*
+ * @policy: enum utfconv_policy
  */
 struct utfconv_ref {
 	u8 *out;
@@ -89,8 +90,8 @@ struct utfconv_ref {
 /* Output capacity the reference needs for @in_bytes of input. */
 static inline size_t utfconv_ref_out_max(u32 direction, size_t in_bytes)
 {
-	if (direction == UTFCONV_DIR_UTF8_TO_UTF16LE ||
-	    direction == UTFCONV_DIR_UTF8_TO_UTF16BE)
+	if (direction == UTFCONV_TEST_UTF8_TO_UTF16LE ||
+	    direction == UTFCONV_TEST_UTF8_TO_UTF16BE)
 		return 2 * in_bytes + 2;
 	return 3 * (in_bytes / 2 + 1) + 3;
 }
@@ -107,18 +108,18 @@ static void utfconv_ref_put(struct utfconv_ref *r, u32 cp)
 /* An ill-formed or incomplete sequence at @off; false: stop here. */
 static bool utfconv_ref_bad(struct utfconv_ref *r, u32 kind, u64 off)
 {
-	if (r->error_kind == UTFCONV_ERR_NONE) {
+	if (r->error_kind == UTFCONV_NO_ERROR) {
 		r->error_kind = kind;
 		r->error_offset = off;
 	}
-	if (r->policy == UTFCONV_POLICY_STRICT ||
-	    r->policy == UTFCONV_POLICY_WTF8) {
-		r->err = kind == UTFCONV_ERR_ILLFORMED ? -EILSEQ : -EINVAL;
+	if (r->policy == UTFCONV_STRICT ||
+	    r->policy == UTFCONV_WTF8) {
+		r->err = kind == UTFCONV_ILLFORMED ? -EILSEQ : -EINVAL;
 		r->bytes_in = off;
 		return false;
 	}
 	r->replacements++;
-	if (r->policy == UTFCONV_POLICY_REPLACE)
+	if (r->policy == UTFCONV_REPLACE)
 		utfconv_ref_put(r, 0xFFFD);
 	return true;
 }
@@ -126,8 +127,8 @@ static bool utfconv_ref_bad(struct utfconv_ref *r, u32 kind, u64 off)
 /*
  * utfconv_ref_utf8_item() - classify the UTF-8 item at @s (@n > 0 bytes)
  * @wtf8: ED may be followed by A0..BF (a surrogate's generalized form)
- * @cp: out: its value, when *@kind is UTFCONV_ERR_NONE
- * @kind: out: UTFCONV_ERR_NONE, or the kind of the maximal subpart
+ * @cp: out: its value, when *@kind is UTFCONV_NO_ERROR
+ * @kind: out: UTFCONV_NO_ERROR, or the kind of the maximal subpart
  *
  * Return: the length of the character or of the maximal subpart.
  */
@@ -142,10 +143,10 @@ static size_t utfconv_ref_utf8_item(const u8 *s, size_t n, bool wtf8,
 		if (s[0] >= utfconv_ref_table_3_7[i].lead_lo &&
 		    s[0] <= utfconv_ref_table_3_7[i].lead_hi)
 			row = &utfconv_ref_table_3_7[i];
-	*kind = UTFCONV_ERR_NONE;
+	*kind = UTFCONV_NO_ERROR;
 	*cp = 0;
 	if (!row) {
-		*kind = UTFCONV_ERR_ILLFORMED;
+		*kind = UTFCONV_ILLFORMED;
 		return 1;
 	}
 	for (k = 1; k < row->len; k++) {
@@ -154,11 +155,11 @@ static size_t utfconv_ref_utf8_item(const u8 *s, size_t n, bool wtf8,
 		if (k == 1 && wtf8 && s[0] == 0xED)
 			hi = 0xBF;
 		if (k >= n) {
-			*kind = UTFCONV_ERR_INCOMPLETE;
+			*kind = UTFCONV_INCOMPLETE;
 			return k;
 		}
 		if (s[k] < lo || s[k] > hi) {
-			*kind = UTFCONV_ERR_ILLFORMED;
+			*kind = UTFCONV_ILLFORMED;
 			return k;
 		}
 	}
@@ -171,19 +172,19 @@ static size_t utfconv_ref_utf8_item(const u8 *s, size_t n, bool wtf8,
 static void utfconv_ref_from_utf8(struct utfconv_ref *r, u32 flags,
 				  const u8 *in, size_t n)
 {
-	bool wtf8 = r->policy == UTFCONV_POLICY_WTF8;
+	bool wtf8 = r->policy == UTFCONV_WTF8;
 	bool after_lead = false;
 	size_t i = 0, len;
 	u32 cp, kind;
 
-	if ((flags & UTFCONV_FLAG_STRIP_BOM) && n >= 3 && in[0] == 0xEF &&
+	if ((flags & UTFCONV_STRIP_BOM) && n >= 3 && in[0] == 0xEF &&
 	    in[1] == 0xBB && in[2] == 0xBF)
 		i = 3;
 	while (i < n) {
 		len = utfconv_ref_utf8_item(in + i, n - i, wtf8, &cp, &kind);
 		/* WTF-8 forbids a lead form followed by a trail form */
 		if (!kind && after_lead && cp >= 0xDC00 && cp <= 0xDFFF)
-			kind = UTFCONV_ERR_ILLFORMED;
+			kind = UTFCONV_ILLFORMED;
 		if (kind) {
 			if (!utfconv_ref_bad(r, kind, i))
 				return;
@@ -200,26 +201,26 @@ static void utfconv_ref_from_utf8(struct utfconv_ref *r, u32 flags,
 static void utfconv_ref_from_utf16(struct utfconv_ref *r, u32 direction,
 				   u32 flags, const u8 *in, size_t n)
 {
-	bool le = direction == UTFCONV_DIR_UTF16LE_TO_UTF8;
-	bool wtf8 = r->policy == UTFCONV_POLICY_WTF8;
+	bool le = direction == UTFCONV_TEST_UTF16LE_TO_UTF8;
+	bool wtf8 = r->policy == UTFCONV_WTF8;
 	size_t i = 0;
 	u16 u, v;
 
-	if (direction == UTFCONV_DIR_UTF16_TO_UTF8 && n >= 2) {
+	if (direction == UTFCONV_TEST_UTF16_TO_UTF8 && n >= 2) {
 		if (in[0] == 0xFE && in[1] == 0xFF) {
 			i = 2;
 		} else if (in[0] == 0xFF && in[1] == 0xFE) {
 			le = true;
 			i = 2;
 		}
-	} else if ((flags & UTFCONV_FLAG_STRIP_BOM) && n >= 2 &&
+	} else if ((flags & UTFCONV_STRIP_BOM) && n >= 2 &&
 		   in[le] == 0xFE && in[!le] == 0xFF) {
 		i = 2;
 	}
 	while (i < n) {
 		if (n - i == 1) {
 			/* an odd byte at the end */
-			if (!utfconv_ref_bad(r, UTFCONV_ERR_INCOMPLETE, i))
+			if (!utfconv_ref_bad(r, UTFCONV_INCOMPLETE, i))
 				return;
 			i++;
 			continue;
@@ -234,7 +235,7 @@ static void utfconv_ref_from_utf16(struct utfconv_ref *r, u32 direction,
 			/* a trail with no lead */
 			if (wtf8)
 				utfconv_ref_put(r, u);
-			else if (!utfconv_ref_bad(r, UTFCONV_ERR_ILLFORMED, i))
+			else if (!utfconv_ref_bad(r, UTFCONV_ILLFORMED, i))
 				return;
 			i += 2;
 			continue;
@@ -251,7 +252,7 @@ static void utfconv_ref_from_utf16(struct utfconv_ref *r, u32 direction,
 			/* a lead followed by something else */
 			if (wtf8)
 				utfconv_ref_put(r, u);
-			else if (!utfconv_ref_bad(r, UTFCONV_ERR_ILLFORMED, i))
+			else if (!utfconv_ref_bad(r, UTFCONV_ILLFORMED, i))
 				return;
 			i += 2;
 			continue;
@@ -263,7 +264,7 @@ static void utfconv_ref_from_utf16(struct utfconv_ref *r, u32 direction,
 			continue;
 		}
 		/* a lead, and maybe an odd byte, end the stream: one sequence */
-		if (!utfconv_ref_bad(r, UTFCONV_ERR_INCOMPLETE, i))
+		if (!utfconv_ref_bad(r, UTFCONV_INCOMPLETE, i))
 			return;
 		i = n;
 	}
@@ -272,9 +273,9 @@ static void utfconv_ref_from_utf16(struct utfconv_ref *r, u32 direction,
 
 /**
  * utfconv_ref_convert() - convert a complete input the plain way
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
+ * @direction: source and target, numbered (enum utfconv_test_pair)
+ * @policy: enum utfconv_policy
+ * @flags: UTFCONV_STRIP_BOM, UTFCONV_EMIT_BOM
  * @in: input bytes
  * @in_bytes: length of @in
  * @out: output buffer of at least utfconv_ref_out_max() bytes
@@ -288,10 +289,10 @@ static void utfconv_ref_convert(u32 direction, u32 policy, u32 flags,
 	memset(r, 0, sizeof(*r));
 	r->out = out;
 	r->policy = policy;
-	r->utf16_out = direction == UTFCONV_DIR_UTF8_TO_UTF16LE ||
-		       direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
-	r->be_out = direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
-	if (flags & UTFCONV_FLAG_EMIT_BOM)
+	r->utf16_out = direction == UTFCONV_TEST_UTF8_TO_UTF16LE ||
+		       direction == UTFCONV_TEST_UTF8_TO_UTF16BE;
+	r->be_out = direction == UTFCONV_TEST_UTF8_TO_UTF16BE;
+	if (flags & UTFCONV_EMIT_BOM)
 		utfconv_ref_put(r, 0xFEFF);
 	if (r->utf16_out)
 		utfconv_ref_from_utf8(r, flags, in, in_bytes);

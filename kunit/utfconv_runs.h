@@ -114,7 +114,7 @@ static bool utfconv_runs_one(void *ctx, const char *name, u32 direction,
 {
 	u32 policy;
 
-	for (policy = 0; policy <= UTFCONV_POLICY_MAX; policy++)
+	for (policy = 0; policy <= UTFCONV_TEST_POLICY_LAST; policy++)
 		if (!utfconv_check_against_ref(ctx, name, direction, policy, 0,
 					       in, n, buf))
 			return false;
@@ -134,18 +134,18 @@ static void utfconv_runs_capacities(void *ctx, const char *name,
 	struct utfconv_ref r;
 	unsigned int nc;
 
-	utfconv_ref_convert(direction, UTFCONV_POLICY_STRICT, 0, in, n, buf,
+	utfconv_ref_convert(direction, UTFCONV_STRICT, 0, in, n, buf,
 			    &r);
 	utfconv_expect_ref(&r, &e);
 	for (cap = 100; cap <= r.out_bytes + 1; cap++)
 		utfconv_check_convert(ctx, name, "capacity per call", direction,
-				      UTFCONV_POLICY_STRICT, 0, in, n, NULL, 0,
+				      UTFCONV_STRICT, 0, in, n, NULL, 0,
 				      cap, &e);
 	for (chunk = 64; chunk < 96; chunk++) {
 		for (nc = 0; nc < ARRAY_SIZE(cuts) && (nc + 1) * chunk < n; nc++)
 			cuts[nc] = (nc + 1) * chunk;
 		utfconv_check_convert(ctx, name, "input calls of one size",
-				      direction, UTFCONV_POLICY_STRICT, 0, in, n,
+				      direction, UTFCONV_STRICT, 0, in, n,
 				      cuts, nc, 0, &e);
 	}
 }
@@ -176,7 +176,7 @@ static void utfconv_check_long_runs(void *ctx, unsigned int text,
 	size_t n8, n16, max8 = 8 * UTFCONV_RUNS_CHARS, pos, k;
 	u8 *u8in = UTFCONV_ALLOC(ctx, max8);
 	u8 *in = UTFCONV_ALLOC(ctx, max8);
-	size_t room = utfconv_ref_out_max(UTFCONV_DIR_UTF16LE_TO_UTF8, max8);
+	size_t room = utfconv_ref_out_max(UTFCONV_TEST_UTF16LE_TO_UTF8, max8);
 	u8 *buf = UTFCONV_ALLOC(ctx, 2 * room);
 	unsigned int f;
 	int be;
@@ -188,7 +188,7 @@ static void utfconv_check_long_runs(void *ctx, unsigned int text,
 		if (!utfconv_runs_at(pos, n8, step))
 			continue;
 		/* cut short at @pos, then each fault written at @pos */
-		if (!utfconv_runs_one(ctx, "long run cut", UTFCONV_DIR_UTF8_TO_UTF16LE,
+		if (!utfconv_runs_one(ctx, "long run cut", UTFCONV_TEST_UTF8_TO_UTF16LE,
 				      u8in, pos, buf))
 			return;
 		for (f = 0; f < ARRAY_SIZE(utfconv_runs_faults8); f++) {
@@ -198,19 +198,19 @@ static void utfconv_check_long_runs(void *ctx, unsigned int text,
 			memcpy(in, u8in, n8);
 			memcpy(in + pos, utfconv_runs_faults8[f] + 1, k);
 			if (!utfconv_runs_one(ctx, "long run fault",
-					      UTFCONV_DIR_UTF8_TO_UTF16LE +
+					      UTFCONV_TEST_UTF8_TO_UTF16LE +
 					      (pos & 1), in, n8, buf))
 				return;
 		}
 	}
-	utfconv_runs_capacities(ctx, "long run", UTFCONV_DIR_UTF8_TO_UTF16LE,
+	utfconv_runs_capacities(ctx, "long run", UTFCONV_TEST_UTF8_TO_UTF16LE,
 				u8in, n8, buf);
-	utfconv_runs_capacities(ctx, "long run", UTFCONV_DIR_UTF8_TO_UTF16BE,
+	utfconv_runs_capacities(ctx, "long run", UTFCONV_TEST_UTF8_TO_UTF16BE,
 				u8in, n8, buf);
 
 	for (be = 0; be < 2; be++) {
-		u32 dir = be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
-			       UTFCONV_DIR_UTF16LE_TO_UTF8;
+		u32 dir = be ? UTFCONV_TEST_UTF16BE_TO_UTF8 :
+			       UTFCONV_TEST_UTF16LE_TO_UTF8;
 
 		n16 = utfconv_runs_text16(text, u8in, be);
 		for (pos = 0; pos <= n16; pos++) {
@@ -241,11 +241,11 @@ static bool utfconv_nul_one(void *ctx, u32 dir, u8 *in, size_t n, size_t pos,
 	ssize_t want, got;
 	u8 saved[2];
 
-	want = utfconv_test_buf(dir, UTFCONV_POLICY_STRICT, 0, in, pos, buf,
+	want = utfconv_test_buf(dir, UTFCONV_STRICT, 0, in, pos, buf,
 				room, NULL);
 	memcpy(saved, in + pos, unit);
 	memset(in + pos, 0, unit);
-	got = utfconv_test_buf_to_nul(dir, UTFCONV_POLICY_STRICT, in, n,
+	got = utfconv_test_buf_to_nul(dir, UTFCONV_STRICT, in, n,
 				      buf + room, room);
 	memcpy(in + pos, saved, unit);
 	UTFCONV_EXPECT_EQ(ctx, got, want,
@@ -274,21 +274,21 @@ static void utfconv_check_nul_runs(void *ctx, unsigned int text,
 				   unsigned int step)
 {
 	size_t max8 = 8 * UTFCONV_RUNS_CHARS, n, pos;
-	size_t room = utfconv_ref_out_max(UTFCONV_DIR_UTF16LE_TO_UTF8, max8);
+	size_t room = utfconv_ref_out_max(UTFCONV_TEST_UTF16LE_TO_UTF8, max8);
 	u8 *in = UTFCONV_ALLOC(ctx, max8);
 	u8 *buf = UTFCONV_ALLOC(ctx, 2 * room);
 	u32 dir;
 
 	if (!in || !buf)
 		return;
-	for (dir = UTFCONV_DIR_UTF8_TO_UTF16LE;
-	     dir <= UTFCONV_DIR_UTF16BE_TO_UTF8; dir++) {
-		bool utf8 = dir <= UTFCONV_DIR_UTF8_TO_UTF16BE;
+	for (dir = UTFCONV_TEST_UTF8_TO_UTF16LE;
+	     dir <= UTFCONV_TEST_UTF16BE_TO_UTF8; dir++) {
+		bool utf8 = dir <= UTFCONV_TEST_UTF8_TO_UTF16BE;
 		unsigned int unit = utf8 ? 1 : 2;
 
 		n = utf8 ? utfconv_runs_text(text, in) :
 		    utfconv_runs_text16(text, in,
-					dir == UTFCONV_DIR_UTF16BE_TO_UTF8);
+					dir == UTFCONV_TEST_UTF16BE_TO_UTF8);
 		for (pos = 0; pos + unit <= n; pos += unit) {
 			if (!utfconv_runs_at(pos, n, step))
 				continue;
@@ -364,7 +364,7 @@ static u32 utfconv_twos_tail(unsigned int i)
 #define UTFCONV_TWOS_MAX	(2 * UTFCONV_TWOS_PREFIX + \
 				 4 * UTFCONV_TWOS_RUN + 8 + \
 				 4 * UTFCONV_TWOS_TAIL)	/* input bytes */
-#define UTFCONV_TWOS_BUF	(2 * utfconv_ref_out_max(UTFCONV_DIR_UTF8_TO_UTF16LE, \
+#define UTFCONV_TWOS_BUF	(2 * utfconv_ref_out_max(UTFCONV_TEST_UTF8_TO_UTF16LE, \
 							 UTFCONV_TWOS_MAX))
 
 /*
@@ -383,10 +383,10 @@ static bool utfconv_twos_one(void *ctx, const char *name, u32 direction,
 
 	if (!utfconv_runs_one(ctx, name, direction, in, n, buf))
 		return false;
-	utfconv_ref_convert(direction, UTFCONV_POLICY_STRICT, 0, in, n, buf,
+	utfconv_ref_convert(direction, UTFCONV_STRICT, 0, in, n, buf,
 			    &r);
 	memset(out, UTFCONV_POISON, UTFCONV_TWOS_BUF - room);
-	utfconv_init(&st, direction, UTFCONV_POLICY_STRICT, 0);
+	utfconv_test_pair_init(&st, direction, UTFCONV_STRICT, 0);
 	ret = utfconv_test_convert(&st, in, n, &used, out, r.out_bytes, &wrote,
 				   UTFCONV_END);
 	for (i = r.out_bytes; room + i < UTFCONV_TWOS_BUF; i++)
@@ -455,10 +455,10 @@ static bool utfconv_check_twos8(void *ctx, u8 *in, u8 *buf)
 			     end++) {
 				n = utfconv_twos_input8(in, pre, run, end);
 				if (!utfconv_twos_one(ctx, "two-byte run",
-						      UTFCONV_DIR_UTF8_TO_UTF16LE,
+						      UTFCONV_TEST_UTF8_TO_UTF16LE,
 						      in, n, buf) ||
 				    !utfconv_twos_one(ctx, "two-byte run",
-						      UTFCONV_DIR_UTF8_TO_UTF16BE,
+						      UTFCONV_TEST_UTF8_TO_UTF16BE,
 						      in, n, buf))
 					return false;
 			}
@@ -482,8 +482,8 @@ static bool utfconv_check_twos16(void *ctx, u8 *in, u8 *buf)
 								 end, be);
 					if (!utfconv_twos_one(ctx, "two-byte run",
 							      be ?
-							      UTFCONV_DIR_UTF16BE_TO_UTF8 :
-							      UTFCONV_DIR_UTF16LE_TO_UTF8,
+							      UTFCONV_TEST_UTF16BE_TO_UTF8 :
+							      UTFCONV_TEST_UTF16LE_TO_UTF8,
 							      in, n, buf))
 						return false;
 				}
@@ -604,11 +604,11 @@ static size_t utfconv_seqs_input8(const struct utfconv_long_seqs *k, u8 *in,
 static bool utfconv_seqs_one(void *ctx, const struct utfconv_long_seqs *k,
 			     const u8 *in, size_t n, size_t cut, u8 *buf)
 {
-	return utfconv_twos_one(ctx, k->name, UTFCONV_DIR_UTF8_TO_UTF16LE,
+	return utfconv_twos_one(ctx, k->name, UTFCONV_TEST_UTF8_TO_UTF16LE,
 				in, n, buf) &&
-	       utfconv_twos_one(ctx, k->name, UTFCONV_DIR_UTF8_TO_UTF16BE,
+	       utfconv_twos_one(ctx, k->name, UTFCONV_TEST_UTF8_TO_UTF16BE,
 				in, n, buf) &&
-	       utfconv_twos_one(ctx, k->name, UTFCONV_DIR_UTF8_TO_UTF16LE,
+	       utfconv_twos_one(ctx, k->name, UTFCONV_TEST_UTF8_TO_UTF16LE,
 				in, cut, buf);
 }
 
@@ -667,7 +667,7 @@ static void utfconv_check_long_seq_runs(void *ctx)
 #define UTFCONV_TAILS_KINDS	5
 #define UTFCONV_TAILS_MAX	(4 * UTFCONV_TAILS_PRE + UTFCONV_TAILS_TAIL)
 #define UTFCONV_TAILS_GAP	16	/* poison bytes around each buffer */
-#define UTFCONV_TAILS_BUF	(3 * utfconv_ref_out_max(UTFCONV_DIR_UTF8_TO_UTF16LE, \
+#define UTFCONV_TAILS_BUF	(3 * utfconv_ref_out_max(UTFCONV_TEST_UTF8_TO_UTF16LE, \
 							 UTFCONV_TAILS_MAX) + \
 				 3 * UTFCONV_TAILS_GAP)
 
@@ -722,7 +722,7 @@ static bool utfconv_tails_one(void *ctx, u32 dir, u32 policy, const u8 *in,
 	if (less > r.out_bytes)
 		return true;
 	memset(buf + room, UTFCONV_POISON, 2 * room + 3 * UTFCONV_TAILS_GAP);
-	utfconv_init(&st, dir, policy, 0);
+	utfconv_test_pair_init(&st, dir, policy, 0);
 	if (k < n)
 		ret = utfconv_test_convert(&st, in, n - k, &used, out1, room,
 					   &wrote1, 0);
@@ -763,9 +763,9 @@ static bool utfconv_tails_splits(void *ctx, const u8 *in, size_t n, u8 *buf)
 	u32 dir, policy;
 	size_t k;
 
-	for (dir = UTFCONV_DIR_UTF8_TO_UTF16LE;
-	     dir <= UTFCONV_DIR_UTF8_TO_UTF16BE; dir++) {
-		for (policy = 0; policy <= UTFCONV_POLICY_MAX; policy++) {
+	for (dir = UTFCONV_TEST_UTF8_TO_UTF16LE;
+	     dir <= UTFCONV_TEST_UTF8_TO_UTF16BE; dir++) {
+		for (policy = 0; policy <= UTFCONV_TEST_POLICY_LAST; policy++) {
 			if (!utfconv_tails_one(ctx, dir, policy, in, n, n, 1,
 					       buf))
 				return false;
@@ -833,7 +833,7 @@ static bool utfconv_align_one(void *ctx, u32 direction, const u8 *in,
 
 	for (off = 0; off < 64; off++)
 		if (!utfconv_check_against_ref(ctx, "output alignment",
-					       direction, UTFCONV_POLICY_STRICT,
+					       direction, UTFCONV_STRICT,
 					       0, in, n, buf + off))
 			return false;
 	return true;
@@ -842,9 +842,9 @@ static bool utfconv_align_one(void *ctx, u32 direction, const u8 *in,
 /* UTF-8 @in to UTF-16LE and to UTF-16BE at every output alignment */
 static bool utfconv_align_utf8(void *ctx, const u8 *in, size_t n, u8 *buf)
 {
-	return utfconv_align_one(ctx, UTFCONV_DIR_UTF8_TO_UTF16LE, in, n,
+	return utfconv_align_one(ctx, UTFCONV_TEST_UTF8_TO_UTF16LE, in, n,
 				 buf) &&
-	       utfconv_align_one(ctx, UTFCONV_DIR_UTF8_TO_UTF16BE, in, n, buf);
+	       utfconv_align_one(ctx, UTFCONV_TEST_UTF8_TO_UTF16BE, in, n, buf);
 }
 
 /*
@@ -926,10 +926,10 @@ static bool utfconv_section_check(void *ctx, u32 le, u32 be, const u8 *in,
 				  size_t n, u8 *buf)
 {
 	return utfconv_check_against_ref(ctx, "section end", le,
-					 UTFCONV_POLICY_STRICT, 0, in, n,
+					 UTFCONV_STRICT, 0, in, n,
 					 buf) &&
 	       utfconv_check_against_ref(ctx, "section end", be,
-					 UTFCONV_POLICY_STRICT, 0, in, n,
+					 UTFCONV_STRICT, 0, in, n,
 					 buf + 1);
 }
 
@@ -940,7 +940,7 @@ static void utfconv_section_errno(void *ctx, u32 dir, const u8 *in, size_t n,
 	ssize_t ret;
 	u64 off = U64_MAX;
 
-	ret = utfconv_test_buf(dir, UTFCONV_POLICY_STRICT, 0, in, n, buf, 3 * n,
+	ret = utfconv_test_buf(dir, UTFCONV_STRICT, 0, in, n, buf, 3 * n,
 			       &off);
 	UTFCONV_EXPECT_EQ(ctx, bad < n ? ret : 0, bad < n ? -EILSEQ : 0,
 			  "section end %zu, item at %zu: errno", at, p);
@@ -965,11 +965,11 @@ static bool utfconv_section_utf8(void *ctx, u8 *in, size_t n, size_t ascii,
 				&utfconv_section_items[one ? p % ni : i];
 
 			bad = utfconv_section_text(in, n, ascii, p, item);
-			utfconv_section_errno(ctx, UTFCONV_DIR_UTF8_TO_UTF16LE,
+			utfconv_section_errno(ctx, UTFCONV_TEST_UTF8_TO_UTF16LE,
 					      in, n, bad, buf, at, p);
 			if (!utfconv_section_check(ctx,
-						   UTFCONV_DIR_UTF8_TO_UTF16LE,
-						   UTFCONV_DIR_UTF8_TO_UTF16BE,
+						   UTFCONV_TEST_UTF8_TO_UTF16LE,
+						   UTFCONV_TEST_UTF8_TO_UTF16BE,
 						   in, n, buf))
 				return false;
 		}
@@ -991,8 +991,8 @@ static bool utfconv_section_utf16(void *ctx, u8 *in, size_t n, size_t at,
 	int be;
 
 	for (be = 0; be < 2; be++) {
-		u32 dir = be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
-			       UTFCONV_DIR_UTF16LE_TO_UTF8;
+		u32 dir = be ? UTFCONV_TEST_UTF16BE_TO_UTF8 :
+			       UTFCONV_TEST_UTF16LE_TO_UTF8;
 
 		for (i = 0; i < n; i += 2)
 			utfconv_sweep_unit(in + i, 0x61 + i / 2 % 26, be);
@@ -1000,7 +1000,7 @@ static bool utfconv_section_utf16(void *ctx, u8 *in, size_t n, size_t at,
 		utfconv_sweep_unit(in + at + 2, units[item][1], be);
 		utfconv_section_errno(ctx, dir, in, n, bad, buf, at, at);
 		if (!utfconv_check_against_ref(ctx, "section end", dir,
-					       UTFCONV_POLICY_STRICT, 0, in, n,
+					       UTFCONV_STRICT, 0, in, n,
 					       buf + be))
 			return false;
 	}
@@ -1019,7 +1019,7 @@ static bool utfconv_section_utf16(void *ctx, u8 *in, size_t n, size_t at,
  */
 static void utfconv_check_section_ends(void *ctx)
 {
-	size_t room = utfconv_ref_out_max(UTFCONV_DIR_UTF8_TO_UTF16LE,
+	size_t room = utfconv_ref_out_max(UTFCONV_TEST_UTF8_TO_UTF16LE,
 					  UTFCONV_SECTION_LONG);
 	size_t chunk = UTFCONV_SECTION_CHUNK + 160, at;
 	u8 *in = UTFCONV_ALLOC(ctx, UTFCONV_SECTION_LONG);
@@ -1052,7 +1052,7 @@ static void utfconv_check_section_ends(void *ctx)
 static void utfconv_check_out_alignment(void *ctx)
 {
 	static const unsigned int texts[] = { 0, 5, 10 };
-	size_t n, room = utfconv_ref_out_max(UTFCONV_DIR_UTF8_TO_UTF16LE,
+	size_t n, room = utfconv_ref_out_max(UTFCONV_TEST_UTF8_TO_UTF16LE,
 					     UTFCONV_ALIGN_LONG);
 	u8 *in = UTFCONV_ALLOC(ctx, UTFCONV_ALIGN_LONG);
 	u8 *buf = UTFCONV_ALLOC(ctx, 2 * room + 64);
@@ -1074,8 +1074,8 @@ static void utfconv_check_out_alignment(void *ctx)
 		for (be = 0; be < 2; be++) {
 			n = utfconv_runs_text16(texts[t], in, be);
 			if (!utfconv_align_one(ctx, be ?
-					       UTFCONV_DIR_UTF16BE_TO_UTF8 :
-					       UTFCONV_DIR_UTF16LE_TO_UTF8,
+					       UTFCONV_TEST_UTF16BE_TO_UTF8 :
+					       UTFCONV_TEST_UTF16LE_TO_UTF8,
 					       in, n, buf))
 				return;
 		}

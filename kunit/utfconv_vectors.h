@@ -22,21 +22,23 @@
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
+#include "utfconv_test_pairs.h"
+
 /* Most write() boundaries a vector names. */
 #define UTFCONV_VEC_MAX_SPLITS	4
 
 /**
  * struct utfconv_vector - one stream conversion and its expected outcome
  * @name: unique description, used as the KUnit parameter name
- * @direction: UTFCONV_DIR_*
- * @policy: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
+ * @direction: source and target, numbered (enum utfconv_test_pair)
+ * @policy: enum utfconv_policy
+ * @flags: UTFCONV_STRIP_BOM, UTFCONV_EMIT_BOM
  * @in: input bytes
  * @in_bytes: length of @in
  * @out: expected output bytes (before the error under STRICT and WTF8)
  * @out_bytes: length of @out
  * @code_points: expected code point counter
- * @error_kind: expected first error (UTFCONV_ERR_*), under any policy
+ * @error_kind: expected first error (enum utfconv_error_kind), under any policy
  * @error_offset: its stream offset, when @error_kind is not NONE
  * @replacements: expected replacement counter (REPLACE, SKIP)
  * @splits: write() boundaries from the field report, as input offsets
@@ -68,11 +70,11 @@ struct utfconv_vector {
  */
 static inline int utfconv_vector_errno(const struct utfconv_vector *v)
 {
-	if (v->error_kind == UTFCONV_ERR_NONE ||
-	    v->policy == UTFCONV_POLICY_REPLACE ||
-	    v->policy == UTFCONV_POLICY_SKIP)
+	if (v->error_kind == UTFCONV_NO_ERROR ||
+	    v->policy == UTFCONV_REPLACE ||
+	    v->policy == UTFCONV_SKIP)
 		return 0;
-	return v->error_kind == UTFCONV_ERR_ILLFORMED ? -EILSEQ : -EINVAL;
+	return v->error_kind == UTFCONV_ILLFORMED ? -EILSEQ : -EINVAL;
 }
 
 #include "utfconv_vectors_gen.h"

@@ -69,16 +69,18 @@ DIRS = {
     'utf16be-to-utf8': 4,
     'utf16-to-utf8': 5,
 }
-DIR_C = {1: 'UTFCONV_DIR_UTF8_TO_UTF16LE', 2: 'UTFCONV_DIR_UTF8_TO_UTF16BE',
-         3: 'UTFCONV_DIR_UTF16LE_TO_UTF8', 4: 'UTFCONV_DIR_UTF16BE_TO_UTF8',
-         5: 'UTFCONV_DIR_UTF16_TO_UTF8'}
+# The tests' numbered (source, target) pairs, kunit/utfconv_test_pairs.h
+# (and the device suite's TEST_DIR_*, userspace-test/dev/utfconv_dirs.h).
+DIR_C = {1: 'UTFCONV_TEST_UTF8_TO_UTF16LE', 2: 'UTFCONV_TEST_UTF8_TO_UTF16BE',
+         3: 'UTFCONV_TEST_UTF16LE_TO_UTF8', 4: 'UTFCONV_TEST_UTF16BE_TO_UTF8',
+         5: 'UTFCONV_TEST_UTF16_TO_UTF8'}
 DIR_NAME = {1: 'utf8->utf16le', 2: 'utf8->utf16be', 3: 'utf16le->utf8',
             4: 'utf16be->utf8', 5: 'utf16->utf8'}
 DIR_CNAME = {1: 'u8_u16le', 2: 'u8_u16be', 3: 'u16le_u8', 4: 'u16be_u8',
              5: 'u16_u8'}
 POLICIES = ['strict', 'replace', 'skip', 'wtf8']
-POLICY_C = ['UTFCONV_POLICY_STRICT', 'UTFCONV_POLICY_REPLACE',
-            'UTFCONV_POLICY_SKIP', 'UTFCONV_POLICY_WTF8']
+POLICY_C = ['UTFCONV_STRICT', 'UTFCONV_REPLACE', 'UTFCONV_SKIP',
+            'UTFCONV_WTF8']
 STRICT, REPLACE, SKIP, WTF8 = range(4)
 STRIP, EMIT = 1, 2
 FLAGS = {'-': 0, 'strip-bom': STRIP, 'emit-bom': EMIT,
@@ -408,7 +410,7 @@ def c_string(data, indent, ctype='u8'):
                                       for p in parts).rstrip('\n')
 
 
-FLAG_C = {STRIP: 'UTFCONV_FLAG_STRIP_BOM', EMIT: 'UTFCONV_FLAG_EMIT_BOM'}
+FLAG_C = {STRIP: 'UTFCONV_STRIP_BOM', EMIT: 'UTFCONV_EMIT_BOM'}
 
 
 def kunit_table(table, sources):
@@ -436,8 +438,8 @@ def kunit_table(table, sources):
         yield '\t\t.code_points = %d,' % r.code_points()
         if r.kind:
             yield '\t\t.error_kind = %s,' % (
-                'UTFCONV_ERR_ILLFORMED' if r.kind == ERR_ILLFORMED else
-                'UTFCONV_ERR_INCOMPLETE')
+                'UTFCONV_ILLFORMED' if r.kind == ERR_ILLFORMED else
+                'UTFCONV_INCOMPLETE')
             yield '\t\t.error_offset = %d,' % r.offset
         if r.replacements:
             yield '\t\t.replacements = %d,' % r.replacements

@@ -25,7 +25,9 @@ hardening: $(HARD_VM)/utfconv_hardening $(HARD_VM)/run.sh
 vm: $(HARD_VM)/utfconv_hardening $(HARD_VM)/run.sh
 
 $(HARD_BUILD)/ref.o: $(HARD_SRC)/ref.c $(HARD_SRC)/ref.h \
-		$(TOPDIR)/kunit/utfconv_encode.h $(TOPDIR)/include/linux/utfconv.h
+		$(TOPDIR)/kunit/utfconv_encode.h \
+		$(TOPDIR)/kunit/utfconv_test_pairs.h \
+		$(TOPDIR)/include/linux/utfconv.h
 	@mkdir -p $(HARD_BUILD)
 	$(HARD_CC) -O2 -g -std=gnu11 -Wall -Wno-unused-parameter $(HARD_REF_INC) -c -o $@ $<
 

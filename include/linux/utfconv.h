@@ -16,26 +16,74 @@
 #include <linux/nls.h>
 #include <linux/overflow.h>
 #include <linux/types.h>
-#include <uapi/linux/utfconv.h>
+
+/**
+ * enum utfconv_encoding - an encoding form of Unicode, a stream's source
+ * or target
+ * @UTFCONV_UTF8: UTF-8 (Unicode D92, D95)
+ * @UTFCONV_UTF16LE: UTF-16LE, little-endian code units (D97)
+ * @UTFCONV_UTF16BE: UTF-16BE, big-endian code units (D96)
+ * @UTFCONV_UTF16: iconv's "UTF-16", a source only: the byte order comes
+ *	from a leading byte order mark, which is consumed; without one the
+ *	input is big-endian (RFC 2781 section 4.3, D98)
+ *
+ * A stream converts from UTF-8 to UTF-16LE or UTF-16BE, or from
+ * UTF-16LE, UTF-16BE or UTF-16 to UTF-8; no other source and target go
+ * together.
+ */
+enum utfconv_encoding {
+	UTFCONV_UTF8 = 1,
+	UTFCONV_UTF16LE,
+	UTFCONV_UTF16BE,
+	UTFCONV_UTF16,
+};
+
+/**
+ * enum utfconv_policy - what a stream does with ill-formed or incomplete
+ * input
+ * @UTFCONV_STRICT: stop before it and report it
+ * @UTFCONV_REPLACE: write one U+FFFD for each maximal subpart (UTF-8) or
+ *	unpaired surrogate (UTF-16), Unicode section 3.9, and go on
+ * @UTFCONV_SKIP: as %UTFCONV_REPLACE but write nothing (iconv -c)
+ * @UTFCONV_WTF8: as %UTFCONV_STRICT, except that unpaired surrogates
+ *	round-trip through their three-byte generalized UTF-8 form
+ *	(ED A0..BF 80..BF), the form WTF-8 gives them
+ *
+ * Replace and skip are lossy and map different inputs to one output;
+ * file names want strict or wtf8.
+ */
+enum utfconv_policy {
+	UTFCONV_STRICT,
+	UTFCONV_REPLACE,
+	UTFCONV_SKIP,
+	UTFCONV_WTF8,
+};
 
 /*
- * Directions of the codec. UTF-16 (UTFCONV_DIR_UTF16_TO_UTF8) takes its
- * byte order from a leading byte order mark, which it consumes; without
- * one the input is big-endian (RFC 2781 section 4.3).
+ * Options of a stream (utfconv_init()'s @flags):
+ *
+ * UTFCONV_STRIP_BOM: drop a leading U+FEFF from input of a given byte
+ *                    order (%UTFCONV_UTF16 consumes its byte order mark
+ *                    anyway).
+ * UTFCONV_EMIT_BOM:  start the output with U+FEFF in the target encoding.
  */
-#define UTFCONV_DIR_UTF8_TO_UTF16LE	1
-#define UTFCONV_DIR_UTF8_TO_UTF16BE	2
-#define UTFCONV_DIR_UTF16LE_TO_UTF8	3
-#define UTFCONV_DIR_UTF16BE_TO_UTF8	4
-#define UTFCONV_DIR_UTF16_TO_UTF8	5
-#define UTFCONV_DIR_MAX			UTFCONV_DIR_UTF16_TO_UTF8
+#define UTFCONV_STRIP_BOM	BIT(0)
+#define UTFCONV_EMIT_BOM	BIT(1)
+#define UTFCONV_FLAGS_ALL	(UTFCONV_STRIP_BOM | UTFCONV_EMIT_BOM)
 
-/* The last UTFCONV_POLICY_* of include/uapi/linux/utfconv.h. */
-#define UTFCONV_POLICY_MAX		UTFCONV_POLICY_WTF8
-
-/* The UTFCONV_FLAG_* bits of include/uapi/linux/utfconv.h, all of them. */
-#define UTFCONV_FLAGS_ALL		(UTFCONV_FLAG_STRIP_BOM | \
-					 UTFCONV_FLAG_EMIT_BOM)
+/**
+ * enum utfconv_error_kind - what the first bad input of a stream was
+ * @UTFCONV_NO_ERROR: none seen
+ * @UTFCONV_ILLFORMED: an ill-formed sequence (-EILSEQ when it stops the
+ *	stream)
+ * @UTFCONV_INCOMPLETE: the input ended inside a character (-EINVAL when
+ *	it stops the stream)
+ */
+enum utfconv_error_kind {
+	UTFCONV_NO_ERROR,
+	UTFCONV_ILLFORMED,
+	UTFCONV_INCOMPLETE,
+};
 
 /* Call flag of utfconv_convert(): the input ends with this call. */
 #define UTFCONV_END		BIT(0)
@@ -53,10 +101,12 @@
  * @replacements: ill-formed or incomplete sequences replaced or skipped
  * @error_offset: absolute byte offset of the first ill-formed or
  *	incomplete sequence seen, under any policy
- * @error_kind: UTFCONV_ERR_* of that sequence, %UTFCONV_ERR_NONE if none
- * @direction: UTFCONV_DIR_* (private)
- * @policy: UTFCONV_POLICY_* (private)
- * @flags: UTFCONV_FLAG_* (private)
+ * @error_kind: &enum utfconv_error_kind of that sequence,
+ *	%UTFCONV_NO_ERROR if none
+ * @source: &enum utfconv_encoding of the input (private)
+ * @target: &enum utfconv_encoding of the output (private)
+ * @policy: &enum utfconv_policy (private)
+ * @flags: UTFCONV_STRIP_BOM, UTFCONV_EMIT_BOM (private)
  * @bits: internal state bits (private)
  * @npend: input bytes pending in @pend (private)
  * @pend: pending input bytes: up to 3 of a UTF-8 sequence, or one odd
@@ -73,8 +123,9 @@ struct utfconv_state {
 	u64 code_points;
 	u64 replacements;
 	u64 error_offset;
-	u32 error_kind;
-	u8 direction;
+	u8 error_kind;
+	u8 source;
+	u8 target;
 	u8 policy;
 	u8 flags;
 	u8 bits;
@@ -84,7 +135,8 @@ struct utfconv_state {
 	s16 halt;
 };
 
-int utfconv_init(struct utfconv_state *st, u32 direction, u32 policy,
+int utfconv_init(struct utfconv_state *st, enum utfconv_encoding source,
+		 enum utfconv_encoding target, enum utfconv_policy policy,
 		 u32 flags);
 void utfconv_reset(struct utfconv_state *st);
 int utfconv_convert(struct utfconv_state *st, const void *src,
@@ -94,9 +146,31 @@ unsigned int utfconv_pending_bytes(const struct utfconv_state *st);
 bool utfconv_ended(const struct utfconv_state *st);
 
 /**
+ * utfconv_encodings_valid() - whether a stream converts between two
+ * encodings
+ * @source: &enum utfconv_encoding of the input
+ * @target: &enum utfconv_encoding of the output
+ *
+ * Context: Any context.
+ * Return: true for UTF-8 to UTF-16LE or UTF-16BE, and for UTF-16LE,
+ * UTF-16BE or UTF-16 to UTF-8; false for any other pair, which
+ * utfconv_init() refuses.
+ */
+static inline bool utfconv_encodings_valid(enum utfconv_encoding source,
+					   enum utfconv_encoding target)
+{
+	if (source == UTFCONV_UTF8)
+		return target == UTFCONV_UTF16LE || target == UTFCONV_UTF16BE;
+	return target == UTFCONV_UTF8 && source >= UTFCONV_UTF16LE &&
+	       source <= UTFCONV_UTF16;
+}
+
+/**
  * utfconv_max_length() - cheap upper bound of a stream's output length
- * @direction: UTFCONV_DIR_*
- * @flags: UTFCONV_FLAG_*; %UTFCONV_FLAG_EMIT_BOM adds the BOM's length
+ * @source: &enum utfconv_encoding of the input
+ * @target: &enum utfconv_encoding of the output
+ * @flags: UTFCONV_STRIP_BOM, UTFCONV_EMIT_BOM; %UTFCONV_EMIT_BOM adds the
+ *	BOM's length
  * @src_bytes: input length in bytes
  *
  * What a caller sizes an output buffer by, so that one utfconv_convert()
@@ -108,17 +182,18 @@ bool utfconv_ended(const struct utfconv_state *st);
  *
  * Context: Any context.
  * Return: the bound in bytes, SIZE_MAX if it does not fit in size_t, or 0
- * for an unknown @direction or unknown bits in @flags.
+ * for a @source and @target that utfconv_init() refuses or unknown bits
+ * in @flags.
  */
-static inline size_t utfconv_max_length(u32 direction, u32 flags,
-					size_t src_bytes)
+static inline size_t utfconv_max_length(enum utfconv_encoding source,
+					enum utfconv_encoding target,
+					u32 flags, size_t src_bytes)
 {
-	bool from_utf8 = direction == UTFCONV_DIR_UTF8_TO_UTF16LE ||
-			 direction == UTFCONV_DIR_UTF8_TO_UTF16BE;
+	bool from_utf8 = source == UTFCONV_UTF8;
 	size_t bytes;
 
-	if (direction < UTFCONV_DIR_UTF8_TO_UTF16LE ||
-	    direction > UTFCONV_DIR_MAX || (flags & ~UTFCONV_FLAGS_ALL))
+	if (!utfconv_encodings_valid(source, target) ||
+	    (flags & ~UTFCONV_FLAGS_ALL))
 		return 0;
 	if (from_utf8) {
 		if (check_mul_overflow(src_bytes, (size_t)2, &bytes))
@@ -127,7 +202,7 @@ static inline size_t utfconv_max_length(u32 direction, u32 flags,
 				      (size_t)3, &bytes)) {
 		return SIZE_MAX;
 	}
-	if ((flags & UTFCONV_FLAG_EMIT_BOM) &&
+	if ((flags & UTFCONV_EMIT_BOM) &&
 	    check_add_overflow(bytes, (size_t)(from_utf8 ? 2 : 3), &bytes))
 		return SIZE_MAX;
 	return bytes;
@@ -151,17 +226,17 @@ static inline int utfconv_error(const struct utfconv_state *st)
 }
 
 /*
- * File names (kmod/utfconv_fsname.c): the fs/nls conversions under the
- * caller's policy (UTFCONV_POLICY_WTF8 or UTFCONV_POLICY_STRICT), which
- * never truncate
+ * File names (kmod/utfconv_fsname.c): the fs/nls conversions, with fs/nls's
+ * types, under the caller's policy (%UTFCONV_WTF8 or %UTFCONV_STRICT),
+ * which never truncate
  */
 int utfconv_fsname_utf8s_to_utf16s(const u8 *s, int inlen,
 				   enum utf16_endian endian, wchar_t *pwcs,
-				   int maxout, u32 policy);
+				   int maxout, enum utfconv_policy policy);
 int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
 				   enum utf16_endian endian, u8 *s, int maxout,
-				   u32 policy);
+				   enum utfconv_policy policy);
 int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu,
-				 u32 policy);
+				 enum utfconv_policy policy);
 
 #endif /* _LINUX_UTFCONV_H */

@@ -50,15 +50,17 @@ struct bench_buf {
 /* One conversion; output bytes or a negative errno. */
 static long bench_run(int impl, int dir, const struct bench_buf *b)
 {
-	u32 d = dir == D_8TO16 ? UTFCONV_DIR_UTF8_TO_UTF16LE :
-		UTFCONV_DIR_UTF16LE_TO_UTF8;
+	enum utfconv_encoding source = dir == D_8TO16 ? UTFCONV_UTF8 :
+							UTFCONV_UTF16LE;
+	enum utfconv_encoding target = dir == D_8TO16 ? UTFCONV_UTF16LE :
+							UTFCONV_UTF8;
 
 	if (impl == IMPL_SIMD)
-		return utfconv_buf(d, UTFCONV_POLICY_STRICT, 0, b->src, b->n,
-				   b->dst, b->cap, NULL);
+		return utfconv_buf(source, target, UTFCONV_STRICT, 0, b->src,
+				   b->n, b->dst, b->cap, NULL);
 	if (impl == IMPL_CODEC)
-		return utfconv_buf_path(UTFCONV_PATH_SCALAR, d,
-					UTFCONV_POLICY_STRICT, 0, b->src, b->n,
+		return utfconv_buf_path(UTFCONV_PATH_SCALAR, source, target,
+					UTFCONV_STRICT, 0, b->src, b->n,
 					b->dst, b->cap, NULL);
 	/* fs/nls: maxout in output units; both stop at a NUL. */
 	if (dir == D_8TO16) {
@@ -142,8 +144,8 @@ static void utfconv_bench_corpus(struct kunit *test)
 		for (i = 0; i < NIMPL; i++)
 			out[i] = kvmalloc(cap, GFP_KERNEL);
 		KUNIT_ASSERT_TRUE(test, u16 && out[0] && out[1] && out[2]);
-		n16 = utfconv_buf(UTFCONV_DIR_UTF8_TO_UTF16LE,
-				  UTFCONV_POLICY_STRICT, 0, bf->data, n8, u16,
+		n16 = utfconv_buf(UTFCONV_UTF8, UTFCONV_UTF16LE,
+				  UTFCONV_STRICT, 0, bf->data, n8, u16,
 				  cap, NULL);
 		KUNIT_ASSERT_GT(test, n16, (ssize_t)0);
 		bench_one(test, D_8TO16, bf->name, bf->data, n8, out, cap);
@@ -193,11 +195,11 @@ static int bench_name_run(int impl, int dir, const struct bench_name *nm,
 		if (impl == NAME_FS)
 			return utfconv_fsname_utf8s_to_utf16s(nm->utf8, nm->len8,
 					UTF16_LITTLE_ENDIAN, out,
-					BENCH_NAME_UNITS, UTFCONV_POLICY_WTF8);
+					BENCH_NAME_UNITS, UTFCONV_WTF8);
 		if (impl == NAME_OFF)
 			return utfconv_fsname_utf8s_to_utf16s_off(nm->utf8,
 					nm->len8, UTF16_LITTLE_ENDIAN, out,
-					BENCH_NAME_UNITS, UTFCONV_POLICY_STRICT,
+					BENCH_NAME_UNITS, UTFCONV_STRICT,
 					&off);
 		return utf8s_to_utf16s(nm->utf8, nm->len8, UTF16_LITTLE_ENDIAN,
 				       out, BENCH_NAME_UNITS);
@@ -205,11 +207,11 @@ static int bench_name_run(int impl, int dir, const struct bench_name *nm,
 	if (impl == NAME_FS)
 		return utfconv_fsname_utf16s_to_utf8s(nm->utf16, nm->len16,
 				UTF16_LITTLE_ENDIAN, out, 4 * BENCH_NAME_UNITS,
-				UTFCONV_POLICY_WTF8);
+				UTFCONV_WTF8);
 	if (impl == NAME_OFF)
 		return utfconv_fsname_utf16s_to_utf8s_off(nm->utf16, nm->len16,
 				UTF16_LITTLE_ENDIAN, out, 4 * BENCH_NAME_UNITS,
-				UTFCONV_POLICY_STRICT, &off);
+				UTFCONV_STRICT, &off);
 	return utf16s_to_utf8s(nm->utf16, nm->len16, UTF16_LITTLE_ENDIAN, out,
 			       4 * BENCH_NAME_UNITS);
 }
@@ -253,7 +255,7 @@ static void bench_names_make(struct kunit *test,
 							       UTF16_LITTLE_ENDIAN,
 							       nm->utf16,
 							       NAME_MAX,
-							       UTFCONV_POLICY_STRICT,
+							       UTFCONV_STRICT,
 							       NULL);
 		KUNIT_ASSERT_GE_MSG(test, nm->len16, 0,
 				    "%s: name %d does not convert", bf->name, i);

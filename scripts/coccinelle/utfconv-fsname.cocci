@@ -10,7 +10,7 @@
 ///
 /// The policy is the mount's: a filesystem takes it from its names=
 /// mount option, which SmPL cannot add, so the calls it converts get the
-/// default, UTFCONV_POLICY_WTF8, and scripts/coccinelle/fs/<fs>.patch,
+/// default, UTFCONV_WTF8, and scripts/coccinelle/fs/<fs>.patch,
 /// applied first, adds the option and converts the calls itself.
 ///
 /// Tried on linux-6.12 fs/fat, fs/exfat, fs/ntfs3, fs/isofs, fs/jfs and
@@ -27,13 +27,13 @@ virtual patch
 expression list args;
 @@
 - utf8s_to_utf16s(args)
-+ utfconv_fsname_utf8s_to_utf16s(args, UTFCONV_POLICY_WTF8)
++ utfconv_fsname_utf8s_to_utf16s(args, UTFCONV_WTF8)
 
 @to8 depends on patch@
 expression list args;
 @@
 - utf16s_to_utf8s(args)
-+ utfconv_fsname_utf16s_to_utf8s(args, UTFCONV_POLICY_WTF8)
++ utfconv_fsname_utf16s_to_utf8s(args, UTFCONV_WTF8)
 
 // One character at a time (exFAT hashes and compares names so): the form
 // that decodes a surrogate's three-byte form under the WTF-8 policy.
@@ -41,7 +41,7 @@ expression list args;
 expression list args;
 @@
 - utf8_to_utf32(args)
-+ utfconv_fsname_utf8_to_utf32(args, UTFCONV_POLICY_WTF8)
++ utfconv_fsname_utf8_to_utf32(args, UTFCONV_WTF8)
 
 // A private copy of utf8s_to_utf16s() (ntfs3 keeps one that reports
 // -ENAMETOOLONG, as utfconv does): its callers call utfconv and it goes.
@@ -63,7 +63,7 @@ identifier copy.p;
 expression list args;
 @@
 - p(args)
-+ utfconv_fsname_utf8s_to_utf16s(args, UTFCONV_POLICY_WTF8)
++ utfconv_fsname_utf8s_to_utf16s(args, UTFCONV_WTF8)
 
 // fs/nls returned no error here; utfconv returns -E2BIG when the name does
 // not fit the buffer and, in its strict policy, -EILSEQ for an unpaired

@@ -34,36 +34,62 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/types.h>
-#include <linux/utfconv.h>	/* the uapi header: policies */
+#include <linux/utfconv.h>	/* the uapi header: encodings, policies */
 #if BENCH_HAVE_SIMDUTF
 #include "simdutf_shim.h"
 #endif
 #define BENCH_PROG "ab_bench"
 #include "bench_common.h"
 
-ssize_t A_utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
+/*
+ * The one-shot converters take a source and a target encoding (the
+ * uapi's values, which the library shares); a tree from before that
+ * (the Makefile sets AB_A_ENCODINGS to 0 for it) took one number for
+ * both, its UTFCONV_DIR_*: 1 from UTF-8 to UTF-16LE, 3 back.
+ */
+#ifndef AB_A_ENCODINGS
+#define AB_A_ENCODINGS	1
+#endif
+#if AB_A_ENCODINGS
+#define AB_A_ARGS	uint32_t source, uint32_t target
+#define AB_A_PAIR(dir)	ab_source(dir), ab_target(dir)
+#else
+#define AB_A_ARGS	uint32_t direction
+#define AB_A_PAIR(dir)	((dir) == AB_DIR_8TO16 ? 1 : 3)
+#endif
+ssize_t A_utfconv_buf(AB_A_ARGS, uint32_t policy, uint32_t flags,
 		      const void *src, size_t src_bytes, void *dst,
 		      size_t dst_bytes, uint64_t *error_offset);
-ssize_t B_utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
-		      const void *src, size_t src_bytes, void *dst,
-		      size_t dst_bytes, uint64_t *error_offset);
+ssize_t B_utfconv_buf(uint32_t source, uint32_t target, uint32_t policy,
+		      uint32_t flags, const void *src, size_t src_bytes,
+		      void *dst, size_t dst_bytes, uint64_t *error_offset);
 /* -p: the path entry of each tree, or an older tree's global pin */
-ssize_t A_utfconv_buf_path(unsigned int path, uint32_t direction,
-			   uint32_t policy, uint32_t flags, const void *src,
-			   size_t src_bytes, void *dst, size_t dst_bytes,
+ssize_t A_utfconv_buf_path(unsigned int path, AB_A_ARGS, uint32_t policy,
+			   uint32_t flags, const void *src, size_t src_bytes,
+			   void *dst, size_t dst_bytes,
 			   uint64_t *error_offset) __attribute__((weak));
-ssize_t B_utfconv_buf_path(unsigned int path, uint32_t direction,
-			   uint32_t policy, uint32_t flags, const void *src,
-			   size_t src_bytes, void *dst, size_t dst_bytes,
-			   uint64_t *error_offset);
+ssize_t B_utfconv_buf_path(unsigned int path, uint32_t source,
+			   uint32_t target, uint32_t policy, uint32_t flags,
+			   const void *src, size_t src_bytes, void *dst,
+			   size_t dst_bytes, uint64_t *error_offset);
 int A_utfconv_path_level(unsigned int path) __attribute__((weak));
 int B_utfconv_path_level(unsigned int path);
 int A_utfconv_force_path(unsigned int path) __attribute__((weak));
 
-/* the codec's UTFCONV_DIR_* and UTFCONV_PATH_AUTO */
+/* the two directions, and the codec's UTFCONV_PATH_AUTO */
 #define AB_DIR_8TO16	1
 #define AB_DIR_16TO8	3
 #define AB_PATH_AUTO	1
+
+static uint32_t ab_source(int dir)
+{
+	return dir == AB_DIR_8TO16 ? UTFCONV_ENC_UTF8 : UTFCONV_ENC_UTF16LE;
+}
+
+static uint32_t ab_target(int dir)
+{
+	return dir == AB_DIR_8TO16 ? UTFCONV_ENC_UTF16LE : UTFCONV_ENC_UTF8;
+}
 
 enum { IMPL_A, IMPL_B, IMPL_HSW, NIMPL };
 static const char *const impl_name[NIMPL] = { "A", "B", "haswell" };
@@ -78,17 +104,20 @@ static long run(int impl, int dir, const void *src, size_t n, void *dst,
 	ssize_t r = -1;
 
 	if (impl == IMPL_A && ab_path != AB_PATH_AUTO && A_utfconv_buf_path)
-		r = A_utfconv_buf_path(ab_path, dir, UTFCONV_POLICY_STRICT, 0,
-				       src, n, dst, cap, NULL);
+		r = A_utfconv_buf_path(ab_path, AB_A_PAIR(dir),
+				       UTFCONV_POLICY_STRICT, 0, src, n, dst,
+				       cap, NULL);
 	else if (impl == IMPL_A)
-		r = A_utfconv_buf(dir, UTFCONV_POLICY_STRICT, 0, src, n, dst,
-				  cap, NULL);
+		r = A_utfconv_buf(AB_A_PAIR(dir), UTFCONV_POLICY_STRICT, 0,
+				  src, n, dst, cap, NULL);
 	else if (impl == IMPL_B && ab_path != AB_PATH_AUTO)
-		r = B_utfconv_buf_path(ab_path, dir, UTFCONV_POLICY_STRICT, 0,
-				       src, n, dst, cap, NULL);
+		r = B_utfconv_buf_path(ab_path, ab_source(dir), ab_target(dir),
+				       UTFCONV_POLICY_STRICT, 0, src, n, dst,
+				       cap, NULL);
 	else if (impl == IMPL_B)
-		r = B_utfconv_buf(dir, UTFCONV_POLICY_STRICT, 0, src, n, dst,
-				  cap, NULL);
+		r = B_utfconv_buf(ab_source(dir), ab_target(dir),
+				  UTFCONV_POLICY_STRICT, 0, src, n, dst, cap,
+				  NULL);
 #if BENCH_HAVE_SIMDUTF
 	else if (dir == AB_DIR_16TO8)
 		r = bench_simdutf_utf16le_to_utf8(hsw, src, n / 2, dst);
@@ -169,8 +198,8 @@ static void *make_input(const char *path, int dir, size_t *n)
 	u16 = malloc(cap);
 	if (!u16)
 		die("out of memory for %s", path);
-	r = B_utfconv_buf(AB_DIR_8TO16, UTFCONV_POLICY_STRICT, 0, u8, len, u16,
-			  cap, NULL);
+	r = B_utfconv_buf(UTFCONV_ENC_UTF8, UTFCONV_ENC_UTF16LE,
+			  UTFCONV_POLICY_STRICT, 0, u8, len, u16, cap, NULL);
 	if (r < 0)
 		die("%s is not well-formed UTF-8", path);
 	free(u8);

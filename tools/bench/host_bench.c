@@ -34,7 +34,7 @@
 #include <unistd.h>
 #include <unicode/ustring.h>
 #include <unicode/utypes.h>
-#include <linux/utfconv.h>	/* the uapi header: policies */
+#include <linux/utfconv.h>	/* the uapi header: encodings, policies */
 #if BENCH_HAVE_SIMDUTF
 #include "simdutf_shim.h"
 #endif
@@ -45,15 +45,18 @@
 #define BENCH_SIMDUTF_DIR "(SIMDUTF_DIR unset)"
 #endif
 
-/* From include/linux/utfconv.h (kernel types there). */
-ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
-		    const void *src, size_t src_bytes, void *dst,
-		    size_t dst_bytes, uint64_t *error_offset);
 /*
- * From kmod/utfconv_codec.h: utfconv_buf() on a path (enum utfconv_path),
- * as the host tests call it, and the SIMD level a path takes.
+ * From kmod/utfconv_codec.h (kernel types there; the library's encodings
+ * and policies have the uapi's values, which kmod/utfconv_dev.c asserts).
  */
-ssize_t utfconv_buf_path(unsigned int path, uint32_t direction,
+ssize_t utfconv_buf(uint32_t source, uint32_t target, uint32_t policy,
+		    uint32_t flags, const void *src, size_t src_bytes,
+		    void *dst, size_t dst_bytes, uint64_t *error_offset);
+/*
+ * utfconv_buf() on a path (enum utfconv_path), as the host tests call it,
+ * and the SIMD level a path takes.
+ */
+ssize_t utfconv_buf_path(unsigned int path, uint32_t source, uint32_t target,
 			 uint32_t policy, uint32_t flags, const void *src,
 			 size_t src_bytes, void *dst, size_t dst_bytes,
 			 uint64_t *error_offset);
@@ -122,14 +125,15 @@ static const struct { int ours, peer; const char *label; } pairs[] = {
 static long run_codec(unsigned int path, int dir, const void *src, size_t n,
 		      void *dst, size_t cap)
 {
+	uint32_t source = dir == D_8TO16 ? UTFCONV_ENC_UTF8 : UTFCONV_ENC_UTF16LE;
+	uint32_t target = dir == D_8TO16 ? UTFCONV_ENC_UTF16LE : UTFCONV_ENC_UTF8;
 	ssize_t r;
 
-	/* the codec's UTFCONV_DIR_* of include/linux/utfconv.h */
 	if (path == BENCH_PATH_AUTO)
-		r = utfconv_buf(dir == D_8TO16 ? 1 : 3, UTFCONV_POLICY_STRICT,
-				0, src, n, dst, cap, NULL);
+		r = utfconv_buf(source, target, UTFCONV_POLICY_STRICT, 0, src,
+				n, dst, cap, NULL);
 	else
-		r = utfconv_buf_path(path, dir == D_8TO16 ? 1 : 3,
+		r = utfconv_buf_path(path, source, target,
 				     UTFCONV_POLICY_STRICT, 0, src, n, dst,
 				     cap, NULL);
 	return r < 0 ? -1 : r;

@@ -29,13 +29,15 @@
 
 static u8 in8[1 << 21], in16[1 << 22], out[1 << 22];
 
-static long scalar_icount_stream(u32 dir, const u8 *s, size_t n)
+static long scalar_icount_stream(enum utfconv_encoding source,
+				 enum utfconv_encoding target, const u8 *s,
+				 size_t n)
 {
 	struct utfconv_state st;
 	size_t used, wrote, total = 0, k;
 	int ret;
 
-	utfconv_init(&st, dir, UTFCONV_POLICY_STRICT, 0);
+	utfconv_init(&st, source, target, UTFCONV_STRICT, 0);
 	while (n) {
 		k = n < 13 ? n : 13;
 		ret = utfconv_convert(&st, s, k, &used, out, 4096, &wrote,
@@ -50,14 +52,16 @@ static long scalar_icount_stream(u32 dir, const u8 *s, size_t n)
 }
 
 /* The output length of a caller that sizes its buffer first. */
-static long scalar_icount_window(u32 dir, const u8 *s, size_t n)
+static long scalar_icount_window(enum utfconv_encoding source,
+				 enum utfconv_encoding target, const u8 *s,
+				 size_t n)
 {
 	struct utfconv_state st;
 	size_t used, wrote, total = 0;
 	u8 win[128];
 	int ret;
 
-	utfconv_init(&st, dir, UTFCONV_POLICY_STRICT, 0);
+	utfconv_init(&st, source, target, UTFCONV_STRICT, 0);
 	do {
 		ret = utfconv_convert(&st, s, n, &used, win, sizeof(win),
 				      &wrote, UTFCONV_END);
@@ -72,17 +76,17 @@ static long scalar_icount_window(u32 dir, const u8 *s, size_t n)
 __attribute__((__noinline__)) long scalar_icount_run(int mode, size_t n,
 						     size_t m)
 {
-	u32 dir = mode & 1 ? UTFCONV_DIR_UTF16LE_TO_UTF8 :
-			     UTFCONV_DIR_UTF8_TO_UTF16LE;
+	enum utfconv_encoding source = mode & 1 ? UTFCONV_UTF16LE : UTFCONV_UTF8;
+	enum utfconv_encoding target = mode & 1 ? UTFCONV_UTF8 : UTFCONV_UTF16LE;
 	const u8 *src = mode & 1 ? in16 : in8;
 	size_t len = mode & 1 ? m : n;
 
 	if (mode < 2)
-		return utfconv_buf(dir, UTFCONV_POLICY_STRICT, 0, src, len,
+		return utfconv_buf(source, target, UTFCONV_STRICT, 0, src, len,
 				   out, sizeof(out), NULL);
 	if (mode < 4)
-		return scalar_icount_window(dir, src, len);
-	return scalar_icount_stream(dir, src, len);
+		return scalar_icount_window(source, target, src, len);
+	return scalar_icount_stream(source, target, src, len);
 }
 
 int main(int argc, char **argv)
@@ -100,8 +104,8 @@ int main(int argc, char **argv)
 	mode = atoi(argv[2]);
 	n = fread(in8, 1, sizeof(in8), f);
 	fclose(f);
-	m = utfconv_buf_path(UTFCONV_PATH_SCALAR, UTFCONV_DIR_UTF8_TO_UTF16LE,
-			     UTFCONV_POLICY_STRICT, 0, in8, n, in16, sizeof(in16),
+	m = utfconv_buf_path(UTFCONV_PATH_SCALAR, UTFCONV_UTF8, UTFCONV_UTF16LE,
+			     UTFCONV_STRICT, 0, in8, n, in16, sizeof(in16),
 			     NULL);
 	if (m < 0 || mode < 0 || mode > 5) {
 		fprintf(stderr, "scalar_icount: bad input or mode\n");

@@ -74,33 +74,21 @@
 #define MADV_POPULATE_READ	22	/* Linux 5.14 */
 #endif
 
-/* From include/linux/utfconv.h (kernel types there). */
-ssize_t utfconv_buf(uint32_t direction, uint32_t policy, uint32_t flags,
-		    const void *src, size_t src_bytes, void *dst,
-		    size_t dst_bytes, uint64_t *error_offset);
 /*
- * From kmod/utfconv_codec.h: utfconv_buf() on a path (enum utfconv_path:
- * 0 scalar only, 1 the default).
+ * From kmod/utfconv_codec.h (kernel types there; the library's encodings
+ * and policies have the uapi's values, which kmod/utfconv_dev.c asserts).
  */
-ssize_t utfconv_buf_path(unsigned int path, uint32_t direction,
+ssize_t utfconv_buf(uint32_t source, uint32_t target, uint32_t policy,
+		    uint32_t flags, const void *src, size_t src_bytes,
+		    void *dst, size_t dst_bytes, uint64_t *error_offset);
+/* utfconv_buf() on a path (enum utfconv_path: 0 scalar only, 1 the default) */
+ssize_t utfconv_buf_path(unsigned int path, uint32_t source, uint32_t target,
 			 uint32_t policy, uint32_t flags, const void *src,
 			 size_t src_bytes, void *dst, size_t dst_bytes,
 			 uint64_t *error_offset);
 
 /* -p: the path of the codec alone's calls */
 static unsigned int vm_path = 1;
-
-/* utfconv_buf() on the path -p chose */
-static ssize_t vm_buf(uint32_t direction, uint32_t policy, uint32_t flags,
-		      const void *src, size_t src_bytes, void *dst,
-		      size_t dst_bytes, uint64_t *error_offset)
-{
-	if (vm_path == 1)
-		return utfconv_buf(direction, policy, flags, src, src_bytes,
-				   dst, dst_bytes, error_offset);
-	return utfconv_buf_path(vm_path, direction, policy, flags, src,
-				src_bytes, dst, dst_bytes, error_offset);
-}
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MIB		(1024 * 1024UL)
@@ -114,13 +102,25 @@ static const char *const dir_name[NDIR] = { "UTF-8 -> UTF-16LE",
 					    "UTF-16LE -> UTF-8" };
 static const char *const enc_from[NDIR] = { "UTF-8", "UTF-16LE" };
 static const char *const enc_to[NDIR] = { "UTF-16LE", "UTF-8" };
-/* The codec's UTFCONV_DIR_* (include/linux/utfconv.h, not in the uapi). */
-static const uint32_t dir_codec[NDIR] = { 1, 3 };
-/* The device's source and target encodings of each direction. */
+/* The source and target encodings of each direction (device and codec). */
 static const uint32_t dev_source[NDIR] = { UTFCONV_ENC_UTF8,
 					   UTFCONV_ENC_UTF16LE };
 static const uint32_t dev_target[NDIR] = { UTFCONV_ENC_UTF16LE,
 					   UTFCONV_ENC_UTF8 };
+
+/* utfconv_buf() in direction @d on the path -p chose */
+static ssize_t vm_buf(int d, uint32_t policy, uint32_t flags,
+		      const void *src, size_t src_bytes, void *dst,
+		      size_t dst_bytes, uint64_t *error_offset)
+{
+	if (vm_path == 1)
+		return utfconv_buf(dev_source[d], dev_target[d], policy, flags,
+				   src, src_bytes, dst, dst_bytes,
+				   error_offset);
+	return utfconv_buf_path(vm_path, dev_source[d], dev_target[d], policy,
+				flags, src, src_bytes, dst, dst_bytes,
+				error_offset);
+}
 
 enum { I_ICONV, I_CLI, I_CODEC, I_IOCTL, I_STREAM, I_READ, NIMPL };
 static const char *const impl_name[NIMPL] = {
@@ -291,8 +291,8 @@ static void make_text(char **files, int nfiles, size_t size)
 		i = (i + 1) % nfiles;
 	}
 	u16 = xmalloc(cap16);
-	n16 = vm_buf(dir_codec[D_8TO16], UTFCONV_POLICY_STRICT,
-			  0, u8, n, u16, cap16, NULL);
+	n16 = vm_buf(D_8TO16, UTFCONV_POLICY_STRICT, 0, u8, n, u16, cap16,
+		     NULL);
 	if (n16 < 0)
 		die("the codec rejects the text (%zd)", n16);
 	snprintf(text_path[D_8TO16], sizeof(text_path[0]), "%s/in.utf8",
@@ -504,8 +504,8 @@ static double run_impl(int i, int d, const char *out_path, size_t *out_len)
 		return run_prog(argv, out_path);
 	case I_CODEC:
 		t0 = now_ns();
-		r = vm_buf(dir_codec[d], UTFCONV_POLICY_STRICT, 0, text[d],
-				text_len[d], dst, dst_cap, NULL);
+		r = vm_buf(d, UTFCONV_POLICY_STRICT, 0, text[d], text_len[d],
+			   dst, dst_cap, NULL);
 		break;
 	case I_IOCTL:
 		fd = dev_open(d, false);
@@ -637,9 +637,8 @@ static void make_names(int k)
 		}
 		names[i].src[D_8TO16] = t + pos;
 		names[i].len[D_8TO16] = len;
-		n16 = vm_buf(dir_codec[D_8TO16],
-				  UTFCONV_POLICY_STRICT, 0, t + pos, len,
-				  names[i].u16, sizeof(names[i].u16), NULL);
+		n16 = vm_buf(D_8TO16, UTFCONV_POLICY_STRICT, 0, t + pos, len,
+			     names[i].u16, sizeof(names[i].u16), NULL);
 		if (n16 < 0)
 			die("name %d does not convert", i);
 		names[i].src[D_16TO8] = names[i].u16;
@@ -658,8 +657,8 @@ static long name_conv(int m, int d, int fd, const struct name *nm,
 
 	switch (m) {
 	case M_CODEC:
-		return vm_buf(dir_codec[d], UTFCONV_POLICY_STRICT, 0, src,
-				   n, out, cap, NULL);
+		return vm_buf(d, UTFCONV_POLICY_STRICT, 0, src, n, out, cap,
+			      NULL);
 	case M_IOCTL:
 		return dev_convert(fd, d, src, n, out, cap);
 	case M_STREAM:

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The five conversions the tests name, and the (source, target, flags)
- * of the ioctl ABI that select each. The numbers match the codec's
- * UTFCONV_DIR_* of include/linux/utfconv.h, so that tables of test
- * vectors mean the same on both sides.
+ * The five conversions the tests name, and the (source, target) of the
+ * ioctl ABI that select each. The numbers are the tests' own: those of
+ * kunit/utfconv_test_pairs.h and scripts/gen_vectors.py, so that tables
+ * of test vectors mean the same on both sides.
  */
 #ifndef UTFCONV_DIRS_H
 #define UTFCONV_DIRS_H

@@ -11,6 +11,7 @@
 
 #include "ref.h"
 #include "utfconv_encode.h"
+#include "utfconv_test_pairs.h"
 
 size_t ref_put_utf8(unsigned char *d, unsigned int c)
 {
@@ -26,14 +27,15 @@ int ref_convert(unsigned int dir, unsigned int policy, unsigned int flags,
 		const void *in, size_t len, unsigned char **out, size_t *outlen)
 {
 	struct utfconv_state st;
-	size_t used = 0, cap = utfconv_max_length(dir, flags, len) + 8;
+	size_t used = 0, cap;
 	int ret;
 
+	cap = utfconv_test_pair_max_length(dir, flags, len) + 8;
 	*out = malloc(cap);
 	*outlen = 0;
 	if (!*out)
 		return -12;
-	ret = utfconv_init(&st, dir, policy, flags);
+	ret = utfconv_test_pair_init(&st, dir, policy, flags);
 	if (ret)
 		return ret;
 	return utfconv_convert(&st, in, len, &used, *out, cap, outlen,

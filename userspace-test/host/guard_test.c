@@ -217,9 +217,9 @@ static size_t guard_fault16(u8 *d, bool be)
  */
 static void guard_text(u8 *d, size_t n, u32 dir, bool faults)
 {
-	bool utf8 = dir <= UTFCONV_DIR_UTF8_TO_UTF16BE;
-	bool be = dir == UTFCONV_DIR_UTF16BE_TO_UTF8 ||
-		  (dir == UTFCONV_DIR_UTF16_TO_UTF8 && guard_below(2));
+	bool utf8 = dir <= UTFCONV_TEST_UTF8_TO_UTF16BE;
+	bool be = dir == UTFCONV_TEST_UTF16BE_TO_UTF8 ||
+		  (dir == UTFCONV_TEST_UTF16_TO_UTF8 && guard_below(2));
 	unsigned int len = 1 + guard_below(4), run = guard_below(2) ?
 			   ~0U : 1 + guard_below(80);
 	/* a quarter of the texts: each character of any length but the last */
@@ -277,9 +277,9 @@ static u64 guard_fnv(u64 h, const void *p, size_t n)
 
 /**
  * struct guard_case - one input and the way it is fed to the codec
- * @dir: UTFCONV_DIR_*
- * @pol: UTFCONV_POLICY_*
- * @flags: UTFCONV_FLAG_*
+ * @dir: enum utfconv_test_pair
+ * @pol: enum utfconv_policy
+ * @flags: UTFCONV_STRIP_BOM, UTFCONV_EMIT_BOM
  * @in: the input
  * @n: its length
  * @seed: seed of the chunk and capacity choices, the same for every path
@@ -301,7 +301,7 @@ static void guard_stream(const struct guard_case *c, struct guard_run *r)
 	unsigned int style;
 	int ret = 0;
 
-	utfconv_init(&r->st, c->dir, c->pol, c->flags);
+	utfconv_test_pair_init(&r->st, c->dir, c->pol, c->flags);
 	r->hash = 0xCBF29CE484222325ULL;
 	r->out_bytes = 0;
 	guard_rng_state = c->seed;
@@ -384,7 +384,7 @@ static void guard_bufs(const struct guard_case *c, struct guard_run *r)
 			guard_fail_why = "utfconv_buf() wrote before the buffer";
 	}
 	/* the drop-ins' converter, which reads up to a NUL as it goes */
-	if (c->dir != UTFCONV_DIR_UTF16_TO_UTF8) {
+	if (c->dir != UTFCONV_TEST_UTF16_TO_UTF8) {
 		u8 *dst = guard_outbuf(c->caps[7]);
 		ssize_t ret = utfconv_test_buf_to_nul(c->dir, c->pol, src, c->n,
 						      dst, c->caps[7]);
@@ -547,8 +547,8 @@ int main(int argc, char **argv)
 
 		guard_rng_state = seed ^ (i + 1) * 0x9E3779B97F4A7C15ULL;
 		guard_rng();
-		c.dir = 1 + guard_below(UTFCONV_DIR_MAX);
-		c.pol = guard_below(UTFCONV_POLICY_MAX + 1);
+		c.dir = 1 + guard_below(UTFCONV_TEST_PAIR_MAX);
+		c.pol = guard_below(UTFCONV_TEST_POLICY_LAST + 1);
 		c.flags = guard_below(8) ? 0 : guard_below(4);
 		c.n = guard_len(i);
 		guard_text(c.in, c.n, c.dir, guard_below(4) != 0);

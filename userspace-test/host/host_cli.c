@@ -36,11 +36,11 @@ int main(void)
 	while (fread(hdr, 1, 7, stdin) == 7) {
 		len = get_unaligned_le32(hdr + 3);
 		in = realloc(in, len + 1);
-		cap = utfconv_max_length(hdr[0], hdr[2], len);
+		cap = utfconv_test_pair_max_length(hdr[0], hdr[2], len);
 		out = realloc(out, cap + 1);
 		if (!in || !out || fread(in, 1, len, stdin) != len)
 			return 2;
-		ret = utfconv_init(&st, hdr[0], hdr[1], hdr[2]);
+		ret = utfconv_test_pair_init(&st, hdr[0], hdr[1], hdr[2]);
 		if (!ret)
 			ret = utfconv_test_convert(&st, in, len, &used, out, cap, &wrote,
 						   UTFCONV_END);

@@ -169,33 +169,47 @@ static void run_vectors(const char *what, vector_check fn)
 
 static void test_api(void)
 {
+	/* source and target encodings that utfconv_init() refuses */
+	static const u32 bad_pairs[][2] = {
+		{ 0, 0 }, { 0, UTFCONV_UTF8 }, { UTFCONV_UTF8, 0 },
+		{ UTFCONV_UTF8, UTFCONV_UTF8 }, { UTFCONV_UTF8, UTFCONV_UTF16 },
+		{ UTFCONV_UTF8, UTFCONV_UTF16 + 1 },
+		{ UTFCONV_UTF16LE, UTFCONV_UTF16LE },
+		{ UTFCONV_UTF16LE, UTFCONV_UTF16BE },
+		{ UTFCONV_UTF16, UTFCONV_UTF16LE }, { UTFCONV_UTF16 + 1, UTFCONV_UTF8 },
+	};
 	struct utfconv_state st;
 	struct host_ctx ctx;
-	size_t used, wrote;
+	size_t used, wrote, i;
 	u8 out[16];
 	int ret;
 
 	host_begin(&ctx, "api: init rejects bad arguments");
-	UTFCONV_CHECK(&ctx, utfconv_init(&st, 0, 0, 0) == -EINVAL, "direction 0");
-	UTFCONV_CHECK(&ctx, utfconv_init(&st, UTFCONV_DIR_MAX + 1, 0, 0) == -EINVAL,
-		      "direction max+1");
-	UTFCONV_CHECK(&ctx, utfconv_init(&st, 1, UTFCONV_POLICY_MAX + 1, 0) == -EINVAL,
+	for (i = 0; i < ARRAY_SIZE(bad_pairs); i++) {
+		UTFCONV_CHECK(&ctx, utfconv_init(&st, bad_pairs[i][0], bad_pairs[i][1], 0, 0) ==
+			      -EINVAL, "source %u target %u", bad_pairs[i][0], bad_pairs[i][1]);
+		UTFCONV_CHECK(&ctx, !utfconv_max_length(bad_pairs[i][0], bad_pairs[i][1], 0, 5),
+			      "max_length: source %u target %u", bad_pairs[i][0], bad_pairs[i][1]);
+	}
+	UTFCONV_CHECK(&ctx, utfconv_init(&st, UTFCONV_UTF8, UTFCONV_UTF16LE,
+					 UTFCONV_TEST_POLICY_LAST + 1, 0) == -EINVAL,
 		      "policy max+1");
-	UTFCONV_CHECK(&ctx, utfconv_init(&st, 1, 0, 4) == -EINVAL, "flag bit 2");
+	UTFCONV_CHECK(&ctx, utfconv_init(&st, UTFCONV_UTF8, UTFCONV_UTF16LE, 0, 4) == -EINVAL,
+		      "flag bit 2");
 	UTFCONV_CHECK(&ctx, utfconv_test_buf(9, 0, 0, "a", 1, out, 16, NULL) == -EINVAL,
-		      "utfconv_buf direction 9");
+		      "utfconv_buf test pair 9");
 	UTFCONV_CHECK(&ctx, utfconv_test_buf(1, 7, 0, "a", 1, out, 16, NULL) == -EINVAL,
 		      "utfconv_buf policy 7");
 	host_end(&ctx);
 
 	host_begin(&ctx, "api: convert rejects unknown call flags");
-	utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0);
+	utfconv_init(&st, UTFCONV_UTF8, UTFCONV_UTF16LE, UTFCONV_STRICT, 0);
 	ret = utfconv_test_convert(&st, "a", 1, &used, out, 16, &wrote, 2);
 	UTFCONV_CHECK(&ctx, ret == -EINVAL && !used && !wrote, "cflags 2: %d", ret);
 	host_end(&ctx);
 
 	host_begin(&ctx, "api: pending bytes, end, input after end, reset");
-	utfconv_init(&st, UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0);
+	utfconv_init(&st, UTFCONV_UTF8, UTFCONV_UTF16LE, UTFCONV_STRICT, 0);
 	ret = utfconv_test_convert(&st, "\xf0\x9f\x98", 3, &used, out, 16, &wrote, 0);
 	UTFCONV_CHECK(&ctx, !ret && used == 3 && !wrote && utfconv_pending_bytes(&st) == 3 &&
 		      st.bytes_in == 3 && !utfconv_ended(&st), "3 pending: %d", ret);
@@ -212,7 +226,7 @@ static void test_api(void)
 	host_end(&ctx);
 
 	host_begin(&ctx, "api: halted stream until reset");
-	utfconv_init(&st, UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_POLICY_STRICT, 0);
+	utfconv_init(&st, UTFCONV_UTF16LE, UTFCONV_UTF8, UTFCONV_STRICT, 0);
 	ret = utfconv_test_convert(&st, "a\0\0\xdc", 4, &used, out, 16, &wrote, 0);
 	UTFCONV_CHECK(&ctx, ret == -EILSEQ && used == 2 && wrote == 1 &&
 		      st.error_offset == 2 && st.bytes_in == 2, "lone trail: %d %zu %zu",
@@ -221,21 +235,21 @@ static void test_api(void)
 	UTFCONV_CHECK(&ctx, ret == -EILSEQ && !used && !wrote, "still halted: %d", ret);
 	utfconv_reset(&st);
 	ret = utfconv_test_convert(&st, "b\0", 2, &used, out, 16, &wrote, UTFCONV_END);
-	UTFCONV_CHECK(&ctx, !ret && wrote == 1 && st.error_kind == UTFCONV_ERR_NONE,
+	UTFCONV_CHECK(&ctx, !ret && wrote == 1 && st.error_kind == UTFCONV_NO_ERROR,
 		      "after reset: %d", ret);
 	host_end(&ctx);
 
 	host_begin(&ctx, "api: max_length bounds and overflow");
-	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 5) == 10, "u8 5");
-	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16BE,
-					       UTFCONV_FLAG_EMIT_BOM, 5) == 12, "u8 5 bom");
-	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 4) == 6, "u16 4");
-	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_DIR_UTF16_TO_UTF8, 0, 5) == 9, "u16 5");
-	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_DIR_UTF16BE_TO_UTF8,
-					       UTFCONV_FLAG_EMIT_BOM, 0) == 3, "u16 0 bom");
-	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_DIR_UTF8_TO_UTF16LE, 0, SIZE_MAX) ==
+	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_UTF8, UTFCONV_UTF16LE, 0, 5) == 10, "u8 5");
+	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_UTF8, UTFCONV_UTF16BE,
+					       UTFCONV_EMIT_BOM, 5) == 12, "u8 5 bom");
+	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_UTF16LE, UTFCONV_UTF8, 0, 4) == 6, "u16 4");
+	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_UTF16, UTFCONV_UTF8, 0, 5) == 9, "u16 5");
+	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_UTF16BE, UTFCONV_UTF8,
+					       UTFCONV_EMIT_BOM, 0) == 3, "u16 0 bom");
+	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_UTF8, UTFCONV_UTF16LE, 0, SIZE_MAX) ==
 		      SIZE_MAX, "overflow");
-	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_DIR_UTF16LE_TO_UTF8, 0, SIZE_MAX) ==
+	UTFCONV_CHECK(&ctx, utfconv_max_length(UTFCONV_UTF16LE, UTFCONV_UTF8, 0, SIZE_MAX) ==
 		      SIZE_MAX, "overflow 16");
 	host_end(&ctx);
 }
@@ -265,22 +279,22 @@ static void test_sweep_scalars(void)
 			memcpy(big16 + t16, s16, n16);
 			t8 += n8;
 			t16 += n16;
-			r = utfconv_test_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE :
-					     UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, s8, n8, o,
+			r = utfconv_test_buf(be ? UTFCONV_TEST_UTF8_TO_UTF16BE :
+					     UTFCONV_TEST_UTF8_TO_UTF16LE, 0, 0, s8, n8, o,
 					     sizeof(o), NULL);
 			if (r != n16 || memcmp(o, s16, n16))
 				UTFCONV_CHECK(&ctx, 0, "U+%04X to UTF-16: %zd", c, r);
-			r = utfconv_test_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 :
-					     UTFCONV_DIR_UTF16LE_TO_UTF8, 0, 0, s16, n16, o,
+			r = utfconv_test_buf(be ? UTFCONV_TEST_UTF16BE_TO_UTF8 :
+					     UTFCONV_TEST_UTF16LE_TO_UTF8, 0, 0, s16, n16, o,
 					     sizeof(o), NULL);
 			if (r != n8 || memcmp(o, s8, n8))
 				UTFCONV_CHECK(&ctx, 0, "U+%04X to UTF-8: %zd", c, r);
 		}
-		r = utfconv_test_buf(be ? UTFCONV_DIR_UTF8_TO_UTF16BE : UTFCONV_DIR_UTF8_TO_UTF16LE,
+		r = utfconv_test_buf(be ? UTFCONV_TEST_UTF8_TO_UTF16BE : UTFCONV_TEST_UTF8_TO_UTF16LE,
 				     0, 0, big8, t8, back, sizeof(back), NULL);
 		UTFCONV_CHECK(&ctx, r == t16 && !memcmp(back, big16, t16),
 			      "all scalars in one buffer to UTF-16: %zd", r);
-		r = utfconv_test_buf(be ? UTFCONV_DIR_UTF16BE_TO_UTF8 : UTFCONV_DIR_UTF16LE_TO_UTF8,
+		r = utfconv_test_buf(be ? UTFCONV_TEST_UTF16BE_TO_UTF8 : UTFCONV_TEST_UTF16LE_TO_UTF8,
 				     0, 0, big16, t16, back, sizeof(back), NULL);
 		UTFCONV_CHECK(&ctx, r == t8 && !memcmp(back, big8, t8),
 			      "all scalars in one buffer to UTF-8: %zd", r);
@@ -290,14 +304,14 @@ static void test_sweep_scalars(void)
 
 static void test_sweep_utf16(void)
 {
-	static const u32 dirs[] = { UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_DIR_UTF16BE_TO_UTF8 };
+	static const u32 dirs[] = { UTFCONV_TEST_UTF16LE_TO_UTF8, UTFCONV_TEST_UTF16BE_TO_UTF8 };
 	struct host_ctx ctx;
 	char name[128];
 	u8 in[4], buf[64];
 	u32 p, d, u, w;
 
 	for (d = 0; d < 2; d++) {
-		for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+		for (p = 0; p <= UTFCONV_TEST_POLICY_LAST; p++) {
 			snprintf(name, sizeof(name),
 				 "sweep: every UTF-16%s unit, surrogate-led pairs (%s), policy %u",
 				 d ? "BE" : "LE", full || (p & 1) == d ? "all" : "every 17th", p);
@@ -332,7 +346,7 @@ static void test_sweep_utf8(void)
 	u32 p, x, len, i;
 	u64 r;
 
-	for (p = 0; p <= UTFCONV_POLICY_MAX; p++) {
+	for (p = 0; p <= UTFCONV_TEST_POLICY_LAST; p++) {
 		for (len = 1; len <= 3; len++) {
 			snprintf(name, sizeof(name), "sweep: every %u-byte UTF-8 sequence, %s",
 				 len, pname[p]);
@@ -340,7 +354,7 @@ static void test_sweep_utf8(void)
 			for (x = 0; x < 1U << (8 * len) && ctx.failures < 5; x++) {
 				for (i = 0; i < len; i++)
 					in[i] = x >> (8 * (len - 1 - i));
-				utfconv_check_against_ref(&ctx, "seq", UTFCONV_DIR_UTF8_TO_UTF16LE,
+				utfconv_check_against_ref(&ctx, "seq", UTFCONV_TEST_UTF8_TO_UTF16LE,
 							  p, 0, in, len, buf);
 			}
 			host_end(&ctx);
@@ -364,7 +378,7 @@ static void test_sweep_utf8(void)
 							in[2] = edge[b];
 							in[3] = edge[c];
 							utfconv_check_against_ref(&ctx, "seq4",
-										  UTFCONV_DIR_UTF8_TO_UTF16BE,
+										  UTFCONV_TEST_UTF8_TO_UTF16BE,
 										  p, 0, in, 4, buf);
 						}
 			for (i = 0; i < 4000000 && ctx.failures < 5; i++) {
@@ -375,7 +389,7 @@ static void test_sweep_utf8(void)
 				in[3] = 0x80 | ((r >> 24) & 0x3F);
 				if (r & (1ULL << 40))
 					in[1 + ((r >> 41) % 3)] = r >> 48;
-				utfconv_check_against_ref(&ctx, "seq4", UTFCONV_DIR_UTF8_TO_UTF16LE,
+				utfconv_check_against_ref(&ctx, "seq4", UTFCONV_TEST_UTF8_TO_UTF16LE,
 							  p, 0, in, 4, buf);
 			}
 		}
@@ -487,12 +501,12 @@ static void test_random(void)
 
 	host_begin(&ctx, "random: 200000 random and mutated inputs vs reference, random chunking and capacity");
 	for (k = 0; k < 200000 && ctx.failures < 5; k++) {
-		dir = 1 + rng() % UTFCONV_DIR_MAX;
-		pol = rng() % (UTFCONV_POLICY_MAX + 1);
+		dir = 1 + rng() % UTFCONV_TEST_PAIR_MAX;
+		pol = rng() % (UTFCONV_TEST_POLICY_LAST + 1);
 		flags = rng() % 8 == 0 ? rng() % 4 : 0;
 		n = random_text(in, sizeof(in) - 8, rng() % 4,
-				!utfconv_utf16_out(dir), dir == UTFCONV_DIR_UTF16BE_TO_UTF8 ||
-				dir == UTFCONV_DIR_UTF16_TO_UTF8);
+				!utfconv_utf16_out(dir), dir == UTFCONV_TEST_UTF16BE_TO_UTF8 ||
+				dir == UTFCONV_TEST_UTF16_TO_UTF8);
 		if (rng() % 16 == 0 && n)
 			n = rng() % n;
 		if (!utfconv_check_against_ref(&ctx, "random", dir, pol, flags, in, n, buf)) {
@@ -662,8 +676,8 @@ static void check_fpu_sections(struct host_ctx *ctx, int level, bool utf16,
 	unsigned long n0 = utfconv_compat_fpu_sections, n;
 	ssize_t r;
 
-	r = utfconv_test_buf(utf16 ? UTFCONV_DIR_UTF16LE_TO_UTF8 :
-			     UTFCONV_DIR_UTF8_TO_UTF16LE, 0, 0, in, bytes, out,
+	r = utfconv_test_buf(utf16 ? UTFCONV_TEST_UTF16LE_TO_UTF8 :
+			     UTFCONV_TEST_UTF8_TO_UTF16LE, 0, 0, in, bytes, out,
 			     2 * bytes, NULL);
 	n = utfconv_compat_fpu_sections - n0;
 	UTFCONV_CHECK(ctx, r == (ssize_t)(utf16 ? bytes / 2 : 2 * bytes),
@@ -746,13 +760,13 @@ static void run_iconv(const char *to, const char *from, const u8 *in, size_t n,
 static const char *iconv_name(u32 dir, int from)
 {
 	switch (dir) {
-	case UTFCONV_DIR_UTF8_TO_UTF16LE:
+	case UTFCONV_TEST_UTF8_TO_UTF16LE:
 		return from ? "UTF-8" : "UTF-16LE";
-	case UTFCONV_DIR_UTF8_TO_UTF16BE:
+	case UTFCONV_TEST_UTF8_TO_UTF16BE:
 		return from ? "UTF-8" : "UTF-16BE";
-	case UTFCONV_DIR_UTF16LE_TO_UTF8:
+	case UTFCONV_TEST_UTF16LE_TO_UTF8:
 		return from ? "UTF-16LE" : "UTF-8";
-	case UTFCONV_DIR_UTF16BE_TO_UTF8:
+	case UTFCONV_TEST_UTF16BE_TO_UTF8:
 		return from ? "UTF-16BE" : "UTF-8";
 	default:
 		return from ? "UTF-16" : "UTF-8";
@@ -771,7 +785,7 @@ static void check_iconv(struct host_ctx *ctx, const char *name, u32 dir,
 	ssize_t r;
 
 	run_iconv(iconv_name(dir, 0), iconv_name(dir, 1), in, n, a, cap, &ir);
-	r = utfconv_test_buf(dir, UTFCONV_POLICY_STRICT, 0, in, n, b, cap, &off);
+	r = utfconv_test_buf(dir, UTFCONV_STRICT, 0, in, n, b, cap, &off);
 	if (!ir.err) {
 		UTFCONV_CHECK(ctx, r == ir.out_bytes && !memcmp(a, b, r),
 			      "%s dir %u: iconv wrote %zu, we %zd", name, dir, ir.out_bytes, r);
@@ -792,11 +806,11 @@ static void test_iconv_random(void)
 
 	host_begin(&ctx, "iconv: 100000 random and mutated inputs, strict, all directions");
 	for (k = 0; k < 100000 && ctx.failures < 5; k++) {
-		dir = 1 + rng() % UTFCONV_DIR_MAX;
+		dir = 1 + rng() % UTFCONV_TEST_PAIR_MAX;
 		n = random_text(in + 2, sizeof(in) - 10, rng() % 3, !utfconv_utf16_out(dir),
-				dir != UTFCONV_DIR_UTF16LE_TO_UTF8);
+				dir != UTFCONV_TEST_UTF16LE_TO_UTF8);
 		/* glibc's "UTF-16" does not read BOM-less input as big-endian */
-		if (dir == UTFCONV_DIR_UTF16_TO_UTF8) {
+		if (dir == UTFCONV_TEST_UTF16_TO_UTF8) {
 			in[0] = 0xFE;
 			in[1] = 0xFF;
 			n += 2;
@@ -824,8 +838,8 @@ static u8 *read_file(const char *path, size_t *len)
 
 static void corpus_file(const char *path, const char *label)
 {
-	static const u32 to16[] = { UTFCONV_DIR_UTF8_TO_UTF16LE, UTFCONV_DIR_UTF8_TO_UTF16BE };
-	static const u32 back[] = { UTFCONV_DIR_UTF16LE_TO_UTF8, UTFCONV_DIR_UTF16BE_TO_UTF8 };
+	static const u32 to16[] = { UTFCONV_TEST_UTF8_TO_UTF16LE, UTFCONV_TEST_UTF8_TO_UTF16BE };
+	static const u32 back[] = { UTFCONV_TEST_UTF16LE_TO_UTF8, UTFCONV_TEST_UTF16BE_TO_UTF8 };
 	struct utfconv_expect e;
 	struct host_ctx ctx;
 	struct utfconv_ref ref;
@@ -858,7 +872,7 @@ static void corpus_file(const char *path, const char *label)
 				/* it consumes a leading BOM (the Emoji file has one) */
 				size_t bom = n >= 3 && !memcmp(in, "\xef\xbb\xbf", 3) ? 3 : 0;
 
-				r2 = utfconv_test_buf(UTFCONV_DIR_UTF16_TO_UTF8, 0, 0, b, r, c, cap, NULL);
+				r2 = utfconv_test_buf(UTFCONV_TEST_UTF16_TO_UTF8, 0, 0, b, r, c, cap, NULL);
 				UTFCONV_CHECK(&ctx, r2 == n - bom && !memcmp(c, in + bom, n - bom),
 					      "UTF-16, BE by default: %zd", r2);
 			}
@@ -872,8 +886,8 @@ static void corpus_file(const char *path, const char *label)
 	snprintf(name, sizeof(name), "corpus %s: random chunking, capacity, reference, all policies",
 		 label);
 	host_begin(&ctx, name);
-	for (k = 0; k <= UTFCONV_POLICY_MAX; k++) {
-		utfconv_ref_convert(UTFCONV_DIR_UTF8_TO_UTF16LE, k, 0, in, n, c, &ref);
+	for (k = 0; k <= UTFCONV_TEST_POLICY_LAST; k++) {
+		utfconv_ref_convert(UTFCONV_TEST_UTF8_TO_UTF16LE, k, 0, in, n, c, &ref);
 		utfconv_expect_ref(&ref, &e);
 		for (i = 0; i < 64; i++)
 			cuts[i] = rng() % (n + 1);
@@ -886,10 +900,10 @@ static void corpus_file(const char *path, const char *label)
 			}
 			cuts[j] = t;
 		}
-		utfconv_check_convert(&ctx, label, "64 random chunks", UTFCONV_DIR_UTF8_TO_UTF16LE,
+		utfconv_check_convert(&ctx, label, "64 random chunks", UTFCONV_TEST_UTF8_TO_UTF16LE,
 				      k, 0, in, n, cuts, 64, 0, &e);
 		utfconv_check_convert(&ctx, label, "capacity 5 per call",
-				      UTFCONV_DIR_UTF8_TO_UTF16LE, k, 0, in, n, cuts, 64, 5, &e);
+				      UTFCONV_TEST_UTF8_TO_UTF16LE, k, 0, in, n, cuts, 64, 5, &e);
 		host_free_all(&ctx);
 	}
 	host_end(&ctx);
