@@ -15,9 +15,7 @@
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/cred.h>
-#include <linux/err.h>
 #include <linux/fs.h>
-#include <linux/hashtable.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/miscdevice.h>
@@ -32,13 +30,13 @@
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <linux/user_namespace.h>
 #include <linux/utfconv.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 
 #define UTFCONV_DEV_NAME		"utfconv"
 
@@ -102,20 +100,8 @@ module_param_named(max_user_streams, utfconv_dev_max_user_streams, uint, 0644);
 MODULE_PARM_DESC(max_user_streams,
 		 "Most open files of /dev/utfconv per user (default 4096, 0: no limit)");
 
-/**
- * struct utfconv_dev_user - open files of one user; shared, so uncharged
- * @node: in utfconv_dev_users, under utfconv_dev_users_lock
- * @uid: utfconv_dev_user_uid() of the openers
- * @streams: files open, > 0; the entry is freed when it drops to 0
- */
-struct utfconv_dev_user {
-	struct hlist_node node;
-	kuid_t uid;
-	unsigned int streams;
-};
-
-static DEFINE_HASHTABLE(utfconv_dev_users, 6);
-static DEFINE_SPINLOCK(utfconv_dev_users_lock);
+/* Open files per utfconv_dev_user_uid() as xarray values; uncharged. */
+static DEFINE_XARRAY(utfconv_dev_users);
 
 /*
  * The user a new stream counts against. A module cannot add a ucount
@@ -135,46 +121,25 @@ static kuid_t utfconv_dev_user_uid(void)
 	return owner;
 }
 
-/* The caller's entry, counted; ERR_PTR(-EMFILE) at the limit, -ENOMEM. */
-static struct utfconv_dev_user *utfconv_dev_user_get(void)
+/*
+ * Adds @delta (1 or -1: a file that @uid counts) to @uid's open files:
+ * 0, -EMFILE at max_user_streams, -ENOMEM.
+ */
+static int utfconv_dev_user_add(kuid_t uid, long delta)
 {
 	unsigned int max = READ_ONCE(utfconv_dev_max_user_streams);
-	kuid_t uid = utfconv_dev_user_uid();
-	struct utfconv_dev_user *u, *fresh;
+	void *old, *cur = xa_load(&utfconv_dev_users, __kuid_val(uid));
+	unsigned long n;
 
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
-	if (!fresh)
-		return ERR_PTR(-ENOMEM);
-	spin_lock(&utfconv_dev_users_lock);
-	hash_for_each_possible(utfconv_dev_users, u, node, __kuid_val(uid))
-		if (uid_eq(u->uid, uid))
-			break;
-	if (!u) {
-		swap(u, fresh);
-		u->uid = uid;
-		hash_add(utfconv_dev_users, &u->node, __kuid_val(uid));
-	}
-	if (max && u->streams >= max)
-		u = ERR_PTR(-EMFILE);	/* streams > 0: not a fresh entry */
-	else
-		u->streams++;
-	spin_unlock(&utfconv_dev_users_lock);
-
-	kfree(fresh);
-	return u;
-}
-
-static void utfconv_dev_user_put(struct utfconv_dev_user *u)
-{
-	bool last;
-
-	spin_lock(&utfconv_dev_users_lock);
-	last = !--u->streams;
-	if (last)
-		hash_del(&u->node);
-	spin_unlock(&utfconv_dev_users_lock);
-	if (last)
-		kfree(u);
+	do {
+		old = cur;
+		n = xa_to_value(old) + delta;
+		if (delta > 0 && max && n > max)
+			return -EMFILE;
+		cur = xa_cmpxchg(&utfconv_dev_users, __kuid_val(uid), old,
+				 n ? xa_mk_value(n) : NULL, GFP_KERNEL);
+	} while (cur != old && !xa_is_err(cur));
+	return xa_err(cur);
 }
 
 /**
@@ -192,7 +157,7 @@ static void utfconv_dev_user_put(struct utfconv_dev_user *u)
  * @full_avail: free bytes when the last write or flush could place
  *	nothing, 0 after progress; EPOLLOUT waits for more
  * @resets: resets done, so that a call spanning steps sees its stream go
- * @user: the opener's count of open files
+ * @user: utfconv_dev_user_uid() of the opener: whose count this file is
  *
  * Invariant under @lock: 0 <= @head - @tail <= utfconv_dev_buffer_bytes.
  */
@@ -207,7 +172,7 @@ struct utfconv_dev_file {
 	unsigned int tail;
 	unsigned int full_avail;
 	u64 resets;
-	struct utfconv_dev_user *user;
+	kuid_t user;
 };
 
 #define UTFCONV_DEV_FRESH_MASK	(EPOLLOUT | EPOLLWRNORM)
@@ -389,15 +354,15 @@ static bool utfconv_dev_nowait(const struct kiocb *iocb)
  */
 static int utfconv_dev_open(struct inode *inode, struct file *file)
 {
-	struct utfconv_dev_user *user;
+	kuid_t user = utfconv_dev_user_uid();
 	struct utfconv_dev_file *uf;
+	int ret = utfconv_dev_user_add(user, 1);
 
-	user = utfconv_dev_user_get();
-	if (IS_ERR(user))
-		return PTR_ERR(user);
+	if (ret)
+		return ret;
 	uf = kzalloc(sizeof(*uf), GFP_KERNEL_ACCOUNT);
 	if (!uf) {
-		utfconv_dev_user_put(user);
+		utfconv_dev_user_add(user, -1);
 		return -ENOMEM;
 	}
 	uf->user = user;
@@ -415,7 +380,7 @@ static int utfconv_dev_release(struct inode *inode, struct file *file)
 {
 	struct utfconv_dev_file *uf = file->private_data;
 
-	utfconv_dev_user_put(uf->user);
+	utfconv_dev_user_add(uf->user, -1);
 	mutex_destroy(&uf->lock);
 	kvfree(uf->buf);
 	kfree(uf);
