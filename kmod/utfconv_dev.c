@@ -22,11 +22,9 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/poll.h>
-#include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -37,8 +35,6 @@
 #include <linux/utfconv.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
-
-#define UTFCONV_DEV_NAME		"utfconv"
 
 /* Input bytes per step of write() and CONVERT; output: its worst case. */
 #define UTFCONV_DEV_IN_BYTES		4096
@@ -168,9 +164,7 @@ struct utfconv_dev_file {
 	unsigned long reset_req;
 	struct utfconv_state state;
 	u8 *buf;
-	unsigned int head;
-	unsigned int tail;
-	unsigned int full_avail;
+	unsigned int head, tail, full_avail;
 	u64 resets;
 	kuid_t user;
 };
@@ -193,9 +187,8 @@ static bool utfconv_dev_ended_locked(struct utfconv_dev_file *uf)
 /* Why no more input is taken: the error, -EPIPE after a flush, or 0. */
 static int utfconv_dev_stopped_locked(struct utfconv_dev_file *uf)
 {
-	if (utfconv_error(&uf->state))
-		return utfconv_error(&uf->state);
-	return utfconv_ended(&uf->state) ? -EPIPE : 0;
+	return utfconv_error(&uf->state) ?:
+	       (utfconv_ended(&uf->state) ? -EPIPE : 0);
 }
 
 /*
@@ -223,9 +216,8 @@ static __poll_t utfconv_dev_mask_locked(struct utfconv_dev_file *uf)
 /* Lockless: a pending reset's fresh mask, else the published one. */
 static __poll_t utfconv_dev_mask(struct utfconv_dev_file *uf)
 {
-	if (test_bit_acquire(0, &uf->reset_req))
-		return UTFCONV_DEV_FRESH_MASK;
-	return READ_ONCE(uf->mask);
+	return test_bit_acquire(0, &uf->reset_req) ?
+	       UTFCONV_DEV_FRESH_MASK : READ_ONCE(uf->mask);
 }
 
 /*
@@ -234,12 +226,9 @@ static __poll_t utfconv_dev_mask(struct utfconv_dev_file *uf)
  */
 static int utfconv_dev_lock(struct utfconv_dev_file *uf, bool nowait)
 {
-	if (nowait) {
-		if (!mutex_trylock(&uf->lock))
-			return -EAGAIN;
-	} else if (mutex_lock_interruptible(&uf->lock)) {
-		return -ERESTARTSYS;
-	}
+	if (nowait ? !mutex_trylock(&uf->lock) :
+		     mutex_lock_interruptible(&uf->lock))
+		return nowait ? -EAGAIN : -ERESTARTSYS;
 	if (test_bit(0, &uf->reset_req)) {
 		utfconv_reset(&uf->state);
 		uf->head = 0;
@@ -407,9 +396,8 @@ static ssize_t utfconv_dev_read_locked(struct utfconv_dev_file *uf,
 	}
 	if (done)
 		return done;
-	if (utfconv_error(&uf->state))
-		return utfconv_error(&uf->state);
-	return utfconv_dev_ended_locked(uf) ? 0 : -EAGAIN;
+	return utfconv_error(&uf->state) ?:
+	       (utfconv_dev_ended_locked(uf) ? 0 : -EAGAIN);
 }
 
 /**
@@ -558,16 +546,7 @@ static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	return done ? done : ret;
 }
 
-/**
- * utfconv_dev_poll() - readiness of a stream
- * @file: the stream
- * @wait: poll table
- *
- * Takes no lock: utfconv_dev_unlock() publishes before it wakes.
- *
- * Context: Process context.
- * Return: as utfconv_dev_mask_locked().
- */
+/* Without the lock: utfconv_dev_unlock() publishes the mask before it wakes. */
 static __poll_t utfconv_dev_poll(struct file *file, poll_table *wait)
 {
 	struct utfconv_dev_file *uf = file->private_data;
@@ -633,14 +612,14 @@ static long utfconv_dev_ioctl_get_info(void __user *argp)
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
-/* No input, no output, not ended, not failed: it may be configured. */
+/*
+ * Not ended, not failed, no input (pending bytes count in bytes_in), no
+ * output (ready bytes count in bytes_out): it may be configured.
+ */
 static bool utfconv_dev_fresh_locked(struct utfconv_dev_file *uf)
 {
-	const struct utfconv_state *st = &uf->state;
-
-	return !utfconv_dev_stopped_locked(uf) &&
-	       !utfconv_dev_ended_locked(uf) && uf->head == uf->tail &&
-	       !utfconv_pending_bytes(st) && !st->bytes_in && !st->bytes_out;
+	return !utfconv_dev_stopped_locked(uf) && !uf->state.bytes_in &&
+	       !uf->state.bytes_out;
 }
 
 /*
@@ -749,15 +728,6 @@ static long utfconv_dev_ioctl_flush(struct utfconv_dev_file *uf, bool nonblock)
 	return ret;
 }
 
-/* %UTFCONV_IOC_RESET: returns at once; the next lock holder resets. */
-static long utfconv_dev_ioctl_reset(struct utfconv_dev_file *uf)
-{
-	/* The wake-up's queue lock orders the bit before a waiter's look. */
-	set_bit(0, &uf->reset_req);
-	wake_up_interruptible_poll(&uf->wait, UTFCONV_DEV_FRESH_MASK);
-	return 0;
-}
-
 /* One input piece of CONVERT; on -EFAULT @st is as before the step. */
 static int utfconv_dev_convert_step(const struct utfconv_convert *cv,
 				    struct utfconv_state *st, const u8 *in_buf,
@@ -787,21 +757,6 @@ static int utfconv_dev_convert_step(const struct utfconv_convert *cv,
 	return ret;
 }
 
-static int utfconv_dev_convert_result(struct utfconv_convert *cv,
-				      const struct utfconv_state *st,
-				      u64 dst_done, int ret)
-{
-	if (ret == -EILSEQ || ret == -EINVAL)
-		cv->src_used = st->error_offset;
-	else
-		cv->src_used = st->bytes_in - utfconv_pending_bytes(st);
-	cv->dst_used = dst_done;
-	cv->error_kind = st->error_kind;
-	cv->error_offset = st->error_kind ? st->error_offset : 0;
-	cv->replacements = st->replacements;
-	return ret;
-}
-
 /*
  * CONVERT's work on a validated request: @cv->dst_used counts the output
  * of the steps that reached dst whole, @cv->src_used their input; dst may
@@ -823,9 +778,10 @@ static int utfconv_dev_convert_user(struct utfconv_convert *cv, int dir,
 	while (!ret) {
 		chunk = min_t(u64, cv->src_bytes - src_done,
 			      UTFCONV_DEV_IN_BYTES);
-		if (copy_from_user(in_buf, src + src_done, chunk))
-			return utfconv_dev_convert_result(cv, &st, dst_done,
-							  -EFAULT);
+		if (copy_from_user(in_buf, src + src_done, chunk)) {
+			ret = -EFAULT;
+			break;
+		}
 		src_done += chunk;
 		cflags = src_done == cv->src_bytes ? UTFCONV_END : 0;
 		ret = utfconv_dev_convert_step(cv, &st, in_buf, chunk, cflags,
@@ -837,7 +793,15 @@ static int utfconv_dev_convert_user(struct utfconv_convert *cv, int dir,
 			ret = -EINTR;
 		cond_resched();
 	}
-	return utfconv_dev_convert_result(cv, &st, dst_done, ret);
+	if (ret == -EILSEQ || ret == -EINVAL)
+		cv->src_used = st.error_offset;
+	else
+		cv->src_used = st.bytes_in - utfconv_pending_bytes(&st);
+	cv->dst_used = dst_done;
+	cv->error_kind = st.error_kind;
+	cv->error_offset = st.error_kind ? st.error_offset : 0;
+	cv->replacements = st.replacements;
+	return ret;
 }
 
 /* Whether [@addr, @end = @addr + @bytes) is a user range. */
@@ -888,10 +852,7 @@ static long utfconv_dev_ioctl_convert(void __user *argp)
 	kfree(in_buf);
 	if (ret == -ENOMEM)
 		return ret;
-
-	if (copy_to_user(argp, &cv, sizeof(cv)))
-		return -EFAULT;
-	return ret;
+	return copy_to_user(argp, &cv, sizeof(cv)) ? -EFAULT : ret;
 }
 
 /**
@@ -941,23 +902,22 @@ static long utfconv_dev_ioctl(struct file *file, unsigned int cmd,
 	case UTFCONV_IOC_FLUSH:
 		return utfconv_dev_ioctl_flush(uf, file->f_flags & O_NONBLOCK);
 	case UTFCONV_IOC_RESET:
-		return utfconv_dev_ioctl_reset(uf);
+		/*
+		 * At once: the next lock holder resets. The wake-up's queue
+		 * lock orders the bit before a waiter's look.
+		 */
+		set_bit(0, &uf->reset_req);
+		wake_up_interruptible_poll(&uf->wait, UTFCONV_DEV_FRESH_MASK);
+		return 0;
 	case UTFCONV_IOC_CONVERT:
 		return utfconv_dev_ioctl_convert(argp);
 	}
 	return -ENOIOCTLCMD;
 }
 
-/**
- * utfconv_dev_show_fdinfo() - the stream's counters in /proc/<pid>/fdinfo/<fd>
- * @m: the fdinfo file
- * @file: the stream
- *
- * One "utfconv-<name>:\t<value>" line per field of GET_CONFIG and
- * GET_STATUS, from one snapshot.
- *
- * Context: Process context; takes the stream's lock (nothing printed if a
- * signal comes first).
+/*
+ * /proc/<pid>/fdinfo/<fd>: a "utfconv-<name>:\t<value>" line per field of
+ * GET_CONFIG and GET_STATUS from one snapshot; none if a signal comes first.
  */
 static void utfconv_dev_show_fdinfo(struct seq_file *m, struct file *file)
 {
@@ -1017,7 +977,7 @@ static const struct file_operations utfconv_dev_fops = {
 
 static struct miscdevice utfconv_dev_misc = {
 	.minor		= MISC_DYNAMIC_MINOR,
-	.name		= UTFCONV_DEV_NAME,
+	.name		= "utfconv",
 	.fops		= &utfconv_dev_fops,
 	.mode		= 0666,
 };
