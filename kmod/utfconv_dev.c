@@ -15,33 +15,27 @@
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/cred.h>
-#include <linux/err.h>
 #include <linux/fs.h>
-#include <linux/hashtable.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/miscdevice.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/poll.h>
-#include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <linux/user_namespace.h>
 #include <linux/utfconv.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 #include <uapi/linux/utfconv.h>
-
-#define UTFCONV_DEV_NAME		"utfconv"
 
 /* Input bytes per step of write() and CONVERT; output: its worst case. */
 #define UTFCONV_DEV_IN_BYTES		4096
@@ -103,20 +97,8 @@ module_param_named(max_user_streams, utfconv_dev_max_user_streams, uint, 0644);
 MODULE_PARM_DESC(max_user_streams,
 		 "Most open files of /dev/utfconv per user (default 4096, 0: no limit)");
 
-/**
- * struct utfconv_dev_user - open files of one user; shared, so uncharged
- * @node: in utfconv_dev_users, under utfconv_dev_users_lock
- * @uid: utfconv_dev_user_uid() of the openers
- * @streams: files open, > 0; the entry is freed when it drops to 0
- */
-struct utfconv_dev_user {
-	struct hlist_node node;
-	kuid_t uid;
-	unsigned int streams;
-};
-
-static DEFINE_HASHTABLE(utfconv_dev_users, 6);
-static DEFINE_SPINLOCK(utfconv_dev_users_lock);
+/* Open files per utfconv_dev_user_uid() as xarray values; uncharged. */
+static DEFINE_XARRAY(utfconv_dev_users);
 
 /*
  * The user a new stream counts against. A module cannot add a ucount
@@ -136,46 +118,25 @@ static kuid_t utfconv_dev_user_uid(void)
 	return owner;
 }
 
-/* The caller's entry, counted; ERR_PTR(-EMFILE) at the limit, -ENOMEM. */
-static struct utfconv_dev_user *utfconv_dev_user_get(void)
+/*
+ * Adds @delta (1 or -1: a file that @uid counts) to @uid's open files:
+ * 0, -EMFILE at max_user_streams, -ENOMEM.
+ */
+static int utfconv_dev_user_add(kuid_t uid, long delta)
 {
 	unsigned int max = READ_ONCE(utfconv_dev_max_user_streams);
-	kuid_t uid = utfconv_dev_user_uid();
-	struct utfconv_dev_user *u, *fresh;
+	void *old, *cur = xa_load(&utfconv_dev_users, __kuid_val(uid));
+	unsigned long n;
 
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
-	if (!fresh)
-		return ERR_PTR(-ENOMEM);
-	spin_lock(&utfconv_dev_users_lock);
-	hash_for_each_possible(utfconv_dev_users, u, node, __kuid_val(uid))
-		if (uid_eq(u->uid, uid))
-			break;
-	if (!u) {
-		swap(u, fresh);
-		u->uid = uid;
-		hash_add(utfconv_dev_users, &u->node, __kuid_val(uid));
-	}
-	if (max && u->streams >= max)
-		u = ERR_PTR(-EMFILE);	/* streams > 0: not a fresh entry */
-	else
-		u->streams++;
-	spin_unlock(&utfconv_dev_users_lock);
-
-	kfree(fresh);
-	return u;
-}
-
-static void utfconv_dev_user_put(struct utfconv_dev_user *u)
-{
-	bool last;
-
-	spin_lock(&utfconv_dev_users_lock);
-	last = !--u->streams;
-	if (last)
-		hash_del(&u->node);
-	spin_unlock(&utfconv_dev_users_lock);
-	if (last)
-		kfree(u);
+	do {
+		old = cur;
+		n = xa_to_value(old) + delta;
+		if (delta > 0 && max && n > max)
+			return -EMFILE;
+		cur = xa_cmpxchg(&utfconv_dev_users, __kuid_val(uid), old,
+				 n ? xa_mk_value(n) : NULL, GFP_KERNEL);
+	} while (cur != old && !xa_is_err(cur));
+	return xa_err(cur);
 }
 
 /**
@@ -193,7 +154,7 @@ static void utfconv_dev_user_put(struct utfconv_dev_user *u)
  * @full_avail: free bytes when the last write or flush could place
  *	nothing, 0 after progress; EPOLLOUT waits for more
  * @resets: resets done, so that a call spanning steps sees its stream go
- * @user: the opener's count of open files
+ * @user: utfconv_dev_user_uid() of the opener: whose count this file is
  *
  * Invariant under @lock: 0 <= @head - @tail <= utfconv_dev_buffer_bytes.
  */
@@ -204,11 +165,9 @@ struct utfconv_dev_file {
 	unsigned long reset_req;
 	struct utfconv_state state;
 	u8 *buf;
-	unsigned int head;
-	unsigned int tail;
-	unsigned int full_avail;
+	unsigned int head, tail, full_avail;
 	u64 resets;
-	struct utfconv_dev_user *user;
+	kuid_t user;
 };
 
 #define UTFCONV_DEV_FRESH_MASK	(EPOLLOUT | EPOLLWRNORM)
@@ -229,9 +188,8 @@ static bool utfconv_dev_ended_locked(struct utfconv_dev_file *uf)
 /* Why no more input is taken: the error, -EPIPE after a flush, or 0. */
 static int utfconv_dev_stopped_locked(struct utfconv_dev_file *uf)
 {
-	if (utfconv_error(&uf->state))
-		return utfconv_error(&uf->state);
-	return utfconv_ended(&uf->state) ? -EPIPE : 0;
+	return utfconv_error(&uf->state) ?:
+	       (utfconv_ended(&uf->state) ? -EPIPE : 0);
 }
 
 /*
@@ -259,9 +217,8 @@ static __poll_t utfconv_dev_mask_locked(struct utfconv_dev_file *uf)
 /* Lockless: a pending reset's fresh mask, else the published one. */
 static __poll_t utfconv_dev_mask(struct utfconv_dev_file *uf)
 {
-	if (test_bit_acquire(0, &uf->reset_req))
-		return UTFCONV_DEV_FRESH_MASK;
-	return READ_ONCE(uf->mask);
+	return test_bit_acquire(0, &uf->reset_req) ?
+	       UTFCONV_DEV_FRESH_MASK : READ_ONCE(uf->mask);
 }
 
 /*
@@ -270,12 +227,9 @@ static __poll_t utfconv_dev_mask(struct utfconv_dev_file *uf)
  */
 static int utfconv_dev_lock(struct utfconv_dev_file *uf, bool nowait)
 {
-	if (nowait) {
-		if (!mutex_trylock(&uf->lock))
-			return -EAGAIN;
-	} else if (mutex_lock_interruptible(&uf->lock)) {
-		return -ERESTARTSYS;
-	}
+	if (nowait ? !mutex_trylock(&uf->lock) :
+		     mutex_lock_interruptible(&uf->lock))
+		return nowait ? -EAGAIN : -ERESTARTSYS;
 	if (test_bit(0, &uf->reset_req)) {
 		utfconv_reset(&uf->state);
 		uf->head = 0;
@@ -390,15 +344,15 @@ static bool utfconv_dev_nowait(const struct kiocb *iocb)
  */
 static int utfconv_dev_open(struct inode *inode, struct file *file)
 {
-	struct utfconv_dev_user *user;
+	kuid_t user = utfconv_dev_user_uid();
 	struct utfconv_dev_file *uf;
+	int ret = utfconv_dev_user_add(user, 1);
 
-	user = utfconv_dev_user_get();
-	if (IS_ERR(user))
-		return PTR_ERR(user);
+	if (ret)
+		return ret;
 	uf = kzalloc(sizeof(*uf), GFP_KERNEL_ACCOUNT);
 	if (!uf) {
-		utfconv_dev_user_put(user);
+		utfconv_dev_user_add(user, -1);
 		return -ENOMEM;
 	}
 	uf->user = user;
@@ -416,7 +370,7 @@ static int utfconv_dev_release(struct inode *inode, struct file *file)
 {
 	struct utfconv_dev_file *uf = file->private_data;
 
-	utfconv_dev_user_put(uf->user);
+	utfconv_dev_user_add(uf->user, -1);
 	mutex_destroy(&uf->lock);
 	kvfree(uf->buf);
 	kfree(uf);
@@ -443,9 +397,8 @@ static ssize_t utfconv_dev_read_locked(struct utfconv_dev_file *uf,
 	}
 	if (done)
 		return done;
-	if (utfconv_error(&uf->state))
-		return utfconv_error(&uf->state);
-	return utfconv_dev_ended_locked(uf) ? 0 : -EAGAIN;
+	return utfconv_error(&uf->state) ?:
+	       (utfconv_dev_ended_locked(uf) ? 0 : -EAGAIN);
 }
 
 /**
@@ -594,16 +547,7 @@ static ssize_t utfconv_dev_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	return done ? done : ret;
 }
 
-/**
- * utfconv_dev_poll() - readiness of a stream
- * @file: the stream
- * @wait: poll table
- *
- * Takes no lock: utfconv_dev_unlock() publishes before it wakes.
- *
- * Context: Process context.
- * Return: as utfconv_dev_mask_locked().
- */
+/* Without the lock: utfconv_dev_unlock() publishes the mask before it wakes. */
 static __poll_t utfconv_dev_poll(struct file *file, poll_table *wait)
 {
 	struct utfconv_dev_file *uf = file->private_data;
@@ -665,14 +609,14 @@ static long utfconv_dev_ioctl_get_info(void __user *argp)
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
-/* No input, no output, not ended, not failed: it may be configured. */
+/*
+ * Not ended, not failed, no input (pending bytes count in bytes_in), no
+ * output (ready bytes count in bytes_out): it may be configured.
+ */
 static bool utfconv_dev_fresh_locked(struct utfconv_dev_file *uf)
 {
-	const struct utfconv_state *st = &uf->state;
-
-	return !utfconv_dev_stopped_locked(uf) &&
-	       !utfconv_dev_ended_locked(uf) && uf->head == uf->tail &&
-	       !utfconv_pending_bytes(st) && !st->bytes_in && !st->bytes_out;
+	return !utfconv_dev_stopped_locked(uf) && !uf->state.bytes_in &&
+	       !uf->state.bytes_out;
 }
 
 /*
@@ -776,15 +720,6 @@ static long utfconv_dev_ioctl_flush(struct utfconv_dev_file *uf, bool nonblock)
 	return ret;
 }
 
-/* %UTFCONV_IOC_RESET: returns at once; the next lock holder resets. */
-static long utfconv_dev_ioctl_reset(struct utfconv_dev_file *uf)
-{
-	/* The wake-up's queue lock orders the bit before a waiter's look. */
-	set_bit(0, &uf->reset_req);
-	wake_up_interruptible_poll(&uf->wait, UTFCONV_DEV_FRESH_MASK);
-	return 0;
-}
-
 /* One input piece of CONVERT; on -EFAULT @st is as before the step. */
 static int utfconv_dev_convert_step(const struct utfconv_convert *cv,
 				    struct utfconv_state *st, const u8 *in_buf,
@@ -814,21 +749,6 @@ static int utfconv_dev_convert_step(const struct utfconv_convert *cv,
 	return ret;
 }
 
-static int utfconv_dev_convert_result(struct utfconv_convert *cv,
-				      const struct utfconv_state *st,
-				      u64 dst_done, int ret)
-{
-	if (ret == -EILSEQ || ret == -EINVAL)
-		cv->src_used = st->error_offset;
-	else
-		cv->src_used = st->bytes_in - utfconv_pending_bytes(st);
-	cv->dst_used = dst_done;
-	cv->error_kind = st->error_kind;
-	cv->error_offset = st->error_kind ? st->error_offset : 0;
-	cv->replacements = st->replacements;
-	return ret;
-}
-
 /*
  * CONVERT's work on a validated request: @cv->dst_used counts the output
  * of the steps that reached dst whole, @cv->src_used their input; dst may
@@ -850,9 +770,10 @@ static int utfconv_dev_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 	while (!ret) {
 		chunk = min_t(u64, cv->src_bytes - src_done,
 			      UTFCONV_DEV_IN_BYTES);
-		if (copy_from_user(in_buf, src + src_done, chunk))
-			return utfconv_dev_convert_result(cv, &st, dst_done,
-							  -EFAULT);
+		if (copy_from_user(in_buf, src + src_done, chunk)) {
+			ret = -EFAULT;
+			break;
+		}
 		src_done += chunk;
 		cflags = src_done == cv->src_bytes ? UTFCONV_END : 0;
 		ret = utfconv_dev_convert_step(cv, &st, in_buf, chunk, cflags,
@@ -864,7 +785,15 @@ static int utfconv_dev_convert_user(struct utfconv_convert *cv, u8 *in_buf,
 			ret = -EINTR;
 		cond_resched();
 	}
-	return utfconv_dev_convert_result(cv, &st, dst_done, ret);
+	if (ret == -EILSEQ || ret == -EINVAL)
+		cv->src_used = st.error_offset;
+	else
+		cv->src_used = st.bytes_in - utfconv_pending_bytes(&st);
+	cv->dst_used = dst_done;
+	cv->error_kind = st.error_kind;
+	cv->error_offset = st.error_kind ? st.error_offset : 0;
+	cv->replacements = st.replacements;
+	return ret;
 }
 
 /* Whether [@addr, @end = @addr + @bytes) is a user range. */
@@ -915,10 +844,7 @@ static long utfconv_dev_ioctl_convert(void __user *argp)
 	kfree(in_buf);
 	if (ret == -ENOMEM)
 		return ret;
-
-	if (copy_to_user(argp, &cv, sizeof(cv)))
-		return -EFAULT;
-	return ret;
+	return copy_to_user(argp, &cv, sizeof(cv)) ? -EFAULT : ret;
 }
 
 /**
@@ -968,23 +894,22 @@ static long utfconv_dev_ioctl(struct file *file, unsigned int cmd,
 	case UTFCONV_IOC_FLUSH:
 		return utfconv_dev_ioctl_flush(uf, file->f_flags & O_NONBLOCK);
 	case UTFCONV_IOC_RESET:
-		return utfconv_dev_ioctl_reset(uf);
+		/*
+		 * At once: the next lock holder resets. The wake-up's queue
+		 * lock orders the bit before a waiter's look.
+		 */
+		set_bit(0, &uf->reset_req);
+		wake_up_interruptible_poll(&uf->wait, UTFCONV_DEV_FRESH_MASK);
+		return 0;
 	case UTFCONV_IOC_CONVERT:
 		return utfconv_dev_ioctl_convert(argp);
 	}
 	return -ENOIOCTLCMD;
 }
 
-/**
- * utfconv_dev_show_fdinfo() - the stream's counters in /proc/<pid>/fdinfo/<fd>
- * @m: the fdinfo file
- * @file: the stream
- *
- * One "utfconv-<name>:\t<value>" line per field of GET_CONFIG and
- * GET_STATUS, from one snapshot.
- *
- * Context: Process context; takes the stream's lock (nothing printed if a
- * signal comes first).
+/*
+ * /proc/<pid>/fdinfo/<fd>: a "utfconv-<name>:\t<value>" line per field of
+ * GET_CONFIG and GET_STATUS from one snapshot; none if a signal comes first.
  */
 static void utfconv_dev_show_fdinfo(struct seq_file *m, struct file *file)
 {
@@ -1044,7 +969,7 @@ static const struct file_operations utfconv_dev_fops = {
 
 static struct miscdevice utfconv_dev_misc = {
 	.minor		= MISC_DYNAMIC_MINOR,
-	.name		= UTFCONV_DEV_NAME,
+	.name		= "utfconv",
 	.fops		= &utfconv_dev_fops,
 	.mode		= 0666,
 };
