@@ -216,7 +216,7 @@ EOF2
 		die "fs/$1/Kconfig: no 'select NLS' under config $2 to add UTFCONV beside"
 }
 n=4
-for fs in fat:FAT_FS exfat:EXFAT_FS ntfs3:NTFS3_FS isofs:JOLIET; do
+for fs in fat:FAT_FS exfat:EXFAT_FS ntfs3:NTFS3_FS isofs:JOLIET jfs:JFS_FS udf:UDF_FS; do
 	fs_convert "${fs%%:*}" "${fs#*:}"
 	commit "$(printf '%02d' $n)-fs-${fs%%:*}"
 	n=$((n + 1))
