@@ -33,10 +33,10 @@
 # boot; FS_DRIVERS still overrides the drivers), FS_KERNEL (6.12:
 # Debian's kernel, the drivers as modules; "series": the kernel of the
 # series in SERIES_KERNEL_BUILD, an O= build directory of
-# scripts/series-boot.sh, check slice only, without JFS, which the series
-# does not convert), where the driver is "intree": the filesystems built
-# into that kernel, mounted without names= and judged as utfconv-wtf8,
-# no module loaded at all.
+# scripts/series-boot.sh), where the driver is "intree": the filesystems
+# built into that kernel, mounted without names= and judged as
+# utfconv-wtf8, no module loaded at all; its first boot makes the exFAT,
+# JFS and UDF files with them too.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -44,8 +44,7 @@ SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 FS_KERNEL=${FS_KERNEL:-6.12}
 case $FS_KERNEL in
 6.12) ;;
-series) [ "${FS_SLICE:-}" = check ] || die "FS_KERNEL=series: only FS_SLICE=check"
-	[ -f "${SERIES_KERNEL_BUILD:-}/arch/x86/boot/bzImage" ] ||
+series) [ -f "${SERIES_KERNEL_BUILD:-}/arch/x86/boot/bzImage" ] ||
 		die "FS_KERNEL=series: no bzImage in SERIES_KERNEL_BUILD=${SERIES_KERNEL_BUILD:-}"
 	FS_DRIVERS=${FS_DRIVERS:-intree} ;;
 *) die "FS_KERNEL=$FS_KERNEL: want 6.12 or series" ;;
@@ -57,11 +56,7 @@ case ${FS_SLICE:-} in
 check) # names=strict on the images only: a mount, no scratch disk
 	slice_drivers="stock utfconv-wtf8 utfconv-strict"
 	export FSEXP_IMAGES_ONLY=utfconv-strict
-	if [ "$FS_KERNEL" = series ]; then
-		export FSEXP_FS="vfat isofs"	# the series converts no JFS yet
-	else
-		export FSEXP_FS="vfat isofs jfs" FSEXP_WRITES_ONLY=jfs
-	fi ;;
+	export FSEXP_FS="vfat isofs jfs" FSEXP_WRITES_ONLY=jfs ;;
 *) die "FS_SLICE=${FS_SLICE}: only check is known" ;;
 esac
 # the source directories of fs-modules.sh: only those of this run's

@@ -5,14 +5,15 @@
 # tree with the series applied, configured by scripts/series-kernel.config
 # on tinyconfig (the library, its KUnit suites, the device and the
 # converted filesystems all built in), booted in QEMU (TCG) by
-# scripts/vm.sh with the payload of the fs experiments' check slice:
+# scripts/vm.sh with the payload of the fs experiments:
 #
 #  - the library's KUnit suites run built in at boot; their KTAP, from the
 #    kernel log, is parsed by the tree's kunit.py and must pass;
-#  - the fs experiments' check slice (vfat and isofs) runs under the
-#    driver "intree", the filesystems built into this kernel mounted
-#    without names= (the default, wtf8), no module loaded,
-#    and is judged against the same expected bytes as the out-of-tree
+#  - the fs experiments on every filesystem the series converts (vfat,
+#    isofs, exFAT, ntfs3, JFS and UDF: images and creates and renames)
+#    run under the driver "intree", the filesystems built into this
+#    kernel mounted without names= (the default, wtf8), no module loaded,
+#    and are judged against the same expected bytes as the out-of-tree
 #    utfconv-wtf8 modules (userspace-test/fs/fsexp.py).
 #
 #   scripts/series-boot.sh [TREE]
@@ -28,6 +29,8 @@
 # "fs-experiments: N passed, N failed".
 #
 # Environment: SERIES_OUT (build/series), SERIES_JOBS (nproc),
+# SERIES_FS_SLICE (empty: every filesystem; check: the check slice of
+# `make check`, vfat, isofs and JFS's writes),
 # SERIES_SWEEP_STRIDE (251: utfconv_kunit.sweep_stride of the boot, every
 # N-th value of the exhaustive sweeps; 1 visits them all).
 
@@ -103,6 +106,6 @@ check_config() {
 ) 9>"$dir.lock" || exit 1
 
 stride=${SERIES_SWEEP_STRIDE:-251}
-SERIES_KERNEL_BUILD=$b FS_KERNEL=series FS_SLICE=check \
+SERIES_KERNEL_BUILD=$b FS_KERNEL=series FS_SLICE=${SERIES_FS_SLICE:-} \
 	VM_SERIES_APPEND="utfconv_kunit.sweep_stride=$stride" \
 	"$UTFCONV_ROOT/scripts/fs-experiments.sh"

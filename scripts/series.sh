@@ -110,7 +110,7 @@ lib_makefile() {
 		awk -v fsname="$1" '
 			/^#/ || /^$/ { next }
 			/CONFIG_UTFCONV_DEV/ || /^ccflags-y/ { next }
-			/^utfconv-y :=/ && fsname == "n" { sub(/ utfconv_fsname\.o/, "") }
+			fsname == "n" { sub(/ utfconv_fsname\.o/, "") }
 			{ print }
 		' "$SRC/kmod/Kbuild"
 		if [ "$2" = y ]; then
@@ -121,10 +121,7 @@ lib_makefile() {
 
 # --- 1: the codec --------------------------------------------------------
 mkdir -p "$TREE/lib/utfconv"
-# <linux/utfconv.h> takes the policy and flag constants from the UAPI
-# header, so the library brings it.
 cp "$SRC/include/linux/utfconv.h" "$TREE/include/linux/utfconv.h"
-cp "$SRC/include/uapi/linux/utfconv.h" "$TREE/include/uapi/linux/utfconv.h"
 for f in $(lib_files codec); do
 	cp "$f" "$TREE/lib/utfconv/"
 done
@@ -143,7 +140,7 @@ lib_makefile n n
 sed -i '$a\\nsource "lib/utfconv/Kconfig"' "$TREE/lib/Kconfig"
 printf '\nobj-$(CONFIG_UTFCONV) += utfconv/\n' >>"$TREE/lib/Makefile"
 # shellcheck disable=SC2046 # one argument per file
-maintainers include/linux/utfconv.h include/uapi/linux/utfconv.h lib/utfconv/Kconfig lib/utfconv/Makefile \
+maintainers include/linux/utfconv.h lib/utfconv/Kconfig lib/utfconv/Makefile \
 	$(lib_files codec | sed 's|.*/|lib/utfconv/|')
 commit 01-codec
 
@@ -216,13 +213,15 @@ EOF2
 		die "fs/$1/Kconfig: no 'select NLS' under config $2 to add UTFCONV beside"
 }
 n=4
-for fs in fat:FAT_FS exfat:EXFAT_FS ntfs3:NTFS3_FS isofs:JOLIET; do
+for fs in fat:FAT_FS exfat:EXFAT_FS ntfs3:NTFS3_FS isofs:JOLIET jfs:JFS_FS udf:UDF_FS; do
 	fs_convert "${fs%%:*}" "${fs#*:}"
 	commit "$(printf '%02d' $n)-fs-${fs%%:*}"
 	n=$((n + 1))
 done
 
 # --- last: the device -------------------------------------------------------
+# The UAPI header is the device's alone: the library has its own constants.
+cp "$SRC/include/uapi/linux/utfconv.h" "$TREE/include/uapi/linux/utfconv.h"
 cp "$SRC/kmod/utfconv_dev.c" "$TREE/drivers/misc/utfconv_dev.c"
 cat >>"$TREE/drivers/misc/Kconfig" <<'EOF'
 
@@ -252,7 +251,7 @@ EOF
 echo 'obj-$(CONFIG_UTFCONV_DEV)	+= utfconv_dev.o' >>"$TREE/drivers/misc/Makefile"
 sed -i '/^0xB8  01-02  uapi\/misc\/mrvl_cn10k_dpi.h/a 0xBF  00-0F  uapi/linux/utfconv.h                                      UTF-8 <-> UTF-16 conversion device /dev/utfconv' \
 	"$TREE/Documentation/userspace-api/ioctl/ioctl-number.rst"
-maintainers drivers/misc/utfconv_dev.c
+maintainers drivers/misc/utfconv_dev.c include/uapi/linux/utfconv.h
 commit "$(printf '%02d' $n)-device"
 
 # --- the series -------------------------------------------------------------

@@ -71,13 +71,18 @@ names_bogus() {
 	fi
 }
 
+# load DRIVER, unload DRIVER: its modules, in order; none where the
+# filesystems are built into the kernel (the series kernel's "intree", and
+# its "stock" of the first boot, which makes files with them).
 load() {
+	[ -f "modules/$1/order" ] || return 0
 	for ko in $(cat "modules/$1/order"); do
 		insmod "modules/$1/$ko" || say "ERROR insmod $1/$ko"
 	done
 }
 
 unload() {
+	[ -f "modules/$1/order" ] || return 0
 	for ko in $(sed -n '1!G;h;$p' "modules/$1/order"); do
 		rmmod "${ko%.ko}" || say "ERROR rmmod $1/$ko"
 	done
