@@ -381,10 +381,11 @@ if [ "$NOMOD" = 1 ] || { insmod "\$UTFCONV_LIB_KO" && insmod "\$UTFCONV_KO"; }; 
 	if [ -f /utfconv/utfconv_kunit.ko ]; then
 		t0=\$(date +%s)
 		# kunit.filter_glob (root only) applies to a module's suites
-		# when it loads.
+		# when it loads; a charp parameter keeps a newline written to
+		# it, which no suite name would match.
 		if [ -n "\${KUNIT_FILTER:-}" ]; then
 			say "kunit: filter_glob=\$KUNIT_FILTER"
-			echo "\$KUNIT_FILTER" >/sys/module/kunit/parameters/filter_glob ||
+			printf %s "\$KUNIT_FILTER" >/sys/module/kunit/parameters/filter_glob ||
 				{ say "FAIL: kunit.filter_glob=\$KUNIT_FILTER"; rc=1; }
 		fi
 		say "kunit: insmod utfconv_kunit.ko sweep_stride=\${KUNIT_SWEEP_STRIDE:-1} runs_stride=\${KUNIT_RUNS_STRIDE:-1}"
