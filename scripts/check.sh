@@ -1,35 +1,37 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make check`: every test of the project, in order: host-check (codec
-# under ASan/UBSan, differential), kunit (UML), style (checkpatch,
-# kernel-doc, W=1, sparse), docs (Sphinx -W, man pages), install-test
-# (make install and DKMS into scratch trees), vm-test (Debian 6.1 and
-# 6.12 in QEMU; then scripts/vm.sh run compared with iconv), vm-debug (the debug kernel in QEMU: device suite,
-# hardening slice, KUnit, kmemleak, then the race suite on two CPUs;
-# VM_DEBUG_SLICE=check, the shorter
-# slice; `make vm-debug` runs it in full), fs-experiments (FS_SLICE=check:
+# `make check`: every test of the project: host-check (codec under
+# ASan/UBSan, differential), style (checkpatch, kernel-doc, W=1, sparse),
+# docs (Sphinx -W, man pages), kunit (UML) beside install-test (make
+# install and DKMS into scratch trees), fs-experiments (FS_SLICE=check:
 # vfat and Joliet images and JFS creates and renames under the stock and
 # utfconv-wtf8 drivers, one boot; `make fs-experiments` runs every
-# filesystem and driver).
+# filesystem and driver) and series (the patch series applied and each
+# patch checked by checkpatch, without the builds of `make series-test`),
+# vm-test (Debian 6.1 and 6.12 in QEMU; then scripts/vm.sh run compared
+# with iconv), vm-debug (the debug kernel in QEMU: device suite,
+# hardening slice, KUnit, kmemleak, then the race suite on two CPUs;
+# VM_DEBUG_SLICE=check, the shorter slice; `make vm-debug` runs it in
+# full). vm-test and vm-debug run alone: their device suites time polls
+# and races, which a busy host would stretch.
 # A failing step does not stop the later ones; any failure fails the run.
-# CHECK_STEPS="kunit style" runs a subset; CHECK_STEPS can also name
-# series-boot (scripts/series-boot.sh on a fresh `make series`), which is
-# not a default step.
+# CHECK_STEPS="kunit style" runs a subset ("a+b" runs a beside b, as
+# below); CHECK_STEPS can also name series-boot (scripts/series-boot.sh
+# on a fresh `make series`), which is not a default step.
 
 . "$(dirname "$0")/lib.sh"
 
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 export SHARED
-STEPS=${CHECK_STEPS:-host-check kunit style docs install-test vm-test vm-debug fs-experiments}
+STEPS=${CHECK_STEPS:-host-check style docs kunit+install-test+fs-experiments+series vm-test vm-debug}
 cd "$SRC"
 
 passed=0 failed=0 report= tests_passed=0 tests_failed=0
-t0=$(date +%s)
-for step in $STEPS; do
-	section "check: $step"
-	s=$(date +%s)
-	case $step in
+
+# step_cmd STEP: the command of STEP in cmd.
+step_cmd() {
+	case $1 in
 	host-check) cmd=(make -C userspace-test host-check SHARED="$SHARED") ;;
 	kunit) cmd=(bash -c '"$1/scripts/uml-halt-test.sh" && "$1/scripts/kunit.sh"'
 		_ "$UTFCONV_ROOT") ;;
@@ -41,33 +43,69 @@ for step in $STEPS; do
 		"$UTFCONV_ROOT/scripts/vm-debug.sh") ;;
 	fs-experiments) cmd=(env FS_SLICE=check
 		"$UTFCONV_ROOT/scripts/fs-experiments.sh") ;;
+	# The series applied and every patch checked, without the builds
+	# (Documentation/series.rst); `make series-test` builds and boots.
+	series) cmd=(env SERIES_BUILD=0 "$UTFCONV_ROOT/scripts/series-test.sh") ;;
 	# Not in the default steps (Documentation/series.rst): the series
 	# written and its kernel booted, without the per-patch builds.
 	series-boot) cmd=(bash -c '"$1/scripts/series.sh" && "$1/scripts/series-boot.sh"'
 		_ "$UTFCONV_ROOT") ;;
-	*) die "unknown step $step" ;;
+	*) die "unknown step $1" ;;
 	esac
-	slog=$SRC/build/check/$step.log
-	mkdir -p "$(dirname "$slog")"
-	if "${cmd[@]}" 2>&1 | tee "$slog"; then
+}
+
+# account STEP STATUS SECONDS: STEP's line of the summary, and its own
+# test counts: the sum of its bare "N passed, N failed" lines
+# (host-check, one per guest), else its last "x: N passed, N failed"
+# line (kunit).
+account() {
+	local step=$1 st=$2 secs=$3 res p f
+	if [ "$st" = 0 ]; then
 		res=PASS passed=$((passed + 1))
 	else
-		res="FAIL (exit ${PIPESTATUS[0]})" failed=$((failed + 1))
+		res="FAIL (exit $st)" failed=$((failed + 1))
 	fi
-	secs=$(( $(date +%s) - s ))
-	# The step's own test counts: the sum of its bare "N passed, N failed"
-	# lines (host-check, one per guest), else its last "x: N passed, N
-	# failed" line (kunit).
 	read -r p f < <(awk '
 		/^[0-9]+ passed, [0-9]+ failed/ { bp += $1; bf += $3; bare = 1 }
 		/^[a-z-]+: [0-9]+ passed, [0-9]+ failed/ { lp = $2; lf = $4 + 0 }
-		END { if (bare) print bp + 0, bf + 0; else print lp + 0, lf + 0 }' "$slog")
+		END { if (bare) print bp + 0, bf + 0; else print lp + 0, lf + 0 }' \
+		"$SRC/build/check/$step.log")
 	if [ "$res" != PASS ] && [ "$f" = 0 ]; then
 		f=1	# failed without a failing count: count the step
 	fi
 	tests_passed=$((tests_passed + p)) tests_failed=$((tests_failed + f))
-	report="$report$(printf '  %-12s %-14s %5ss  %6s passed, %s failed' "$step" "$res" "$secs" "$p" "$f")\n"
+	report="$report$(printf '  %-14s %-14s %5ss  %6s passed, %s failed' "$step" "$res" "$secs" "$p" "$f")\n"
 	echo "check: $step: $res in ${secs}s"
+}
+
+mkdir -p "$SRC/build/check"
+t0=$(date +%s)
+for group in $STEPS; do
+	# A group "a+b+c" runs a in the background, its output to its log
+	# alone (shown when the group is done), while b and c run one after
+	# the other: a step that keeps one CPU busy (kunit's UML kernel)
+	# beside steps that keep the other busy (one QEMU guest at a time).
+	IFS=+ read -ra steps <<<"$group"
+	bg=
+	if [ "${#steps[@]}" -gt 1 ]; then
+		bg=${steps[0]} steps=("${steps[@]:1}")
+		section "check: $bg, beside ${steps[*]} (its log follows them)"
+		step_cmd "$bg"
+		bs=$(date +%s)
+		beside "$SRC/build/check/$bg.log" "${cmd[@]}"
+	fi
+	for step in "${steps[@]}"; do
+		section "check: $step"
+		step_cmd "$step"
+		s=$(date +%s) st=0
+		"${cmd[@]}" 2>&1 | tee "$SRC/build/check/$step.log" || st=${PIPESTATUS[0]}
+		account "$step" "$st" "$(( $(date +%s) - s ))"
+	done
+	if [ -n "$bg" ]; then
+		st=0
+		beside_done "check: $bg" || st=$?
+		account "$bg" "$st" "$(( $(date +%s) - bs ))"
+	fi
 done
 
 section "check: summary ($(( $(date +%s) - t0 ))s)"

@@ -10,6 +10,8 @@
 #    W=1 and no warning in a file of the series (x86_64_defconfig with
 #    the converted filesystems, KUnit and utfconv as modules), so that the
 #    series bisects;
+#    (SERIES_BUILD=0 leaves the builds out: the slice of `make check`,
+#    which applies and checks every patch in a minute or two);
 #  - SERIES_KUNIT=1: kunit.py build --kunitconfig=lib/utfconv on the
 #    patched tree (UML), its kernel run, and kunit.py parse of its console;
 #  - SERIES_BOOT=1: the patched tree's kernel booted in QEMU
@@ -23,7 +25,8 @@
 # Prints one line per check, `series-test: <what>: PASS|FAIL`, and last
 # `series-test: N passed, N failed`.
 #
-# Environment: SERIES_OUT (default build/series), SERIES_KUNIT (0),
+# Environment: SERIES_OUT (default build/series), SERIES_BUILD (1),
+# SERIES_KUNIT (0),
 # SERIES_BOOT (0), SERIES_JOBS (nproc).
 
 . "$(dirname "$0")/lib.sh"
@@ -72,9 +75,11 @@ if [ ! -f "$KO/.config" ]; then
 	mkdir -p "$KO"
 	make -s -C "$TEST" O="$KO" x86_64_defconfig
 fi
-kconfig
-log "series-test: preparing $KO"
-nice make -s -C "$TEST" O="$KO" -j"$JOBS" modules_prepare
+if [ "${SERIES_BUILD:-1}" = 1 ]; then
+	kconfig
+	log "series-test: preparing $KO"
+	nice make -s -C "$TEST" O="$KO" -j"$JOBS" modules_prepare
+fi
 
 # build_dirs: the directories of the C files the last commit touched.
 build_dirs() {
@@ -115,6 +120,7 @@ for block in sys.stdin.read().split("\n\n"):
 	[ -z "$cp" ] || printf '%s\n' "$cp"
 	result "$name: checkpatch --strict" "$([ -z "$cp" ]; echo $?)"
 
+	[ "${SERIES_BUILD:-1}" = 1 ] || continue
 	kconfig
 	dirs=$(build_dirs)
 	blog=$OUT/build-${name%.patch}.log
