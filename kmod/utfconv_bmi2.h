@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv codec: BMI2's PDEP and PEXT for the block paths of
- * utfconv_block.h, x86-64 only; elsewhere UTFCONV_HAVE_BMI2 is 0 and the
- * block paths keep to their portable steps.
+ * utfconv_block.h, with the x86-64 dispatch (CONFIG_UTFCONV_X86) only;
+ * elsewhere UTFCONV_HAVE_BMI2 is 0 and the block paths keep to their
+ * portable steps.
  */
 #ifndef _UTFCONV_BMI2_H
 #define _UTFCONV_BMI2_H
@@ -18,7 +19,7 @@
  * argument, a constant, false elsewhere. The masks are constants: in a
  * register ("r", not "rm", which clang serves from memory even then).
  */
-#if IS_ENABLED(CONFIG_X86_64)
+#if IS_ENABLED(CONFIG_UTFCONV_X86)
 #define UTFCONV_HAVE_BMI2	1
 
 static __always_inline u64 utfconv_pdep(u64 v, u64 mask)

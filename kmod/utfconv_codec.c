@@ -358,6 +358,8 @@ VISIBLE_IF_KUNIT int utfconv_path_level(enum utfconv_path path)
 
 	if (path > UTFCONV_PATH_AVX512)
 		return -EINVAL;
+	if (utfconv_path_want(path) > UTFCONV_LEVEL_BUILT)
+		return -EOPNOTSUPP;
 	utfconv_path_choose(path, &ch);
 	return utfconv_simd_usable(&ch, SIZE_MAX, SIZE_MAX);
 }

@@ -137,8 +137,11 @@ ssize_t utfconv_buf_to_nul_path(enum utfconv_path path,
  * Context: Any context; the answer is that of the calling context
  * (may_use_simd()).
  * Return: the UTFCONV_LEVEL_* of the instruction sets a large call from
- * this context takes on @path, 0 for the scalar paths only (also where
- * the architecture has no SIMD paths); -EINVAL for an unknown @path.
+ * this context takes on @path, 0 for the scalar paths only;
+ * -EOPNOTSUPP where @path asks for instruction sets this build of the
+ * library has no paths for (other architectures, or the hidden Kconfig
+ * symbol of that instruction set off, kmod/Kbuild); -EINVAL for an
+ * unknown @path.
  */
 int utfconv_path_level(enum utfconv_path path);
 #endif

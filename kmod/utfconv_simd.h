@@ -69,8 +69,20 @@ static inline unsigned int utfconv_path_want(enum utfconv_path path)
 	}
 }
 
-#if IS_ENABLED(CONFIG_X86_64)
-#define UTFCONV_HAVE_SIMD	1
+/*
+ * The instruction sets this build of the library has paths for: the
+ * hidden Kconfig symbol of each (kmod/Kbuild; its patch in `make series`),
+ * which the dispatch tests with IS_ENABLED() (utfconv_x86.h), so that a
+ * path not built is no branch at run time either. UTFCONV_LEVEL_BUILT is
+ * the highest UTFCONV_LEVEL_* built (the SSE2 paths bring SSSE3's), 0 on
+ * the portable codec alone. The library's own view: a module built apart
+ * from it asks utfconv_path_level() (utfconv_codec.h).
+ */
+#define UTFCONV_HAVE_SIMD	IS_ENABLED(CONFIG_UTFCONV_SSE2)
+#define UTFCONV_LEVEL_BUILT \
+	(IS_ENABLED(CONFIG_UTFCONV_AVX512) ? UTFCONV_LEVEL_AVX512 : \
+	 IS_ENABLED(CONFIG_UTFCONV_AVX2) ? UTFCONV_LEVEL_AVX2 : \
+	 IS_ENABLED(CONFIG_UTFCONV_SSE2) ? UTFCONV_LEVEL_SSSE3 : 0)
 
 /*
  * The work of one FPU section. kernel_fpu_begin() disables preemption
@@ -117,6 +129,8 @@ static inline const u8 *utfconv_simd_cut(const u8 *s, const u8 *se,
 /*
  * One FPU section's worth of each SIMD path, from UTF-8 (@be: UTF-16BE
  * output) or from UTF-16 (@le: little-endian input); kernel-doc at each.
+ * Each is built where its instruction set's symbol is (kmod/Kbuild);
+ * utfconv_simd_section() calls none that is not.
  */
 u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			   u8 **dp, u8 *de, bool be);
@@ -136,8 +150,5 @@ u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			     u8 **dp, u8 *de, bool be);
 u64 utfconv_avx512_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
 			      u8 **dp, u8 *de, bool le);
-#else
-#define UTFCONV_HAVE_SIMD	0
-#endif
 
 #endif /* _UTFCONV_SIMD_H */

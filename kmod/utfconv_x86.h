@@ -7,8 +7,10 @@
  * (utfconv_simd_usable()) and the SIMD paths in their FPU sections
  * (utfconv_simd()), and the choice of a path a KUnit suite asks for
  * (utfconv_path_choose()).
- * On other architectures these are constants and empty functions, which
- * the compiler drops with the code they guard.
+ * Without the x86-64 dispatch (CONFIG_UTFCONV_X86: other architectures,
+ * and the portable codec alone) these are constants and empty functions,
+ * which the compiler drops with the code they guard; so are the SIMD
+ * paths of an instruction set whose symbol is off (utfconv_simd.h).
  */
 #ifndef _UTFCONV_X86_H
 #define _UTFCONV_X86_H
@@ -39,7 +41,7 @@ struct utfconv_choice {
 	bool bmi2;
 };
 
-#if IS_ENABLED(CONFIG_X86_64)
+#if IS_ENABLED(CONFIG_UTFCONV_X86)
 #include <asm/fpu/api.h>
 #include <asm/simd.h>
 
@@ -55,19 +57,27 @@ DECLARE_STATIC_KEY_FALSE(utfconv_avx512_key);
 void __init utfconv_bmi2_init(void);
 void __init utfconv_simd_init(void);
 
-/* What a call takes: what the module chose when it loaded. */
+/*
+ * What a call takes: what the module chose when it loaded, among the
+ * paths this build has (IS_ENABLED(), decided when it was compiled).
+ */
 static __always_inline void utfconv_choose(struct utfconv_choice *ch)
 {
 	ch->min = UTFCONV_SIMD_MIN;
 	ch->bmi2 = static_branch_likely(&utfconv_bmi2_key);
-	if (static_branch_likely(&utfconv_avx512_key))
+	if (IS_ENABLED(CONFIG_UTFCONV_AVX512) &&
+	    static_branch_likely(&utfconv_avx512_key))
 		ch->level = UTFCONV_LEVEL_AVX512;
-	else if (static_branch_likely(&utfconv_avx2_key))
+	else if (IS_ENABLED(CONFIG_UTFCONV_AVX2) &&
+		 static_branch_likely(&utfconv_avx2_key))
 		ch->level = UTFCONV_LEVEL_AVX2;
-	else if (static_branch_likely(&utfconv_ssse3_key))
+	else if (IS_ENABLED(CONFIG_UTFCONV_SSE2) &&
+		 static_branch_likely(&utfconv_ssse3_key))
 		ch->level = UTFCONV_LEVEL_SSSE3;
-	else
+	else if (IS_ENABLED(CONFIG_UTFCONV_SSE2))
 		ch->level = UTFCONV_LEVEL_SSE2;
+	else
+		ch->level = 0;
 }
 
 /*
@@ -98,14 +108,15 @@ static inline void utfconv_path_choose(enum utfconv_path path,
  * output window (a caller that counts the output of a stream through a
  * 128-byte buffer) would pay for an FPU section every few dozen
  * characters. 0 for the scalar paths (also where may_use_simd() is
- * false), else the UTFCONV_LEVEL_* for utfconv_simd().
+ * false, and always, at compile time, where no SIMD path is built), else
+ * the UTFCONV_LEVEL_* for utfconv_simd().
  */
 static __always_inline unsigned int
 utfconv_simd_usable(const struct utfconv_choice *ch, size_t in_bytes,
 		    size_t out_bytes)
 {
-	if (!ch->level || in_bytes < ch->min || out_bytes < ch->min ||
-	    !may_use_simd())
+	if (!UTFCONV_HAVE_SIMD || !ch->level || in_bytes < ch->min ||
+	    out_bytes < ch->min || !may_use_simd())
 		return 0;
 	return ch->level;
 }
@@ -116,20 +127,29 @@ utfconv_simd_usable(const struct utfconv_choice *ch, size_t in_bytes,
  * AVX-512 one where @level allows it (`make bench` measures it at or
  * above the AVX2 one on every file both ways, Documentation/
  * benchmarks.rst), else the one of the highest instruction set @level
- * allows. *@cep: the end its budget allowed.
+ * allows. *@cep: the end its budget allowed. A path not built is never
+ * called: IS_ENABLED() drops the call at compile time, and @level
+ * (utfconv_choose()) never names one.
  */
 static __always_inline u64 utfconv_simd_section(const u8 **sp, const u8 *se,
 						const u8 **cep, u8 **dp,
 						u8 *de, bool utf8, bool flag,
 						unsigned int level)
 {
-	if (level >= UTFCONV_LEVEL_AVX512 && utf8)
+	bool avx512 = IS_ENABLED(CONFIG_UTFCONV_AVX512) &&
+		      level >= UTFCONV_LEVEL_AVX512;
+	bool avx2 = IS_ENABLED(CONFIG_UTFCONV_AVX2) &&
+		    level >= UTFCONV_LEVEL_AVX2;
+
+	if (!UTFCONV_HAVE_SIMD)
+		return 0;
+	if (avx512 && utf8)
 		return utfconv_avx512_from_utf8(sp, se, cep, dp, de, flag);
-	if (level >= UTFCONV_LEVEL_AVX512)
+	if (avx512)
 		return utfconv_avx512_from_utf16(sp, se, cep, dp, de, flag);
-	if (level >= UTFCONV_LEVEL_AVX2 && utf8)
+	if (avx2 && utf8)
 		return utfconv_avx2_from_utf8(sp, se, cep, dp, de, flag);
-	if (level >= UTFCONV_LEVEL_AVX2)
+	if (avx2)
 		return utfconv_avx2_from_utf16(sp, se, cep, dp, de, flag);
 	if (level >= UTFCONV_LEVEL_SSSE3 && utf8)
 		return utfconv_ssse3_from_utf8(sp, se, cep, dp, de, flag);

@@ -17,6 +17,7 @@
 #define _UTFCONV_PATHS_H
 
 #include <linux/array_size.h>
+#include <linux/errno.h>
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
@@ -42,22 +43,39 @@ static inline const char *utfconv_path_name(enum utfconv_path path)
 }
 
 /*
+ * Why the library has no path for @want (a UTFCONV_LEVEL_*): none on
+ * this architecture, or the hidden Kconfig symbol of its instruction set
+ * off (a compiler without its flags, kmod/Kbuild).
+ */
+static inline const char *utfconv_path_unbuilt(unsigned int want)
+{
+	if (!IS_ENABLED(CONFIG_X86_64))
+		return "no SIMD paths on this architecture";
+	if (want == UTFCONV_LEVEL_AVX512)
+		return "AVX-512 paths not built (CONFIG_UTFCONV_AVX512 off)";
+	if (want == UTFCONV_LEVEL_AVX2)
+		return "AVX2 paths not built (CONFIG_UTFCONV_AVX2 off)";
+	return "SIMD paths not built (CONFIG_UTFCONV_SSE2 off)";
+}
+
+/*
  * Why a test on @path does not run here, for its skip message; NULL if
  * it runs. @level: what utfconv_path_level() gave for @path. A path the
- * CPU lacks is narrowed to a lower one by the library: a test that ran
- * there would pass in another path's name.
+ * CPU lacks is narrowed to a lower one by the library, and one this build
+ * lacks is refused (-EOPNOTSUPP): a test that ran there would pass in
+ * another path's name.
  */
 static inline const char *utfconv_path_missing(enum utfconv_path path,
 					       int level)
 {
 	unsigned int want = utfconv_path_want(path);
 
+	if (level == -EOPNOTSUPP)
+		return utfconv_path_unbuilt(want);
 	if (level < 0)
 		return "no such codec path";
 	if ((unsigned int)level >= want)
 		return NULL;
-	if (!UTFCONV_HAVE_SIMD)
-		return "no SIMD paths on this architecture";
 	if (want == UTFCONV_LEVEL_AVX512)
 		return "no AVX-512 on this CPU";
 	if (want == UTFCONV_LEVEL_AVX2)

@@ -819,11 +819,7 @@ static void utfconv_check_ascii_tails(void *ctx)
  * of one FPU section), with a two-byte character in its second chunk and
  * one near its end.
  */
-#if UTFCONV_HAVE_SIMD
 #define UTFCONV_ALIGN_LONG	(2 * UTFCONV_SIMD_CHUNK + 100)
-#else
-#define UTFCONV_ALIGN_LONG	8292
-#endif
 
 /* @in converted in @direction into output at every alignment */
 static bool utfconv_align_one(void *ctx, u32 direction, const u8 *in,
@@ -857,15 +853,10 @@ static bool utfconv_align_utf8(void *ctx, const u8 *in, size_t n, u8 *buf)
  * input end a section every UTFCONV_SIMD_CHUNK bytes. A character, an
  * ill-formed sequence or a surrogate at each position around each end,
  * straddling it, in UTF-8 text that is ASCII or two-byte characters
- * after the run. The same numbers where there is no SIMD.
+ * after the run. The same numbers where no SIMD path is built.
  */
-#if UTFCONV_HAVE_SIMD
 #define UTFCONV_SECTION_CHUNK	UTFCONV_SIMD_CHUNK
 #define UTFCONV_SECTION_SHIFT	UTFCONV_SIMD_ASCII_SHIFT
-#else
-#define UTFCONV_SECTION_CHUNK	4096
-#define UTFCONV_SECTION_SHIFT	4
-#endif
 #define UTFCONV_SECTION_ASCII	(UTFCONV_SECTION_CHUNK << UTFCONV_SECTION_SHIFT)
 #define UTFCONV_SECTION_PRE	(UTFCONV_SECTION_CHUNK / 2)
 #define UTFCONV_SECTION_REST	(UTFCONV_SECTION_PRE + UTFCONV_SECTION_CHUNK - \

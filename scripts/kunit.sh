@@ -21,6 +21,8 @@
 #   KUNIT_TESTS_DIR    directory placed as kunit/ of the tree: its *.c,
 #                      *.h and Kbuild (default kunit/)
 #   KUNIT_LOG          parsed results (default build/kunit.log)
+#   KUNIT_MAKE_OPTION  one make variable for the build, e.g. UTFCONV_ISA=
+#                      (the portable codec alone, kmod/Kbuild)
 
 . "$(dirname "$0")/lib.sh"
 
@@ -97,7 +99,8 @@ log "kunit: build $BUILD"
 cd "$TREE"
 KUNIT=(python3 ./tools/testing/kunit/kunit.py)
 "${KUNIT[@]}" build --kunitconfig="$KUNITCONFIG" \
-	--jobs="${KUNIT_JOBS:-$(nproc)}" --build_dir="$BUILD"
+	--jobs="${KUNIT_JOBS:-$(nproc)}" --build_dir="$BUILD" \
+	${KUNIT_MAKE_OPTION+--make_options="$KUNIT_MAKE_OPTION"}
 
 # One boot of the UML kernel: the suites run every codec path themselves.
 # Its console goes to test-all.log (and test.log), its parsed results to

@@ -85,46 +85,106 @@ maintainers() {
 		"$GIT_AUTHOR_NAME" "$GIT_AUTHOR_EMAIL" "$@"
 }
 
-# lib_files KIND: the library's sources of kmod/ of one kind: fsname (the
-# file-name functions), codec (everything else but the device).
+# lib_files KIND: the library's sources of kmod/ of one kind, each in its
+# own patch: codec (the portable codec, with the headers it includes,
+# whose hooks are constants without the x86-64 symbols), x86 (the
+# dispatch and the BMI2 steps' key), sse2, avx2, avx512 (the SIMD paths of
+# each instruction set), fsname (the file-name functions).
 lib_files() {
-	local f
+	local f k
 	for f in "$SRC"/kmod/*.[ch]; do
 		case ${f##*/} in
-		*.mod.c) ;;
-		utfconv_dev.c) ;;
-		utfconv_fsname.*) [ "$1" = fsname ] && echo "$f" ;;
-		*) [ "$1" = codec ] && echo "$f" ;;
+		*.mod.c | utfconv_dev.c) continue ;;
+		utfconv_fsname.*) k=fsname ;;
+		utfconv_x86.c) k=x86 ;;
+		utfconv_sse2.c | utfconv_sse.h | utfconv_simd_tables.*) k=sse2 ;;
+		utfconv_avx2*) k=avx2 ;;
+		utfconv_avx512*) k=avx512 ;;
+		*) k=codec ;;
 		esac
+		[ "$k" = "$1" ] && echo "$f"
 	done
 }
 
-# lib_makefile FSNAME TESTS: lib/utfconv/Makefile from kmod/Kbuild, less
-# what only the out-of-tree build needs (the device, include paths), with
-# or without the file-name object and the tests. The FPU flags keep their
-# fallback: UML, where kunit.py runs the suites, has no CC_FLAGS_FPU.
+# kbuild_var NAME: the value of NAME := ... in kmod/Kbuild, continuation
+# lines joined: the flags of an instruction set's objects, which
+# lib/utfconv/Kconfig tests as kmod/Kbuild's out-of-tree block does.
+kbuild_var() {
+	awk -v n="$1" '
+		{ line = line $0 }
+		/\\$/ { sub(/\\$/, "", line); next }
+		{
+			if (index(line, n " := ") == 1)
+				print substr(line, length(n) + 5)
+			line = ""
+		}
+	' "$SRC/kmod/Kbuild" | tr -s '\t ' '  '
+}
+
+# lib_makefile ISAS FSNAME TESTS: lib/utfconv/Makefile from kmod/Kbuild,
+# less what only the out-of-tree build needs (the device, include paths,
+# the block that stands in for Kconfig there), with the paragraphs of the
+# instruction sets in ISAS (x86 sse2 avx2 avx512) only, with or without
+# the file-name object and the tests. A paragraph (the lines between blank
+# ones, comments left out) belongs to an instruction set where it names
+# its symbol or defines its flags. The FPU flags keep their fallback:
+# UML, where kunit.py runs the suites, has no CC_FLAGS_FPU.
 lib_makefile() {
 	{
 		echo "# SPDX-License-Identifier: GPL-2.0"
 		echo
-		awk -v fsname="$1" '
-			/^#/ || /^$/ { next }
-			/CONFIG_UTFCONV_DEV/ || /^ccflags-y/ { next }
-			fsname == "n" { sub(/ utfconv_fsname\.o/, "") }
-			{ print }
+		awk -v isas=" $1 " -v fsname="$2" '
+			BEGIN {
+				RS = ""; FS = "\n"
+				key["x86"] = "CONFIG_UTFCONV_X86"
+				key["sse2"] = "CONFIG_UTFCONV_SSE2|(^|\n)UTFCONV_FPU_FLAGS :="
+				key["avx2"] = "CONFIG_UTFCONV_AVX2|(^|\n)UTFCONV_AVX2_FLAGS :="
+				key["avx512"] = "CONFIG_UTFCONV_AVX512|(^|\n)UTFCONV_AVX512_FLAGS :="
+			}
+			{
+				out = ""
+				for (i = 1; i <= NF; i++) {
+					l = $i
+					if (l ~ /^#/ || l ~ /CONFIG_UTFCONV_DEV/ ||
+					    l ~ /^ccflags-y/)
+						continue
+					if (fsname == "n")
+						sub(/ utfconv_fsname\.o/, "", l)
+					out = out l "\n"
+				}
+				if (out == "" || out ~ /UTFCONV_ISA/)
+					next
+				for (k in key)
+					if (index(isas, " " k " ") == 0 && out ~ key[k])
+						next
+				printf "%s%s", (n++ ? "\n" : ""), out
+			}
 		' "$SRC/kmod/Kbuild"
-		if [ "$2" = y ]; then
+		if [ "$3" = y ]; then
 			printf '\nobj-$(CONFIG_UTFCONV_KUNIT_TEST) += tests/\n'
 		fi
 	} >"$TREE/lib/utfconv/Makefile"
 }
 
-# --- 1: the codec --------------------------------------------------------
+# lib_patch KIND NAME ISAS: the library's files of KIND, its Makefile with
+# ISAS, the files in MAINTAINERS, committed with scripts/series/NAME.txt.
+lib_patch() {
+	local f
+	for f in $(lib_files "$1"); do
+		cp "$f" "$TREE/lib/utfconv/"
+	done
+	lib_makefile "$3" n n
+	# shellcheck disable=SC2046 # one argument per file
+	maintainers $(lib_files "$1" | sed 's|.*/|lib/utfconv/|')
+	commit "$2"
+}
+
+# --- 1: the portable codec -------------------------------------------------
+# The headers the portable code includes (utfconv_x86.h, utfconv_simd.h,
+# utfconv_bmi2.h) test the x86-64 symbols of patches 2-5, unset here:
+# their hooks are constants and the codec is the scalar paths alone.
 mkdir -p "$TREE/lib/utfconv"
 cp "$SRC/include/linux/utfconv.h" "$TREE/include/linux/utfconv.h"
-for f in $(lib_files codec); do
-	cp "$f" "$TREE/lib/utfconv/"
-done
 cat >"$TREE/lib/utfconv/Kconfig" <<'EOF'
 # SPDX-License-Identifier: GPL-2.0
 
@@ -136,24 +196,64 @@ config UTFCONV
 	  policies and exact error offsets. The filesystems that translate
 	  names with it select it; say M here to build it for other code.
 EOF
-lib_makefile n n
 sed -i '$a\\nsource "lib/utfconv/Kconfig"' "$TREE/lib/Kconfig"
 printf '\nobj-$(CONFIG_UTFCONV) += utfconv/\n' >>"$TREE/lib/Makefile"
-# shellcheck disable=SC2046 # one argument per file
-maintainers include/linux/utfconv.h lib/utfconv/Kconfig lib/utfconv/Makefile \
-	$(lib_files codec | sed 's|.*/|lib/utfconv/|')
-commit 01-codec
+maintainers include/linux/utfconv.h lib/utfconv/Kconfig lib/utfconv/Makefile
+lib_patch codec 01-codec ""
 
-# --- 2: the file-name functions -----------------------------------------
+# --- 2..5: the x86-64 paths, one instruction set each -----------------------
+# Each a hidden symbol (kmod/Kbuild says what each builds), set where the
+# compiler takes the flags kmod/Kbuild gives its objects, as lib/raid6's
+# AVX-512 code is built only with CONFIG_AS_AVX512.
+cat >>"$TREE/lib/utfconv/Kconfig" <<'EOF'
+
+config UTFCONV_X86
+	def_bool UTFCONV && X86_64
+	help
+	  The x86-64 CPU dispatch of utfconv, and the BMI2 steps (PDEP
+	  and PEXT) of its scalar paths where the CPU runs them fast.
+EOF
+lib_patch x86 02-x86 "x86"
+
+cat >>"$TREE/lib/utfconv/Kconfig" <<'EOF'
+
+config UTFCONV_SSE2
+	def_bool UTFCONV_X86
+	help
+	  utfconv's SSE2 and SSSE3 paths for large buffers.
+EOF
+lib_patch sse2 03-sse2 "x86 sse2"
+
+cat >>"$TREE/lib/utfconv/Kconfig" <<EOF
+
+config UTFCONV_AVX2
+	def_bool UTFCONV_SSE2 && \$(cc-option,$(kbuild_var UTFCONV_AVX2_FLAGS))
+	help
+	  utfconv's AVX2 paths, where the compiler builds AVX2 code.
+EOF
+lib_patch avx2 04-avx2 "x86 sse2 avx2"
+
+cat >>"$TREE/lib/utfconv/Kconfig" <<EOF
+
+config UTFCONV_AVX512
+	def_bool UTFCONV_AVX2 && \$(cc-option,$(kbuild_var UTFCONV_AVX512_FLAGS))
+	help
+	  utfconv's AVX-512 paths (F, BW, VL, VBMI and VBMI2), where the
+	  compiler builds them (GCC 8, clang 6 and later).
+EOF
+ISAS="x86 sse2 avx2 avx512"
+lib_patch avx512 05-avx512 "$ISAS"
+
+# --- 6: the file-name functions -----------------------------------------
 for f in $(lib_files fsname); do
 	cp "$f" "$TREE/lib/utfconv/"
 done
-lib_makefile y n
+lib_makefile "$ISAS" y n
 # shellcheck disable=SC2046
 maintainers $(lib_files fsname | sed 's|.*/|lib/utfconv/|')
-commit 02-fsname
+commit 06-fsname
 
-# --- 3: the KUnit suites --------------------------------------------------
+# --- 7: the KUnit suites --------------------------------------------------
 T=$TREE/lib/utfconv/tests
 mkdir -p "$T"
 python3 "$SRC/scripts/gen_vectors.py" --kunit "$T/utfconv_vectors_gen.h"
@@ -181,11 +281,11 @@ config UTFCONV_KUNIT_TEST
 EOF
 printf 'CONFIG_KUNIT=y\nCONFIG_NLS=y\nCONFIG_UTFCONV_KUNIT_TEST=y\n' \
 	>"$TREE/lib/utfconv/.kunitconfig"
-lib_makefile y y
+lib_makefile "$ISAS" y y
 maintainers lib/utfconv/.kunitconfig lib/utfconv/tests/
-commit 03-kunit
+commit 07-kunit
 
-# --- 4..: one filesystem each ----------------------------------------------
+# --- 8..: one filesystem each ----------------------------------------------
 # fs_convert FS CONFIG: our patch where SmPL cannot say it, then the
 # semantic patch, and CONFIG selects the library; the names= mount option
 # goes into the filesystem's page of Documentation/filesystems/ too.
@@ -212,7 +312,7 @@ open(p, "w").write(t[:m.end()] + "\tselect UTFCONV\n" + t[m.end():])
 EOF2
 		die "fs/$1/Kconfig: no 'select NLS' under config $2 to add UTFCONV beside"
 }
-n=4
+n=8
 for fs in fat:FAT_FS exfat:EXFAT_FS ntfs3:NTFS3_FS isofs:JOLIET jfs:JFS_FS udf:UDF_FS; do
 	fs_convert "${fs%%:*}" "${fs#*:}"
 	commit "$(printf '%02d' $n)-fs-${fs%%:*}"

@@ -14,8 +14,9 @@ CODEC_DEPS := $(filter-out %.mod.c,$(wildcard $(TOPDIR)/kmod/*.[ch] \
 	$(TOPDIR)/include/linux/utfconv.h \
 	$(TOPDIR)/include/uapi/linux/utfconv.h
 
-# $(call codec_srcs,CC): the codec's sources for CC's target; the SIMD
-# paths only where it is x86-64 (kmod/Kbuild: CONFIG_X86_64). The AVX2 and
+# $(call codec_srcs,CC): the codec's sources for CC's target; the x86-64
+# paths only where it is x86-64, all of them (compat/linux/kconfig.h sets
+# the CONFIG_UTFCONV_* symbols of kmod/Kbuild there). The AVX2 and
 # AVX-512 files' functions carry their target attribute themselves, so
 # that one command line builds them all.
 codec_srcs = $(addprefix $(TOPDIR)/kmod/,utfconv_codec.c utfconv_utf8.c \

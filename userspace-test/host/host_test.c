@@ -1004,7 +1004,7 @@ int main(int argc, char **argv)
 	why = utfconv_path_missing(path, level);
 	if (why) {
 		printf("host_test -s %u: skipped: %s\n", path, why);
-		return level < 0 ? 2 : 0;
+		return level == -EINVAL ? 2 : 0;
 	}
 	host_path = path;
 	shared = argv[i];

@@ -7,9 +7,18 @@
 #ifndef _UTFCONV_COMPAT_LINUX_KCONFIG_H
 #define _UTFCONV_COMPAT_LINUX_KCONFIG_H
 
-/* The SIMD paths where the host is x86-64, as the kernel's CONFIG_X86_64. */
+/*
+ * The SIMD paths where the host is x86-64, as the kernel's CONFIG_X86_64
+ * and the hidden symbols of kmod/Kbuild's instruction sets give them: all
+ * of them (the AVX2 and AVX-512 files carry their target attributes, so a
+ * compiler that builds the host tests takes them).
+ */
 #ifdef __x86_64__
 #define CONFIG_X86_64 1
+#define CONFIG_UTFCONV_X86 1
+#define CONFIG_UTFCONV_SSE2 1
+#define CONFIG_UTFCONV_AVX2 1
+#define CONFIG_UTFCONV_AVX512 1
 #endif
 
 /*
