@@ -96,7 +96,7 @@ HOST_JOBS ?= $(shell nproc)
 HOST_PATH_RUNS := $(foreach s,3 4 5 6,$(foreach p,runs random iconv,host-check-s$(s)-$(p)))
 HOST_UCHAR_RUNS := host-check-uchar-runs host-check-uchar-random
 HOST_CHECK_RUNS := host-check-s0 host-check-s2 host-check-s7 $(HOST_PATH_RUNS) \
-	$(HOST_UCHAR_RUNS) host-check-guard host-check-tables host-check-bmi2 \
+	$(HOST_UCHAR_RUNS) host-check-guard host-check-bmi2 \
 	host-be host-check-field-cases
 
 host-check: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli \
@@ -118,10 +118,6 @@ host-check-field-cases:
 		echo "host-check: FAIL: kunit/field-cases.tsv differs from $(FIELD_CASES) (diff above)"; \
 		exit 1; \
 	fi
-
-host-check-tables:
-	$(PYTHON) $(TOPDIR)/scripts/gen_simd_tables.py --check \
-		$(TOPDIR)/kmod/utfconv_simd_tables.h
 
 host-check-s0:
 	$(HOST_BUILD)/host_test -q -s 0 $(SHARED) \
