@@ -18,7 +18,8 @@
  *	get: SIMD for large buffers where the CPU has it
  * @UTFCONV_PATH_SIMD: the SIMD paths whatever the size, with every
  *	instruction set the CPU has
- * @UTFCONV_PATH_SSE2: the same with SSE2 only
+ * @UTFCONV_PATH_SSE2: the same with SSE2 only (from UTF-16; from UTF-8,
+ *	the scalar paths: SSE2 alone does not beat them there)
  * @UTFCONV_PATH_SSSE3: the same without AVX2
  * @UTFCONV_PATH_GENERIC: the scalar paths only, without the BMI2 steps:
  *	what other CPUs and architectures run
@@ -132,8 +133,6 @@ static inline const u8 *utfconv_simd_cut(const u8 *s, const u8 *se,
  * Each is built where its instruction set's symbol is (kmod/Kbuild);
  * utfconv_simd_section() calls none that is not.
  */
-u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
-			   u8 **dp, u8 *de, bool be);
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
 			    u8 **dp, u8 *de, bool le);
 u64 utfconv_ssse3_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,

@@ -17,24 +17,25 @@
  * scratch bytes past the output they report, never past the end of the
  * output buffer.
  *
- * UTF-8 to UTF-16, 16 input bytes at a time: ASCII bytes are widened with
- * two unpacks; otherwise the longest prefix of whole one- to three-byte
- * sequences (any script of the BMP, with its spaces and punctuation) is
- * validated with byte masks and decoded in 16-bit lanes, each lane from
- * its byte and the two after it, and the lanes of the characters' first
- * bytes are packed with SSSE3 pshufb and a table of masks where the CPU has
- * it (32 bytes at a time then), else stored one after the other without a
- * branch per character.
- * Sixteen bytes without ASCII that start a run of two-byte sequences
- * (Cyrillic, Greek, Hebrew, Arabic) or, with SSSE3, of three-byte ones
- * (CJK, Indic, Thai) are checked against the run's fixed pattern of lead
- * and continuation bytes and decoded in place, eight or five characters at
- * a time; a whole vector's worth advances by a constant, so that the next
- * load does not wait on the count (the loop is otherwise bound by the
- * latency from one load through the checks to the next address). With
- * SSSE3, runs of four-byte sequences (emoji) become surrogate pairs four
- * at a time; other four-byte sequences and surrogates go through one
+ * UTF-8 to UTF-16, with SSSE3 only, 16 input bytes at a time: ASCII bytes
+ * are widened with two unpacks; otherwise the longest prefix of whole one-
+ * to three-byte sequences (any script of the BMP, with its spaces and
+ * punctuation) in 32 bytes is validated with byte masks and decoded in
+ * 16-bit lanes, each lane from its byte and the two after it, and the
+ * lanes of the characters' first bytes are packed with pshufb and a table
+ * of masks.
+ * Sixteen bytes without ASCII that start a run of two-, three- or
+ * four-byte sequences (Cyrillic, Greek, Hebrew, Arabic; CJK, Indic, Thai;
+ * emoji) are checked against the run's fixed pattern of lead and
+ * continuation bytes and decoded in place, eight or five characters, or
+ * four surrogate pairs, at a time; a whole vector's worth advances by a
+ * constant, so that the next load does not wait on the count (the loop is
+ * otherwise bound by the latency from one load through the checks to the
+ * next address). Other four-byte sequences and surrogates go through one
  * scalar block.
+ * Without SSSE3 the scalar paths convert UTF-8: the same steps with the
+ * lanes stored one after the other instead of packed were no faster than
+ * the scalar block (Documentation/benchmarks.rst, the tier table).
  *
  * UTF-16 to UTF-8: 16 ASCII units are narrowed with one saturating pack;
  * 8 units below 0x800 are encoded in their 16-bit lanes and packed with
@@ -50,10 +51,6 @@
  * vectors by constant shuffles. Four surrogate pairs in a row (emoji) are
  * encoded in 32-bit lanes; unpaired surrogates, and pairs across vectors,
  * go through one scalar block.
- *
- * Without SSSE3, sixteen bytes of UTF-8 without ASCII other than a run of
- * two-byte sequences (CJK, Thai) go through the scalar block, whose
- * branches are well predicted there and which is as fast.
  */
 
 #include <linux/types.h>
@@ -211,28 +208,6 @@ static __always_inline unsigned int utfconv_utf8_whole(const u8 *s,
 			16 * i;
 	}
 	return utfconv_utf8_cut(lead2, lead3, c, m, form, all, first);
-}
-
-/*
- * SSE2: the prefix utfconv_utf8_whole() allows in the 16 bytes at @s,
- * decoded: the code unit of each character in the lane of its first byte
- * (*@u0: bytes 0-7, *@u1: bytes 8-15), *@first those lanes. Returns the
- * length of the prefix in bytes, or 0.
- */
-static __always_inline unsigned int utfconv_utf8_prefix(const u8 *s,
-							utfconv_u16x8 *u0,
-							utfconv_u16x8 *u1,
-							u32 *first)
-{
-	utfconv_u8x16 v, n1, n2, l2, l3;
-	unsigned int k;
-
-	k = utfconv_utf8_whole(s, 1, &v, &n1, &n2, &l2, &l3, first);
-	if (!k)
-		return 0;
-	*u0 = utfconv_utf8_lanes(v, n1, n2, l2, l3, false);
-	*u1 = utfconv_utf8_lanes(v, n1, n2, l2, l3, true);
-	return k;
 }
 
 /*
@@ -421,17 +396,17 @@ static __always_inline unsigned int utfconv_sse2_utf8_ascii(u8 *d,
 }
 
 /*
- * Sixteen bytes @v at *@sp without ASCII: runs of two-byte sequences
- * (Cyrillic, Greek, Hebrew, Arabic words), with SSSE3 also of three- and
- * four-byte ones (CJK, Indic, Thai; emoji), decoded in place at *@dp, no
- * packing; a whole vector's worth advances by a constant, so that the
- * next load need not wait for the count. Returns the code points taken,
- * 0 where @v starts no such run; *@sp and *@dp advanced.
+ * Sixteen bytes @v at *@sp without ASCII: runs of two-, three- or
+ * four-byte sequences (Cyrillic, Greek, Hebrew, Arabic words; CJK, Indic,
+ * Thai; emoji), decoded in place at *@dp, no packing; a whole vector's
+ * worth advances by a constant, so that the next load need not wait for
+ * the count. Returns the code points taken, 0 where @v starts no such
+ * run; *@sp and *@dp advanced.
  */
-static __always_inline unsigned int utfconv_sse2_utf8_runs(const u8 **sp,
-							   u8 **dp,
-							   utfconv_u8x16 v,
-							   bool be, bool ssse3)
+static __always_inline unsigned int utfconv_ssse3_utf8_runs(const u8 **sp,
+							    u8 **dp,
+							    utfconv_u8x16 v,
+							    bool be)
 {
 	const u8 *s = *sp;
 	utfconv_u16x8 u;
@@ -448,8 +423,6 @@ static __always_inline unsigned int utfconv_sse2_utf8_runs(const u8 **sp,
 		*dp += 16;
 		return 8;
 	}
-	if (!ssse3)
-		return 0;
 	if ((*s & 0xF8) == 0xF0) {
 		k = utfconv_utf8_run4(v, &w, be);
 		return k ? utfconv_take4(sp, dp, w, k) : 0;
@@ -472,42 +445,8 @@ static __always_inline unsigned int utfconv_sse2_utf8_runs(const u8 **sp,
 	return k;
 }
 
-/*
- * SSE2: the prefix of whole one- to three-byte sequences of the 16 bytes
- * at @s (utfconv_utf8_prefix()), its code units stored at @d one after
- * the other without a branch: returns the bytes taken, 0 if none;
- * *@units the code units written.
- */
-static __always_inline unsigned int utfconv_sse2_utf8_mixed(const u8 *s,
-							    u8 *d, bool be,
-							    unsigned int *units)
-{
-	utfconv_u16x8 u0, u1;
-	unsigned int i, k, pos = 0;
-	u16 lanes[16];
-	u32 first;
-
-	k = utfconv_utf8_prefix(s, &u0, &u1, &first);
-	if (!k)
-		return 0;
-	if (be) {
-		u0 = u0 << 8 | u0 >> 8;
-		u1 = u1 << 8 | u1 >> 8;
-	}
-	__builtin_memcpy(lanes, &u0, 16);
-	__builtin_memcpy(lanes + 8, &u1, 16);
-#pragma GCC unroll 16
-	for (i = 0; i < 16; i++) {
-		__builtin_memcpy(d + pos, &lanes[i], 2);
-		pos += 2 * (first >> i & 1);
-	}
-	*units = pos / 2;
-	return k;
-}
-
-static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
-					     u8 **dp, u8 *de, bool be,
-					     bool ssse3)
+static __always_inline u64 utfconv_ssse3_utf8(const u8 **sp, const u8 *se,
+					      u8 **dp, u8 *de, bool be)
 {
 	const u8 *s = *sp, *s0;
 	u8 *d = *dp;
@@ -532,7 +471,7 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 			continue;
 		}
 		if (m == 0xFFFF) {
-			k = utfconv_sse2_utf8_runs(&s, &d, v, be, ssse3);
+			k = utfconv_ssse3_utf8_runs(&s, &d, v, be);
 			ncp += k;
 			if (k)
 				continue;
@@ -545,11 +484,9 @@ static __always_inline u64 utfconv_sse2_utf8(const u8 **sp, const u8 *se,
 		 * empty: a four-byte sequence, a surrogate or trouble.
 		 */
 		k = 0;
-		if (ssse3 && (m != 0xFFFF ||
-			      !utfconv_movemask((utfconv_u8x16)(v >= 0xE0))))
+		if (m != 0xFFFF ||
+		    !utfconv_movemask((utfconv_u8x16)(v >= 0xE0)))
 			k = utfconv_utf8_mixed32(s, d, be, &units);
-		else if (!ssse3 && m != 0xFFFF)
-			k = utfconv_sse2_utf8_mixed(s, d, be, &units);
 		if (k) {
 			s += k;
 			d += 2 * units;
@@ -790,18 +727,6 @@ static __always_inline u64 utfconv_sse2_utf16(const u8 **sp, const u8 *se,
 	return ncp;
 }
 
-/* One FPU section's worth from UTF-8, an instance per flag. */
-static __always_inline u64 utfconv_sse_from_utf8(const u8 **sp, const u8 *se,
-						 const u8 **cep, u8 **dp,
-						 u8 *de, bool be, bool ssse3)
-{
-	const u8 *ce = utfconv_simd_cut(*sp, se, UTFCONV_SIMD_CHUNK);
-
-	*cep = ce;
-	return be ? utfconv_sse2_utf8(sp, ce, dp, de, true, ssse3) :
-		    utfconv_sse2_utf8(sp, ce, dp, de, false, ssse3);
-}
-
 /* One FPU section's worth from UTF-16, an instance per flag. */
 static __always_inline u64 utfconv_sse_from_utf16(const u8 **sp,
 						  const u8 *se,
@@ -816,7 +741,7 @@ static __always_inline u64 utfconv_sse_from_utf16(const u8 **sp,
 }
 
 /**
- * utfconv_sse2_from_utf8() - convert well-formed UTF-8 to UTF-16 with SSE2
+ * utfconv_ssse3_from_utf8() - convert well-formed UTF-8 to UTF-16 with SSSE3
  * @sp: in/out: next input byte
  * @se: end of the input
  * @cep: out: end of the input this call's budget allowed,
@@ -829,27 +754,21 @@ static __always_inline u64 utfconv_sse_from_utf16(const u8 **sp,
  *
  * Converts whole characters (no surrogates: those are for the careful
  * path) while the input and output left cover a block's worst case, one
- * FPU section's worth.
+ * FPU section's worth. The AVX2 path also calls it for what its own steps
+ * do not take, with @se at most a few vectors on.
  *
- * Context: Between kernel_fpu_begin() and kernel_fpu_end().
+ * Context: Between kernel_fpu_begin() and kernel_fpu_end(), on a CPU with
+ * SSSE3.
  * Return: the number of code points converted; *@sp and *@dp advanced.
- */
-u64 utfconv_sse2_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
-			   u8 **dp, u8 *de, bool be)
-{
-	return utfconv_sse_from_utf8(sp, se, cep, dp, de, be, false);
-}
-
-/*
- * utfconv_sse2_from_utf8() on a CPU with SSSE3: the decoded lanes packed
- * by pshufb, runs of three- and four-byte sequences decoded in place. The
- * AVX2 path also calls it for what its own steps do not take, with @se at
- * most a few vectors on.
  */
 u64 utfconv_ssse3_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			    u8 **dp, u8 *de, bool be)
 {
-	return utfconv_sse_from_utf8(sp, se, cep, dp, de, be, true);
+	const u8 *ce = utfconv_simd_cut(*sp, se, UTFCONV_SIMD_CHUNK);
+
+	*cep = ce;
+	return be ? utfconv_ssse3_utf8(sp, ce, dp, de, true) :
+		    utfconv_ssse3_utf8(sp, ce, dp, de, false);
 }
 
 /**
@@ -857,7 +776,7 @@ u64 utfconv_ssse3_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
  * @sp: in/out: next input byte
  * @se: end of the input
  * @cep: out: end of the input this call's budget allowed, as for
- *	utfconv_sse2_from_utf8()
+ *	utfconv_ssse3_from_utf8()
  * @dp: in/out: next output byte
  * @de: end of the output buffer
  * @le: UTF-16LE input, else UTF-16BE

@@ -446,6 +446,9 @@ static __always_inline int utfconv_from_utf8(struct utfconv_state *st,
 	u64 ncp = 0;
 	int ret = 0;
 
+	/* from UTF-8, SSE2 alone is no faster than the scalar paths */
+	if (simd < UTFCONV_LEVEL_SSSE3)
+		simd = 0;
 	for (;;) {
 		next = UTFCONV_NEXT_ITEM;
 		if (likely(plain)) {

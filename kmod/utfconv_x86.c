@@ -28,7 +28,8 @@
 /**
  * DOC: SIMD paths
  *
- * On x86-64 the block paths have SSE2, SSSE3 and AVX2 counterparts for
+ * On x86-64 the block paths have SSE2 (from UTF-16 only: from UTF-8, SSE2
+ * alone does not beat the scalar paths), SSSE3 and AVX2 counterparts for
  * large buffers (utfconv_sse2.c, utfconv_avx2_*.c). They run only where
  * may_use_simd() allows, between kernel_fpu_begin() and kernel_fpu_end()
  * (utfconv_simd(), utfconv_x86.h), a bounded amount of work per FPU

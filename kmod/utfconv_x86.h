@@ -151,12 +151,11 @@ static __always_inline u64 utfconv_simd_section(const u8 **sp, const u8 *se,
 		return utfconv_avx2_from_utf8(sp, se, cep, dp, de, flag);
 	if (avx2)
 		return utfconv_avx2_from_utf16(sp, se, cep, dp, de, flag);
-	if (level >= UTFCONV_LEVEL_SSSE3 && utf8)
+	/* from UTF-8, utfconv_simd_usable() gives SSSE3 or more */
+	if (utf8)
 		return utfconv_ssse3_from_utf8(sp, se, cep, dp, de, flag);
 	if (level >= UTFCONV_LEVEL_SSSE3)
 		return utfconv_ssse3_from_utf16(sp, se, cep, dp, de, flag);
-	if (utf8)
-		return utfconv_sse2_from_utf8(sp, se, cep, dp, de, flag);
 	return utfconv_sse2_from_utf16(sp, se, cep, dp, de, flag);
 }
 

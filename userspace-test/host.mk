@@ -150,7 +150,7 @@ host-check-bmi2:
 # host-check-sS-PART: part PART with path S (3: SSE2 only, 4: no AVX2,
 # 5: scalar without BMI2, 6: no AVX-512, the AVX2 paths where the CPU has
 # them)
-HOST_PATH_NAME = $(if $(filter 3-%,$*),SIMD paths SSE2 only,$(if $(filter 4-%,$*),SIMD paths without AVX2,$(if $(filter 6-%,$*),SIMD paths without AVX-512,scalar paths without BMI2)))
+HOST_PATH_NAME = $(if $(filter 3-%,$*),SIMD paths SSE2 only (from UTF-16),$(if $(filter 4-%,$*),SIMD paths without AVX2,$(if $(filter 6-%,$*),SIMD paths without AVX-512,scalar paths without BMI2)))
 $(HOST_PATH_RUNS): host-check-s%:
 	@echo "host-check: part $(lastword $(subst -, ,$*)), $(HOST_PATH_NAME) (-s $(firstword $(subst -, ,$*)))"
 	@$(HOST_BUILD)/host_test -q -s $(firstword $(subst -, ,$*)) \

@@ -664,15 +664,17 @@ static void test_long_seq_runs(void)
  * How many FPU sections @bytes of ASCII (as UTF-8, or as UTF-16LE with
  * @utf16) take at codec level @level: at least one per budget's worth (a
  * lead run over its cap, or a budget gone below 0, gives fewer), at most
- * one per budget less a block (or the sections were cut short).
+ * one per budget less a block (or the sections were cut short). From
+ * UTF-8, SSE2 alone (level 1) takes none: the scalar paths convert it.
  */
 static void check_fpu_sections(struct host_ctx *ctx, int level, bool utf16,
 			       const u8 *in, size_t bytes, u8 *out)
 {
-	size_t most = level >= UTFCONV_LEVEL_AVX2 && !utf16 ?
+	int simd = !utf16 && level < UTFCONV_LEVEL_SSSE3 ? 0 : level;
+	size_t most = simd >= UTFCONV_LEVEL_AVX2 && !utf16 ?
 		      UTFCONV_SECTION_ASCII : UTFCONV_SECTION_CHUNK;
-	size_t lo = level ? (bytes + most + 64 - 1) / (most + 64) : 0;
-	size_t hi = level ? bytes / (most - 256) + 2 : 0;
+	size_t lo = simd ? (bytes + most + 64 - 1) / (most + 64) : 0;
+	size_t hi = simd ? bytes / (most - 256) + 2 : 0;
 	unsigned long n0 = utfconv_compat_fpu_sections, n;
 	ssize_t r;
 
@@ -1031,7 +1033,7 @@ int main(int argc, char **argv)
 	       !UTFCONV_HAVE_SIMD ? "scalar only (no SIMD on this machine)" :
 	       path == UTFCONV_PATH_SIMD ? "SIMD whatever the size (-s 2)" :
 	       path == UTFCONV_PATH_SSE2 ?
-	       "SIMD whatever the size, SSE2 only (-s 3)" :
+	       "SIMD whatever the size, SSE2 only: from UTF-16 (-s 3)" :
 	       path == UTFCONV_PATH_SSSE3 ?
 	       "SIMD whatever the size, no AVX2 (-s 4)" :
 	       path == UTFCONV_PATH_GENERIC ?
