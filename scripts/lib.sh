@@ -122,6 +122,14 @@ sync_text() {
 	fi
 }
 
+# maintainer_identity CLONE: git am commits as someone, the maintainer
+# taking the series, whom a fresh machine's git does not know (no
+# user.name, no user.email): give CLONE one of its own.
+maintainer_identity() {
+	git -C "$1" config user.name "utfconv series-test"
+	git -C "$1" config user.email "series-test@utfconv.invalid"
+}
+
 # copy_module_tree DEST: copy the module's sources (Kbuild, kmod/,
 # include/) to DEST for a separate out-of-tree build. A file is copied only
 # when its content differs, and then gets a new mtime, so make rebuilds

@@ -49,6 +49,7 @@ if [ -z "$TREE" ]; then
 	rm -rf "$TREE"
 	git clone -q --shared "$CDIR/linux" "$TREE"
 	git -C "$TREE" checkout -q -B boot base
+	maintainer_identity "$TREE"
 	for p in "$OUT"/0*.patch; do
 		[ "${p##*/}" = 0000-cover-letter.patch ] && continue
 		git -C "$TREE" am -q "$p" || die "git am ${p##*/} failed"

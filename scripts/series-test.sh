@@ -66,6 +66,7 @@ fi
 rm -rf "$TEST"
 git clone -q --shared "$CDIR/linux" "$TEST"
 git -C "$TEST" checkout -q -B test base
+maintainer_identity "$TEST"
 
 kconfig() {
 	"$TEST/scripts/config" --file "$KO/.config" "${CONFIG_SET[@]}"
