@@ -65,14 +65,13 @@ sync_dir() {
 	mkdir -p "$to"
 	for f in "$to"/*; do
 		case $f in *.c|*.h) ;; *) continue ;; esac
-		# what kbuild writes (utfconv_mktables' tables) stays
-		[ "${f##*/}" != utfconv_simd_tables.c ] || continue
 		[ -f "$f" ] && { [ ! -f "$from/${f##*/}" ] || [ "${f%.mod.c}" != "$f" ]; } &&
 			rm -f "$f"
 	done
 	for g in "$@"; do
 		for f in "$from"/$g; do
-			case $f in *.mod.c | */utfconv_simd_tables.c) continue ;; esac	# kbuild output
+			# kbuild output (in FROM where it built in place)
+			case $f in *.mod.c | */utfconv_simd_tables.c) continue ;; esac
 			[ -f "$f" ] && sync_file "$f" "$to/${f##*/}"
 		done
 	done
