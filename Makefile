@@ -188,7 +188,6 @@ uninstall: install-check
 clean:
 	rm -rf build
 	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd \
-		kmod/utfconv_simd_tables.c kmod/utfconv_mktables \
 		kmod/.*.d kmod/modules.order kunit/*.o kunit/*.ko kunit/*.mod \
 		kunit/*.mod.c kunit/.*.cmd kunit/modules.order .*.cmd *.o .*.o \
 		modules.order Module.symvers .checkpatch-camelcase.*

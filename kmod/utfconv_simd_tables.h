@@ -2,13 +2,14 @@
 /*
  * utfconv codec: pshufb masks for the SSE2/SSSE3 paths (utfconv_sse2.c)
  * and the AVX2 ones (utfconv_avx2.h), defined in utfconv_simd_tables.c,
- * which the host program utfconv_mktables writes at build time; its
- * functions make the rows described here.
+ * whose utfconv_simd_tables_init() fills in the rows described here when
+ * the module loads; read-only after init.
  */
 #ifndef _UTFCONV_SIMD_TABLES_H
 #define _UTFCONV_SIMD_TABLES_H
 
 #include <linux/cache.h>
+#include <linux/init.h>
 #include <linux/types.h>
 
 /*
@@ -16,15 +17,15 @@
  * m, lowest first, the bytes 2i and 2i + 1, then 128 (0x80: a zero byte);
  * its length in utfconv_pack16_bytes[m], twice the number of set bits.
  */
-extern const u8 utfconv_pack16[256][16] __aligned(16);
-extern const u8 utfconv_pack16_bytes[256];
+extern u8 utfconv_pack16[256][16] __aligned(16);
+extern u8 utfconv_pack16_bytes[256];
 
 /*
  * Row m: for each i from 0 to 7, the byte 2i, then the byte 2i + 1 if bit i
  * of m is set; then 128. Its length in utfconv_pack8_bytes[m].
  */
-extern const u8 utfconv_pack8[256][16] __aligned(16);
-extern const u8 utfconv_pack8_bytes[256];
+extern u8 utfconv_pack8[256][16] __aligned(16);
+extern u8 utfconv_pack8_bytes[256];
 
 /*
  * UTF-8 from four code units (no surrogates), each in a 32-bit lane i
@@ -35,7 +36,9 @@ extern const u8 utfconv_pack8_bytes[256];
  * 4i + 1 if bit 2i + 1 is (below 0x800), else 4i + 2, 4i + 3 and 4i + 1;
  * then 128. Its length in utfconv_utf8_form_bytes[m].
  */
-extern const u8 utfconv_utf8_form[256][16] __aligned(16);
-extern const u8 utfconv_utf8_form_bytes[256];
+extern u8 utfconv_utf8_form[256][16] __aligned(16);
+extern u8 utfconv_utf8_form_bytes[256];
+
+void __init utfconv_simd_tables_init(void);
 
 #endif /* _UTFCONV_SIMD_TABLES_H */

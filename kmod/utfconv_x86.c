@@ -23,6 +23,7 @@
 #include <asm/processor.h>
 
 #include "utfconv_simd.h"
+#include "utfconv_simd_tables.h"
 #include "utfconv_x86.h"
 
 /**
@@ -170,6 +171,9 @@ void __init utfconv_simd_init(void)
 {
 	bool avx2 = boot_cpu_has(X86_FEATURE_AVX2);
 
+	/* the SSSE3 and AVX2 paths' masks, before any key allows them */
+	if (IS_ENABLED(CONFIG_UTFCONV_SSE2))
+		utfconv_simd_tables_init();
 #ifndef CONFIG_UML
 	avx2 = avx2 && cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
 					 NULL);

@@ -70,8 +70,7 @@ sync_dir() {
 	done
 	for g in "$@"; do
 		for f in "$from"/$g; do
-			# kbuild output (in FROM where it built in place)
-			case $f in *.mod.c | */utfconv_simd_tables.c) continue ;; esac
+			case $f in *.mod.c) continue ;; esac	# kbuild output
 			[ -f "$f" ] && sync_file "$f" "$to/${f##*/}"
 		done
 	done

@@ -140,7 +140,6 @@ copy_module_tree() {
 	rsync -r --checksum --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.o.d' \
 		--exclude=modules.order --exclude=Module.symvers \
-		--exclude=utfconv_simd_tables.c --exclude=utfconv_mktables \
 		"$SRC/Kbuild" "$SRC/kmod" "$SRC/include" "$1/"
 }
 

@@ -94,13 +94,10 @@ lib_files() {
 	local f k
 	for f in "$SRC"/kmod/*.[ch]; do
 		case ${f##*/} in
-		# kbuild's output, kbuild's tables (utfconv_mktables writes
-		# them), the device
-		*.mod.c | utfconv_simd_tables.c | utfconv_dev.c) continue ;;
+		*.mod.c | utfconv_dev.c) continue ;;
 		utfconv_fsname.*) k=fsname ;;
 		utfconv_x86.c) k=x86 ;;
-		utfconv_sse2.c | utfconv_sse.h | utfconv_simd_tables.h | \
-			utfconv_mktables.c) k=sse2 ;;
+		utfconv_sse2.c | utfconv_sse.h | utfconv_simd_tables.*) k=sse2 ;;
 		utfconv_avx2*) k=avx2 ;;
 		utfconv_avx512*) k=avx512 ;;
 		*) k=codec ;;
@@ -176,12 +173,6 @@ lib_patch() {
 	for f in $(lib_files "$1"); do
 		cp "$f" "$TREE/lib/utfconv/"
 	done
-	if [ "$1" = sse2 ]; then
-		# what the build writes: the host program and its tables
-		printf '%s\n' "# SPDX-License-Identifier: GPL-2.0-only" \
-			/utfconv_mktables /utfconv_simd_tables.c \
-			>"$TREE/lib/utfconv/.gitignore"
-	fi
 	lib_makefile "$3" n n
 	# shellcheck disable=SC2046 # one argument per file
 	maintainers $(lib_files "$1" | sed 's|.*/|lib/utfconv/|')

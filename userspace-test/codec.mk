@@ -7,33 +7,12 @@
 
 CODEC_COMPAT := $(TOPDIR)/userspace-test/compat
 CODEC_INC := -include $(CODEC_COMPAT)/linux/kconfig.h -I$(CODEC_COMPAT) \
-	-I$(TOPDIR)/include -I$(TOPDIR)/kmod
-
-# The SIMD paths' pshufb masks, written by the host program that kbuild
-# runs too (kmod/Kbuild), here into BUILD (which the includer sets): the
-# tree's kmod/ gets only what kbuild writes there.
-CODEC_GEN := $(BUILD)/gen
-CODEC_TABLES := $(CODEC_GEN)/utfconv_simd_tables.c
-# The rule, once however often this file is included, leaves the
-# includer's default goal as it was.
-CODEC_HOSTCC ?= gcc
-ifndef codec_tables_rule
-codec_tables_rule := 1
-codec_goal := $(.DEFAULT_GOAL)
-$(CODEC_TABLES): $(TOPDIR)/kmod/utfconv_mktables.c
-	@mkdir -p $(CODEC_GEN)
-	$(CODEC_HOSTCC) -O2 -Wall -o $(CODEC_GEN)/utfconv_mktables $<
-	$(CODEC_GEN)/utfconv_mktables >$@.tmp && mv $@.tmp $@
-.DEFAULT_GOAL := $(codec_goal)
-endif
-
-# (kbuild's kmod/*.mod.c and the tables it writes are not sources: a
-# `make` must not rebuild these)
-CODEC_DEPS := $(filter-out %.mod.c %/utfconv_simd_tables.c, \
-	$(wildcard $(TOPDIR)/kmod/*.[ch] \
+	-I$(TOPDIR)/include
+# (kbuild's kmod/*.mod.c are not sources: a `make` must not rebuild these)
+CODEC_DEPS := $(filter-out %.mod.c,$(wildcard $(TOPDIR)/kmod/*.[ch] \
 	$(CODEC_COMPAT)/*/*.h $(CODEC_COMPAT)/*/*/*.h)) \
 	$(TOPDIR)/include/linux/utfconv.h \
-	$(TOPDIR)/include/uapi/linux/utfconv.h $(CODEC_TABLES)
+	$(TOPDIR)/include/uapi/linux/utfconv.h
 
 # $(call codec_srcs,CC): the codec's sources for CC's target; the x86-64
 # paths only where it is x86-64, all of them (compat/linux/kconfig.h sets
@@ -43,6 +22,6 @@ CODEC_DEPS := $(filter-out %.mod.c %/utfconv_simd_tables.c, \
 codec_srcs = $(addprefix $(TOPDIR)/kmod/,utfconv_codec.c utfconv_utf8.c \
 	utfconv_utf16.c utfconv_oneshot.c) \
 	$(if $(filter x86_64-%,$(shell $(1) -dumpmachine)), \
-		$(CODEC_TABLES) $(addprefix $(TOPDIR)/kmod/,utfconv_x86.c \
+		$(addprefix $(TOPDIR)/kmod/,utfconv_x86.c utfconv_simd_tables.c \
 			utfconv_sse2.c utfconv_avx2_utf8.c utfconv_avx2_utf16.c \
 			utfconv_avx512_utf8.c utfconv_avx512_utf16.c))

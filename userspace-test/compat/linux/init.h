@@ -3,6 +3,7 @@
 #define _UTFCONV_COMPAT_LINUX_INIT_H
 
 #define __init
+#define __initconst
 #define __exit
 
 #endif
