@@ -7,6 +7,7 @@
 #ifndef _UTFCONV_SIMD_H
 #define _UTFCONV_SIMD_H
 
+#include <linux/init.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
 
@@ -133,6 +134,9 @@ static inline const u8 *utfconv_simd_cut(const u8 *s, const u8 *se,
  * Each is built where its instruction set's symbol is (kmod/Kbuild);
  * utfconv_simd_section() calls none that is not.
  */
+/* The SSE2 and AVX2 paths' pshufb masks (utfconv_simd_tables.c) */
+void __init utfconv_simd_tables_init(void);
+
 u64 utfconv_sse2_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
 			    u8 **dp, u8 *de, bool le);
 u64 utfconv_ssse3_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,

@@ -13,6 +13,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 
+#include "utfconv_simd.h"
 #include "utfconv_simd_tables.h"
 
 u8 utfconv_pack16[256][16] __aligned(16) __ro_after_init;

@@ -9,7 +9,6 @@
 #define _UTFCONV_SIMD_TABLES_H
 
 #include <linux/cache.h>
-#include <linux/init.h>
 #include <linux/types.h>
 
 /*
@@ -38,7 +37,5 @@ extern u8 utfconv_pack8_bytes[256];
  */
 extern u8 utfconv_utf8_form[256][16] __aligned(16);
 extern u8 utfconv_utf8_form_bytes[256];
-
-void __init utfconv_simd_tables_init(void);
 
 #endif /* _UTFCONV_SIMD_TABLES_H */

@@ -23,7 +23,6 @@
 #include <asm/processor.h>
 
 #include "utfconv_simd.h"
-#include "utfconv_simd_tables.h"
 #include "utfconv_x86.h"
 
 /**
