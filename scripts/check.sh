@@ -27,7 +27,7 @@ export SHARED
 STEPS=${CHECK_STEPS:-host-check style docs kunit+install-test+fs-experiments+series vm-test vm-debug}
 cd "$SRC"
 
-passed=0 failed=0 report= tests_passed=0 tests_failed=0
+passed=0 failed=0 report= tests_passed=0 tests_failed=0 failed_steps=
 
 # step_cmd STEP: the command of STEP in cmd.
 step_cmd() {
@@ -64,6 +64,7 @@ account() {
 		res=PASS passed=$((passed + 1))
 	else
 		res="FAIL (exit $st)" failed=$((failed + 1))
+		failed_steps="$failed_steps $step"
 	fi
 	read -r p f < <(awk '
 		/^[0-9]+ passed, [0-9]+ failed/ { bp += $1; bf += $3; bare = 1 }
@@ -106,6 +107,16 @@ for group in $STEPS; do
 		beside_done "check: $bg" || st=$?
 		account "$bg" "$st" "$(( $(date +%s) - bs ))"
 	fi
+done
+
+# CI shows the end of the output only: the failures of each failed
+# step, again, just above the summary.
+for log in "$SRC"/build/check/*.log; do
+	step=$(basename "$log" .log)
+	case " $failed_steps " in *" $step "*) ;; *) continue ;; esac
+	section "check: $step: what failed (the first 40 lines)"
+	grep -a -E 'not ok [0-9]|Expected|[^A-Za-z]FAIL|fatal:|error:|Error [0-9]' \
+		"$log" | grep -a -v -E '# SKIP|^check:' | head -40
 done
 
 section "check: summary ($(( $(date +%s) - t0 ))s)"
