@@ -8,7 +8,8 @@
 # suites, one for the other KUnit suites (its console goes to a file,
 # shown when both are done); then one more with
 # two CPUs for the race suite alone (calls racing on one file, now under
-# KASAN and lockdep; without the CLI checks, which the first guest ran).
+# KASAN and lockdep; without the CLI checks: the full slice runs them
+# in the first guest).
 # Runs all three; fails if any did.
 #
 # The one-CPU boots keep utfconv_block_test's 10 ms poll limit
