@@ -20,14 +20,16 @@ import subprocess
 import sys
 
 # Functions whose failure fault injection can force: slab and page
-# allocators (failslab, fail_page_alloc) and user copies (fail_usercopy;
+# allocators (failslab, fail_page_alloc), the xarray calls that allocate
+# its nodes (failslab) and user copies (fail_usercopy;
 # copy_to_iter()/copy_from_iter() call _copy_to_iter()/_copy_from_iter(),
 # whose user copies check it too).
 TARGET = re.compile(
     r'^(__)?(kmalloc|kvmalloc|kzalloc|kcalloc|krealloc|kmemdup|kmem_cache_alloc'
     r'|vmalloc|vzalloc|__vmalloc|alloc_pages|get_free_pages|get_zeroed_page'
     r'|memdup_user|vmemdup_user|strndup_user|kmalloc_large|kmalloc_cache'
-    r'|kvmalloc_node|kmalloc_node)'
+    r'|kvmalloc_node|kmalloc_node'
+    r'|xa_store|xa_insert|xa_cmpxchg|xa_alloc|xa_alloc_cyclic|xa_reserve)'
     r'|^_?_copy_(from|to)_user$|^_copy_(from|to)_iter$'
     r'|^__kfifo_(to|from)_user(_r)?$'
     r'|^strncpy_from_user$|^copy_from_user_nofault$')

@@ -9,9 +9,10 @@
  *       random write splits and read sizes, status/config ioctls, resets;
  *       every byte read is compared with the userspace build of the codec
  *   utfconv_hardening fault            fail-nth sweep (failslab,
- *       fail_page_alloc, fail_usercopy) over open, write, read and every
- *       ioctl: each injected fault gives a clean errno and a retry gives the
- *       fault-free stream (needs root and debugfs)
+ *       fail_page_alloc, fail_usercopy) over open (as root and as uid
+ *       65534), write, read and every ioctl: each injected fault gives a
+ *       clean errno and a retry gives the fault-free stream (needs root
+ *       and debugfs)
  *   utfconv_hardening leak             poisoned buffers: reserved and
  *       padding bytes written back are zero, read() writes no byte past
  *       what it returns
@@ -35,12 +36,14 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/securebits.h>
 #include <linux/utfconv.h>
 
 #include "ref.h"
@@ -490,6 +493,8 @@ static int do_stress(int seconds)
 /* --- fault injection ------------------------------------------------- */
 
 static int nth_fd = -1;
+/* /proc/thread-self/make-it-fail, opened as root: the task filter's switch */
+static int mif_fd = -1;
 
 static int write_file(const char *path, const char *val)
 {
@@ -531,10 +536,39 @@ static int nth_disarm(void)
 /* Calls that an injected fault made fail (with a clean errno). */
 static unsigned int failed_calls, injections;
 
-enum fop { F_OPEN, F_WRITE, F_READ, F_STATUS, F_GETCFG, F_SETCFG, F_INFO,
-	   F_CONVERT, F_FLUSH, F_RESET, F_NR };
-static const char *const fop_name[] = { "open", "write", "read", "status",
-	"get_config", "set_config", "info", "convert", "flush", "reset" };
+/*
+ * F_OPEN_USER: open with the effective uid 65534, which has no other file
+ * open, so that the open adds that uid's entry to the per-user count
+ * and lib/xarray allocates its nodes (root's uid 0 is kept in the
+ * xarray's head and needs none). lib/xarray retries a node allocation
+ * that failed under its lock (GFP_NOWAIT, silent) with the caller's
+ * flags, so one fault never reaches the count's error path: in this
+ * operation every slab allocation after the n-th fault point fails too
+ * (failslab's task filter, fault_case()).
+ */
+enum fop { F_OPEN, F_OPEN_USER, F_WRITE, F_READ, F_STATUS, F_GETCFG,
+	   F_SETCFG, F_INFO, F_CONVERT, F_FLUSH, F_RESET, F_NR };
+static const char *const fop_name[] = { "open", "open_user", "write",
+	"read", "status", "get_config", "set_config", "info", "convert",
+	"flush", "reset" };
+
+/* The operations whose fault fault_case() arms at the call itself. */
+static int fop_armed_first(enum fop op)
+{
+	return op == F_OPEN || op == F_OPEN_USER || op == F_SETCFG;
+}
+
+/*
+ * Sets the effective uid to @euid, keeping the real and saved uid 0 and,
+ * by SECBIT_NO_SETUID_FIXUP (do_fault()), the capabilities: make-it-fail
+ * takes writes from CAP_SYS_RESOURCE only.
+ */
+static void fault_euid(uid_t euid)
+{
+	if (setresuid(-1, euid, -1))
+		FAIL("setresuid(-1, %u, -1): %s", (unsigned int)euid,
+		     strerror(errno));
+}
 
 /*
  * Fault sites: with verbose=2 every injected fault logs
@@ -683,6 +717,37 @@ static void kmsg_sites(enum fop op, unsigned int n)
 }
 
 /*
+ * fault_filter() - with @on, every call of fault attribute @attr (a
+ * directory of /sys/kernel/debug) fails while this task's make-it-fail
+ * (mif_fd) is 1, once no fail-nth count is pending; without, none does.
+ */
+static void fault_filter(const char *attr, int on)
+{
+	static const char *const set[][2] = {
+		{ "task-filter", "Y" }, { "ignore-gfp-highmem", "N" },
+		{ "times", "-1" }, { "interval", "1" }, { "probability", "100" },
+	};
+	static const char *const reset[][2] = {
+		{ "probability", "0" }, { "times", "1" },
+		{ "ignore-gfp-highmem", "Y" }, { "task-filter", "N" },
+	};
+	const char *const (*kv)[2] = on ? set : reset;
+	char path[128];
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		/* failslab has no ignore-gfp-highmem */
+		if (!strcmp(kv[i][0], "ignore-gfp-highmem") &&
+		    strcmp(attr, "fail_page_alloc"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/debug/%s/%s", attr,
+			 kv[i][0]);
+		if (write_file(path, kv[i][1]))
+			FAIL("%s: %s", path, strerror(errno));
+	}
+}
+
+/*
  * fault_case() - a stream on a fresh file with the n-th fault point of
  * operation @op injected; the call must fail cleanly or succeed, and the
  * stream, finished without faults, must equal the fault-free one.
@@ -699,11 +764,27 @@ static int fault_case(enum fop op, unsigned int n, struct job *j)
 	struct utfconv_convert cv;
 	const int ok_err[] = { ENOMEM, EFAULT, EMFILE, EINTR };
 
-	if (op == F_OPEN) {
+	if (op == F_OPEN || op == F_OPEN_USER) {
+		/*
+		 * A change of credentials allocates, and reading or writing
+		 * fail-nth counts as a fault point: in this order, only the
+		 * open meets the faults.
+		 */
+		if (op == F_OPEN_USER) {
+			fault_filter("failslab", 1);
+			fault_euid(65534);
+			if (pwrite(mif_fd, "1", 1, 0) != 1)
+				FAIL("make-it-fail: %s", strerror(errno));
+		}
 		nth_arm(n);
 		fd = open(DEV, O_RDWR);
 		e = errno;
 		inj = nth_disarm();
+		if (op == F_OPEN_USER) {
+			pwrite(mif_fd, "0", 1, 0);
+			fault_euid(0);
+			fault_filter("failslab", 0);
+		}
 		if (fd < 0) {
 			call_err = e;
 			if (e != ENOMEM && e != EMFILE && e != EFAULT)
@@ -761,7 +842,7 @@ static int fault_case(enum fop op, unsigned int n, struct job *j)
 	r = 0;
 	e = 0;
 	/* open and set_config had their fault above: not armed again here */
-	if (op != F_OPEN && op != F_SETCFG)
+	if (!fop_armed_first(op))
 		nth_arm(n);
 	switch (op) {
 	case F_WRITE:
@@ -805,12 +886,12 @@ static int fault_case(enum fop op, unsigned int n, struct job *j)
 	default:
 		break;
 	}
-	if (op != F_OPEN && op != F_SETCFG) {
+	if (!fop_armed_first(op)) {
 		inj = nth_disarm();
 		if (r < 0)
 			call_err = e;
 	}
-	if (op != F_OPEN && op != F_SETCFG && r < 0) {
+	if (!fop_armed_first(op) && r < 0) {
 		unsigned int i, okerr = 0;
 
 		for (i = 0; i < sizeof(ok_err) / sizeof(ok_err[0]); i++)
@@ -939,28 +1020,10 @@ static unsigned int missing_sites(int print)
  */
 static void fault_kvmalloc(unsigned int tries)
 {
-	static const char *const set[][2] = {
-		{ "task-filter", "Y" }, { "ignore-gfp-highmem", "N" },
-		{ "times", "-1" }, { "interval", "1" }, { "probability", "100" },
-	};
-	static const char *const reset[][2] = {
-		{ "probability", "0" }, { "times", "1" },
-		{ "ignore-gfp-highmem", "Y" }, { "task-filter", "N" },
-	};
-	char path[128];
 	unsigned int i;
-	int mif, fd, e;
+	int fd, e;
 
-	mif = open("/proc/thread-self/make-it-fail", O_WRONLY);
-	if (mif < 0) {
-		FAIL("make-it-fail: %s", strerror(errno));
-		return;
-	}
-	for (i = 0; i < sizeof(set) / sizeof(set[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/kernel/debug/fail_page_alloc/%s",
-			 set[i][0]);
-		write_file(path, set[i][1]);
-	}
+	fault_filter("fail_page_alloc", 1);
 	for (i = 0; i < tries; i++) {
 		ssize_t r;
 
@@ -977,10 +1040,10 @@ static void fault_kvmalloc(unsigned int tries)
 		case_attr[0] = 0;
 		case_site[0] = 0;
 		case_traces = 0;
-		pwrite(mif, "1", 1, 0);
+		pwrite(mif_fd, "1", 1, 0);
 		r = write(fd, "a", 1);
 		e = errno;
-		pwrite(mif, "0", 1, 0);
+		pwrite(mif_fd, "0", 1, 0);
 		if (r < 0 && e != ENOMEM)
 			FAIL("first write with every page allocation failing: %s",
 			     strerror(e));
@@ -997,12 +1060,7 @@ static void fault_kvmalloc(unsigned int tries)
 		       case_site[0] ? case_site : "(no trace)",
 		       r < 0 ? strerror(e) : "call succeeded");
 	}
-	for (i = 0; i < sizeof(reset) / sizeof(reset[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/kernel/debug/fail_page_alloc/%s",
-			 reset[i][0]);
-		write_file(path, reset[i][1]);
-	}
-	close(mif);
+	fault_filter("fail_page_alloc", 0);
 }
 
 /*
@@ -1088,11 +1146,14 @@ static int do_fault(void)
 		return 0;
 	}
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
-	if (nth_fd < 0) {
-		printf("# fault: no /proc/thread-self/fail-nth\n");
+	mif_fd = open("/proc/thread-self/make-it-fail", O_WRONLY);
+	if (nth_fd < 0 || mif_fd < 0) {
+		printf("# fault: no /proc/thread-self/fail-nth or make-it-fail\n");
 		result(0, "fault: fail-nth available");
 		return 0;
 	}
+	if (prctl(PR_SET_SECUREBITS, SECBIT_NO_SETUID_FIXUP))
+		FAIL("PR_SET_SECUREBITS: %s", strerror(errno));
 	/* Text that is valid, so that only injected faults fail calls. */
 	do {
 		job_free(&j);
@@ -1136,6 +1197,7 @@ static int do_fault(void)
 	fault_nowait();
 	job_free(&j);
 	close(nth_fd);
+	close(mif_fd);
 	for (i = 0; i < 3; i++) {
 		snprintf(path, sizeof(path), "/sys/kernel/debug/%s/verbose", attrs[i]);
 		write_file(path, "0");
