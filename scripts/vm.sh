@@ -57,7 +57,7 @@
 # kernels and the hardening stress runs under KASAN in both slices. It
 # runs utfconv_vectors_test as the unprivileged user only, not as root
 # too: the same calls, half of the suite's time under KASAN. Nor does
-# it run the CLI checks and module parameters (RUN_CLI=0, 116 s): the
+# it run the CLI checks and module parameters (RUN_CLI=0): the
 # CLI is userspace over the same calls, run on both of Debian's kernels
 # by vm-test and under KASAN by the full slice. KUnit's
 # runs_stride=3 puts the long runs' faults at every third position and
@@ -592,7 +592,7 @@ for k in $KERNELS; do
 			# Split in two boots, the KUnit suites are split too,
 			# by kunit.filter_glob: the vector suites and the
 			# short ones (utfconv_[a-mv]*: api, capacity,
-			# chunking, fsname, vectors; 225 s of KUnit's 730 s
+			# chunking, fsname, vectors; a third of KUnit's time
 			# in the check slice) after the device suite, the
 			# nls, codec path and sweep suites (utfconv_[!a-mv]*)
 			# alone, so that the boots take about as long and
