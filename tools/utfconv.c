@@ -814,10 +814,17 @@ static int skip_status(struct conv *c, bool tail, uint64_t tail_at)
 	return EXIT_INPUT;
 }
 
+/* Standard input was closed when the program started (keep_std_fds()). */
+static bool stdin_closed;
+
 static int open_input(const char *name)
 {
 	int fd;
 
+	if (!strcmp(name, "-") && stdin_closed) {
+		msg("standard input: %s", strerror(EBADF));
+		return -1;
+	}
 	if (!strcmp(name, "-"))
 		return STDIN_FILENO;
 	fd = open(name, O_RDONLY | O_CLOEXEC);
@@ -1209,13 +1216,15 @@ static int config_of(enum utfconv_enc from, enum utfconv_enc to,
  * A closed standard descriptor would be the next open()'s, the device's:
  * it would then be read as input or written as output and messages, and
  * a stream fed its own output can fill up and wait forever. /dev/null,
- * read-only, takes their place: stdin reads as empty, and a write to
- * stdout fails (EBADF) and is reported, as coreutils do.
+ * read-only, takes their place. Reading a closed stdin is then an error
+ * (open_input()), and a write to stdout fails (EBADF) and is reported,
+ * as cat and glibc's iconv do.
  */
 static void keep_std_fds(void)
 {
 	int fd;
 
+	stdin_closed = fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF;
 	do {
 		fd = open("/dev/null", O_RDONLY);
 	} while (fd >= 0 && fd <= STDERR_FILENO);

@@ -200,7 +200,10 @@ rc=$?
 check "closed stdout, 256 KiB: a write error, exit 4, no hang" 4 'standard output'
 "$CLI" -f UTF-8 -t UTF-16LE - <&- > "$T/out" 2> "$T/err"
 rc=$?
-check "closed stdin: empty input, exit 0" 0
+check "closed stdin: a read error, exit 4, no output" 4 'standard input: Bad file descriptor'
+"$CLI" -f UTF-8 -t UTF-16LE <&- > "$T/out" 2> "$T/err"
+rc=$?
+check "closed stdin, no FILE: a read error, exit 4" 4 'standard input: Bad file descriptor'
 printf 'ab\377' > "$T/f"
 want 'a\000b\000'
 "$CLI" -f UTF-8 -t UTF-16LE "$T/f" > "$T/out" 2>&-
