@@ -7,12 +7,15 @@
 #                   and kmod/utfconv_dev.ko (device) against the running
 #                   kernel's headers, else Debian 12's 6.1 headers, and
 #                   the CLI tools/utfconv
+#   make cli        the CLI tools/utfconv alone (needs only a C compiler
+#                   and libc's headers)
 #   make deps       install the Debian packages of every other target
 #                   (scripts/deps.sh, as root or with sudo)
 #   make demo       boot Debian's kernel in QEMU and convert ../shared/corpus
 #   make shell      a shell in QEMU with utfconv loaded, this directory shared
 #   make check      every test: host-check, kunit, style, docs, install-test,
-#                   vm-test, vm-debug and fs-experiments (their check slices)
+#                   series, vm-test, vm-debug and fs-experiments (their
+#                   check slices)
 #   make kunit | host-check | fuzz | style | docs | vm-test | install-test
 #   make deb        the Debian packages utfconv-dkms and utfconv in build/deb/
 #   make install | uninstall | clean
