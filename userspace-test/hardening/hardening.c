@@ -732,10 +732,11 @@ static void fault_filter(const char *attr, int on)
 		{ "ignore-gfp-highmem", "Y" }, { "task-filter", "N" },
 	};
 	const char *const (*kv)[2] = on ? set : reset;
+	unsigned int i, n = on ? sizeof(set) / sizeof(set[0]) :
+				 sizeof(reset) / sizeof(reset[0]);
 	char path[128];
-	unsigned int i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < n; i++) {
 		/* failslab has no ignore-gfp-highmem */
 		if (!strcmp(kv[i][0], "ignore-gfp-highmem") &&
 		    strcmp(attr, "fail_page_alloc"))
