@@ -821,12 +821,12 @@ static int open_input(const char *name)
 {
 	int fd;
 
-	if (!strcmp(name, "-") && stdin_closed) {
+	if (!strcmp(name, "-")) {
+		if (!stdin_closed)
+			return STDIN_FILENO;
 		msg("standard input: %s", strerror(EBADF));
 		return -1;
 	}
-	if (!strcmp(name, "-"))
-		return STDIN_FILENO;
 	fd = open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		msg("cannot open input file `%s': %s", name, strerror(errno));
