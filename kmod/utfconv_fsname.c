@@ -67,28 +67,6 @@
  * ones looked up next.
  */
 
-/* The utfconv encoding of UTF-16 in byte order @endian. */
-static enum utfconv_encoding utfconv_fsname_utf16(enum utf16_endian endian)
-{
-	bool be = endian == UTF16_BIG_ENDIAN ||
-		  (endian == UTF16_HOST_ENDIAN &&
-		   IS_ENABLED(CONFIG_CPU_BIG_ENDIAN));
-
-	return be ? UTFCONV_UTF16BE : UTFCONV_UTF16LE;
-}
-
-/* The two policies names may use. */
-static bool utfconv_fsname_policy_ok(u32 policy)
-{
-	return policy == UTFCONV_STRICT || policy == UTFCONV_WTF8;
-}
-
-/* Lengths as fs/nls takes them, and a policy names may use. */
-static bool utfconv_fsname_args_ok(int inlen, int maxout, u32 policy)
-{
-	return inlen >= 0 && maxout >= 0 && utfconv_fsname_policy_ok(policy);
-}
-
 /**
  * utfconv_fsname_utf8s_to_utf16s() - utf8s_to_utf16s() under a policy
  * @s: the name in UTF-8 (WTF-8 policy: unpaired surrogates in their

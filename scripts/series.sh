@@ -95,7 +95,7 @@ lib_files() {
 	for f in "$SRC"/kmod/*.[ch]; do
 		case ${f##*/} in
 		*.mod.c | utfconv_dev.c) continue ;;
-		utfconv_fsname.*) k=fsname ;;
+		utfconv_fsname*) k=fsname ;;
 		utfconv_x86.c) k=x86 ;;
 		utfconv_sse2.c | utfconv_sse.h | utfconv_simd_tables.*) k=sse2 ;;
 		utfconv_avx2*) k=avx2 ;;
@@ -149,7 +149,7 @@ lib_makefile() {
 					    l ~ /^ccflags-y/)
 						continue
 					if (fsname == "n")
-						sub(/ utfconv_fsname\.o/, "", l)
+						gsub(/ utfconv_fsname(_map)?\.o/, "", l)
 					out = out l "\n"
 				}
 				if (out == "" || out ~ /UTFCONV_ISA/)

@@ -239,4 +239,84 @@ int utfconv_fsname_utf16s_to_utf8s(const wchar_t *pwcs, int inlen,
 int utfconv_fsname_utf8_to_utf32(const u8 *s, int inlen, unicode_t *pu,
 				 enum utfconv_policy policy);
 
+/*
+ * Per-character mapping of file names (kmod/utfconv_fsname_map.c): the
+ * characters a filesystem gives another form on disk, such as SMB's
+ * Services for Mac and for Unix ranges, declared once and then applied
+ * in both directions.
+ */
+
+/* Flag of &struct utfconv_charpair: the pair maps the last character only. */
+#define UTFCONV_PAIR_LAST	BIT(0)
+
+/**
+ * struct utfconv_charpair - one character and its form on disk
+ * @vfs: the character in the VFS name, a BMP scalar value
+ * @disk: its form on disk, a BMP scalar value other than @vfs
+ * @flags: 0, or %UTFCONV_PAIR_LAST: only where the character is the last
+ *	of the name (SMB's Services for Mac maps a trailing space or period,
+ *	which Windows drops)
+ *
+ * A pair is a swap: @vfs becomes @disk and @disk becomes @vfs, in both
+ * directions, so that no two names have one form and every name comes
+ * back to the same code units. Both are BMP scalar values, one UTF-16
+ * code unit each, so that a name keeps its length in code units.
+ */
+struct utfconv_charpair {
+	u16 vfs;
+	u16 disk;
+	u16 flags;
+};
+
+/*
+ * Flags of utfconv_charmap_init():
+ *
+ * UTFCONV_MAP_STOP_C0: a name ends at its first C0 control.
+ * UTFCONV_MAP_PATH:    the input may be a path whose components a
+ *                      backslash separates (SMB's form): a
+ *                      %UTFCONV_PAIR_LAST pair swaps the last character
+ *                      of each component.
+ */
+#define UTFCONV_MAP_STOP_C0	BIT(0)
+#define UTFCONV_MAP_PATH	BIT(1)
+#define UTFCONV_MAP_FLAGS_ALL	(UTFCONV_MAP_STOP_C0 | UTFCONV_MAP_PATH)
+
+/* Most pairs a map holds: SMB's Services for Mac needs 40. */
+#define UTFCONV_CHARMAP_PAIRS	64
+
+/**
+ * struct utfconv_charmap - a declared per-character mapping (private)
+ * @filter: one bit per ASCII character that a pair names, and one per
+ *	block of 128 other code points that holds one (utfconv_fsname_map.c)
+ * @unit: the characters the pairs name, both sides, in ascending order
+ * @image: what each of @unit becomes
+ * @last: whether each of @unit is mapped only as the last character
+ * @nunits: entries of @unit in use
+ * @flags: the flags of utfconv_charmap_init()
+ *
+ * Filled by utfconv_charmap_init(), then only read: one map may serve
+ * any number of calls at once. Its size is fixed: nothing allocates.
+ */
+struct utfconv_charmap {
+	u64 filter[10];
+	u16 unit[2 * UTFCONV_CHARMAP_PAIRS];
+	u16 image[2 * UTFCONV_CHARMAP_PAIRS];
+	bool last[2 * UTFCONV_CHARMAP_PAIRS];
+	u8 nunits;
+	u8 flags;
+};
+
+int utfconv_charmap_init(struct utfconv_charmap *map,
+			 const struct utfconv_charpair *pairs,
+			 unsigned int npairs, u32 flags);
+int utfconv_fsname_utf8s_to_utf16s_map(const u8 *s, int inlen,
+				       enum utf16_endian endian,
+				       wchar_t *pwcs, int maxout,
+				       enum utfconv_policy policy,
+				       const struct utfconv_charmap *map);
+int utfconv_fsname_utf16s_to_utf8s_map(const wchar_t *pwcs, int inlen,
+				       enum utf16_endian endian, u8 *s,
+				       int maxout, enum utfconv_policy policy,
+				       const struct utfconv_charmap *map);
+
 #endif /* _LINUX_UTFCONV_H */

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * utfconv: file names with some characters in another form on disk
+ *
+ * SMB gives the characters Windows refuses in a name (" * : < > ? | and
+ * the C0 controls) a form from the Private Use Area on the wire, HFS+
+ * swaps '/' and ':', and USB string descriptors end at a C0 control. The
+ * caller declares such a mapping once (utfconv_charmap_init()); the
+ * functions here apply it while they convert a name, in both directions.
+ */
+
+#include <asm/byteorder.h>
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/nls.h>
+#include <linux/string.h>
+#include <linux/swab.h>
+#include <linux/types.h>
+#include <linux/utfconv.h>
+
+#include "utfconv_codec.h"
+#include "utfconv_fsname.h"
+
+/**
+ * DOC: per-character mapping
+ *
+ * A map is a set of swaps: each &struct utfconv_charpair makes its VFS
+ * character the disk character and its disk character the VFS one, the
+ * same way in both directions. A swap is its own inverse, so that a name
+ * converted to disk and back, or from disk and back, comes back to the
+ * same code units, and no two names share a form: where SMB's own
+ * converter makes both ':' and U+F022 in a VFS name U+F022 on the wire,
+ * a map makes U+F022 ':'. A pair with %UTFCONV_PAIR_LAST swaps only the
+ * last character of a name (Services for Mac's trailing space and
+ * period), in both directions too.
+ *
+ * A VFS name never holds '/' or U+0000: the name on disk whose mapped
+ * form would hold one (a ':' on an HFS+ disk, whose map swaps ':' and
+ * '/') has none, and the conversion fails with -EILSEQ.
+ *
+ * The pairs are BMP scalar values, one UTF-16 code unit each, so that a
+ * name keeps its length in code units and a mapped name fits wherever the
+ * unmapped one does. The conversion itself is that of the unmapped
+ * functions: the UTF-16 side is mapped a code unit at a time, after the
+ * conversion to disk and before the conversion from it, and a name with
+ * nothing to map is converted in one call.
+ */
+
+/*
+ * The bit of map->filter for @u: its own for an ASCII character, one per
+ * block of 128 code points for the others, so that the filter is exact
+ * where names spend most of their characters and small elsewhere.
+ */
+static inline unsigned int utfconv_charmap_bit(u16 u)
+{
+	return u < 0x80 ? u : 0x80 + (u >> 7);
+}
+
+/* Whether a pair may name @u (the filter; utfconv_charmap_find() knows). */
+static inline bool utfconv_charmap_hit(const struct utfconv_charmap *map,
+				       u16 u)
+{
+	unsigned int b = utfconv_charmap_bit(u);
+
+	return map->filter[b / 64] >> (b % 64) & 1;
+}
+
+/* The index in map->unit of @u, or where it would go. */
+static unsigned int utfconv_charmap_find(const struct utfconv_charmap *map,
+					 u16 u)
+{
+	unsigned int lo = 0, hi = map->nunits, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (map->unit[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The index in map->unit of @u, or map->nunits if no pair names it. */
+static unsigned int utfconv_charmap_index(const struct utfconv_charmap *map,
+					  u16 u)
+{
+	unsigned int i;
+
+	if (!utfconv_charmap_hit(map, u))
+		return map->nunits;
+	i = utfconv_charmap_find(map, u);
+	return i < map->nunits && map->unit[i] == u ? i : map->nunits;
+}
+
+/* Add @u -> @image; -EINVAL if a pair names @u already. */
+static int utfconv_charmap_add(struct utfconv_charmap *map, u16 u, u16 image,
+			       bool last)
+{
+	unsigned int i = utfconv_charmap_find(map, u);
+	unsigned int n = map->nunits - i, b = utfconv_charmap_bit(u);
+
+	if (i < map->nunits && map->unit[i] == u)
+		return -EINVAL;
+	memmove(&map->unit[i + 1], &map->unit[i], n * sizeof(map->unit[0]));
+	memmove(&map->image[i + 1], &map->image[i], n * sizeof(map->image[0]));
+	memmove(&map->last[i + 1], &map->last[i], n * sizeof(map->last[0]));
+	map->unit[i] = u;
+	map->image[i] = image;
+	map->last[i] = last;
+	map->nunits++;
+	map->filter[b / 64] |= BIT_ULL(b % 64);
+	return 0;
+}
+
+/* A pair as utfconv_charmap_init() takes it under @flags. */
+static bool utfconv_charpair_ok(const struct utfconv_charpair *p, u32 flags)
+{
+	u16 lo = flags & UTFCONV_MAP_STOP_C0 ? 0x20 : 0;
+	bool path = flags & UTFCONV_MAP_PATH;
+
+	return p->vfs != p->disk && !(p->flags & ~UTFCONV_PAIR_LAST) &&
+	       p->vfs != '/' && p->vfs && p->vfs >= lo && p->disk >= lo &&
+	       !(path && (p->vfs == '\\' || p->disk == '\\')) &&
+	       (p->vfs < 0xD800 || p->vfs > 0xDFFF) &&
+	       (p->disk < 0xD800 || p->disk > 0xDFFF);
+}
+
+/**
+ * utfconv_charmap_init() - declare a per-character mapping of file names
+ * @map: the map to fill, the caller's (a filesystem's, static or in its
+ *	superblock), read by every call that is given it
+ * @pairs: the characters and their forms on disk, swapped both ways
+ * @npairs: entries of @pairs, at most %UTFCONV_CHARMAP_PAIRS
+ * @flags: 0 or more of %UTFCONV_MAP_STOP_C0 (a name ends at its first C0
+ *	control, U+0000..U+001F, in both directions, as it ends at U+0000
+ *	without the flag: USB string descriptors) and %UTFCONV_MAP_PATH (a
+ *	%UTFCONV_PAIR_LAST pair swaps the last character of each component
+ *	of a path that backslashes separate: SMB's paths)
+ *
+ * Checks the pairs once, so that no conversion fails for a table's sake:
+ * every character a pair names, on either side, is named once (a table
+ * that maps two characters to one is refused), is a BMP scalar value (no
+ * surrogate code point), and the VFS side is neither '/' nor U+0000,
+ * which no VFS name holds.
+ *
+ * Context: Any context. Does not sleep.
+ * Return:
+ * * 0 - @map holds the pairs
+ * * -EINVAL - a pair names a character twice, names a surrogate code
+ *   point, maps a character to itself, has '/' or U+0000 as its VFS side
+ *   or an unknown flag, names a C0 control where @flags has
+ *   %UTFCONV_MAP_STOP_C0 or a backslash where it has %UTFCONV_MAP_PATH;
+ *   or @npairs is above %UTFCONV_CHARMAP_PAIRS, or @flags has an unknown
+ *   bit. @map then maps nothing.
+ */
+int utfconv_charmap_init(struct utfconv_charmap *map,
+			 const struct utfconv_charpair *pairs,
+			 unsigned int npairs, u32 flags)
+{
+	const struct utfconv_charpair *p;
+	unsigned int i;
+	bool last;
+
+	memset(map, 0, sizeof(*map));
+	if ((flags & ~UTFCONV_MAP_FLAGS_ALL) || npairs > UTFCONV_CHARMAP_PAIRS)
+		return -EINVAL;
+	for (i = 0; i < npairs; i++) {
+		p = &pairs[i];
+		last = p->flags & UTFCONV_PAIR_LAST;
+		if (!utfconv_charpair_ok(p, flags) ||
+		    utfconv_charmap_add(map, p->vfs, p->disk, last) ||
+		    utfconv_charmap_add(map, p->disk, p->vfs, last)) {
+			memset(map, 0, sizeof(*map));
+			return -EINVAL;
+		}
+	}
+	map->flags = flags;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(utfconv_charmap_init);
+
+/* A code unit of @p in byte order @e, as a number. */
+static inline u16 utfconv_fsname_unit(const wchar_t *p, enum utfconv_encoding e)
+{
+	return e == UTFCONV_UTF16BE ? be16_to_cpu((__force __be16)*p) :
+				      le16_to_cpu((__force __le16)*p);
+}
+
+/* Store @u at @p in byte order @e. */
+static inline void utfconv_fsname_put_unit(wchar_t *p, u16 u,
+					   enum utfconv_encoding e)
+{
+	*p = e == UTFCONV_UTF16BE ? (__force wchar_t)cpu_to_be16(u) :
+				    (__force wchar_t)cpu_to_le16(u);
+}
+
+/* A name's units in byte order @e, and the map that swaps some. */
+struct utfconv_fsname_units {
+	wchar_t *p;
+	int n;
+	enum utfconv_encoding e;
+	const struct utfconv_charmap *map;
+};
+
+/* Whether unit @i starts a component of @nm: the first, or after a '\'. */
+static bool utfconv_fsname_starts(const struct utfconv_fsname_units *nm,
+				  int i)
+{
+	return !i || ((nm->map->flags & UTFCONV_MAP_PATH) &&
+		      utfconv_fsname_unit(&nm->p[i - 1], nm->e) == '\\');
+}
+
+/*
+ * Whether a %UTFCONV_PAIR_LAST pair swaps unit @i of @nm, @u, into @v:
+ * only at the end of a component, and not where the component is "." or
+ * "..", or would be after the swap, so that the directory entries keep
+ * their meaning and the swap stays its own inverse. The units before @i
+ * are read on their disk side (utfconv_fsname_map_units() has swapped
+ * them), and the unit after it is a backslash on both.
+ */
+static bool utfconv_fsname_last_swaps(const struct utfconv_fsname_units *nm,
+				      int i, u16 u, u16 v)
+{
+	if (i + 1 < nm->n && !((nm->map->flags & UTFCONV_MAP_PATH) &&
+				utfconv_fsname_unit(&nm->p[i + 1], nm->e) == '\\'))
+		return false;
+	if (u != '.' && v != '.')
+		return true;
+	if (utfconv_fsname_starts(nm, i))
+		return false;
+	return utfconv_fsname_unit(&nm->p[i - 1], nm->e) != '.' ||
+	       !utfconv_fsname_starts(nm, i - 1);
+}
+
+/* What unit @i of @nm becomes. */
+static u16 utfconv_fsname_image(const struct utfconv_fsname_units *nm, int i)
+{
+	const struct utfconv_charmap *map = nm->map;
+	u16 u = utfconv_fsname_unit(&nm->p[i], nm->e);
+	unsigned int k = utfconv_charmap_index(map, u);
+
+	if (k == map->nunits)
+		return u;
+	if (map->last[k] && !utfconv_fsname_last_swaps(nm, i, u, map->image[k]))
+		return u;
+	return map->image[k];
+}
+
+/* The units of @nm, on their VFS side, swapped in place to the disk side. */
+static void utfconv_fsname_map_units(const struct utfconv_fsname_units *nm)
+{
+	u16 u, v;
+	int i;
+
+	for (i = 0; i < nm->n; i++) {
+		u = utfconv_fsname_unit(&nm->p[i], nm->e);
+		if (likely(!utfconv_charmap_hit(nm->map, u)))
+			continue;
+		v = utfconv_fsname_image(nm, i);
+		if (v != u)
+			utfconv_fsname_put_unit(&nm->p[i], v, nm->e);
+	}
+}
+
+/* Bytes of @s before its first C0 control, at most @n. */
+static int utfconv_fsname_c0_stop(const u8 *s, int n)
+{
+	int i;
+
+	for (i = 0; i < n && s[i] >= 0x20; i++)
+		;
+	return i;
+}
+
+/**
+ * utfconv_fsname_utf8s_to_utf16s_map() - a VFS name to disk, mapped
+ * @s: the name in UTF-8 (WTF-8 policy: unpaired surrogates in their
+ *	three-byte form)
+ * @inlen: length of @s in bytes; the name ends at its first NUL byte (with
+ *	%UTFCONV_MAP_STOP_C0, its first C0 control) if one comes earlier
+ * @endian: byte order of the units written to @pwcs
+ * @pwcs: output buffer of UTF-16 code units
+ * @maxout: capacity of @pwcs in code units
+ * @policy: %UTFCONV_STRICT or %UTFCONV_WTF8, the caller's
+ * @map: the mapping of utfconv_charmap_init(), or NULL for none
+ *
+ * utfconv_fsname_utf8s_to_utf16s() with the characters of @map's pairs
+ * swapped, the last character's (of each component) where a pair says so.
+ *
+ * Context: Any context. Does not sleep.
+ * Return: as utfconv_fsname_utf8s_to_utf16s(): code units written,
+ * -ENAMETOOLONG, or -EINVAL (ill-formed input, or bad arguments).
+ */
+int utfconv_fsname_utf8s_to_utf16s_map(const u8 *s, int inlen,
+				       enum utf16_endian endian,
+				       wchar_t *pwcs, int maxout,
+				       enum utfconv_policy policy,
+				       const struct utfconv_charmap *map)
+{
+	struct utfconv_fsname_units nm = {
+		.p = pwcs, .e = utfconv_fsname_utf16(endian), .map = map,
+	};
+
+	if (map && (map->flags & UTFCONV_MAP_STOP_C0) && inlen > 0)
+		inlen = utfconv_fsname_c0_stop(s, inlen);
+	nm.n = utfconv_fsname_utf8s_to_utf16s(s, inlen, endian, pwcs, maxout,
+					      policy);
+	if (nm.n > 0 && map && map->nunits)
+		utfconv_fsname_map_units(&nm);
+	return nm.n;
+}
+EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s_map);
+
+/*
+ * Code units of the name at @p before its end (U+0000, or a C0 control
+ * with %UTFCONV_MAP_STOP_C0; none where a pair names U+0000), at most @n;
+ * *@hit says whether the filter sees a unit a pair may name.
+ */
+static int utfconv_fsname_map_scan(const wchar_t *p, int n,
+				   enum utfconv_encoding e,
+				   const struct utfconv_charmap *map,
+				   bool *hit)
+{
+	u16 stop = map->flags & UTFCONV_MAP_STOP_C0 ? 0x20 : 1;
+	bool any = false;
+	u16 u;
+	int i;
+
+	if (utfconv_charmap_index(map, 0) < map->nunits)
+		stop = 0;
+	for (i = 0; i < n; i++) {
+		u = utfconv_fsname_unit(&p[i], e);
+		if (u < stop)
+			break;
+		any |= utfconv_charmap_hit(map, u);
+	}
+	*hit = any;
+	return i;
+}
+
+/*
+ * @n code units at @p to UTF-8 at @s, room @room: the part of a name
+ * between two mapped characters. A lead surrogate at its end is unpaired,
+ * since a mapped character or the end of the name comes next.
+ */
+static int utfconv_fsname_to8_part(const wchar_t *p, int n,
+				   enum utfconv_encoding e, u8 *s, int room,
+				   enum utfconv_policy policy)
+{
+	ssize_t ret;
+
+	ret = utfconv_buf(e, UTFCONV_UTF8, policy, 0, p, n * sizeof(*p), s,
+			  room, NULL);
+	return ret == -EINVAL ? -EILSEQ : ret;
+}
+
+/* @v, a BMP scalar value, as UTF-8 at @s, room @room; bytes or -E2BIG. */
+static int utfconv_fsname_put_utf8(u16 v, u8 *s, int room)
+{
+	int n = v < 0x80 ? 1 : v < 0x800 ? 2 : 3;
+
+	if (n > room)
+		return -E2BIG;
+	if (n == 1) {
+		s[0] = v;
+	} else if (n == 2) {
+		s[0] = 0xC0 | v >> 6;
+		s[1] = 0x80 | (v & 0x3F);
+	} else {
+		s[0] = 0xE0 | v >> 12;
+		s[1] = 0x80 | (v >> 6 & 0x3F);
+		s[2] = 0x80 | (v & 0x3F);
+	}
+	return n;
+}
+
+/*
+ * The units of @nm, on their disk side, to UTF-8 with their swaps: the
+ * parts between the swapped characters through the converter, each
+ * swapped one written here.
+ */
+static int utfconv_fsname_to8_mapped(const struct utfconv_fsname_units *nm,
+				     u8 *s, int maxout,
+				     enum utfconv_policy policy)
+{
+	int i, start = 0, out = 0, ret;
+	u16 v = 0;
+
+	for (i = 0; i <= nm->n; i++) {
+		if (i < nm->n) {
+			v = utfconv_fsname_image(nm, i);
+			if (v == utfconv_fsname_unit(&nm->p[i], nm->e))
+				continue;
+		}
+		ret = utfconv_fsname_to8_part(nm->p + start, i - start, nm->e,
+					      s + out, maxout - out, policy);
+		if (ret < 0)
+			return ret;
+		out += ret;
+		if (i == nm->n)
+			break;
+		/* no VFS name holds them */
+		if (v == '/' || !v)
+			return -EILSEQ;
+		ret = utfconv_fsname_put_utf8(v, s + out, maxout - out);
+		if (ret < 0)
+			return ret;
+		out += ret;
+		start = i + 1;
+	}
+	return out;
+}
+
+/**
+ * utfconv_fsname_utf16s_to_utf8s_map() - a name on disk to the VFS, mapped
+ * @pwcs: the name on disk, UTF-16 code units in byte order @endian
+ * @inlen: length of @pwcs in code units, at most; the name ends at the
+ *	first U+0000 unit before that (with %UTFCONV_MAP_STOP_C0, at the
+ *	first C0 control; where a pair names U+0000, at neither)
+ * @endian: byte order of @pwcs
+ * @s: output buffer for UTF-8 (WTF-8 policy: unpaired surrogates in their
+ *	three-byte form)
+ * @maxout: capacity of @s in bytes
+ * @policy: %UTFCONV_STRICT or %UTFCONV_WTF8, the caller's
+ * @map: the mapping of utfconv_charmap_init(), or NULL for none
+ *
+ * utfconv_fsname_utf16s_to_utf8s() with the characters of @map's pairs
+ * swapped, the last character's (of each component) where a pair says so.
+ *
+ * Context: Any context. Does not sleep.
+ * Return: as utfconv_fsname_utf16s_to_utf8s(): bytes written, -E2BIG,
+ * -EINVAL (bad arguments), or -EILSEQ (strict policy: an unpaired
+ * surrogate; any policy: a character whose swapped form is '/' or U+0000,
+ * which no VFS name holds).
+ */
+int utfconv_fsname_utf16s_to_utf8s_map(const wchar_t *pwcs, int inlen,
+				       enum utf16_endian endian, u8 *s,
+				       int maxout, enum utfconv_policy policy,
+				       const struct utfconv_charmap *map)
+{
+	struct utfconv_fsname_units nm = {
+		/* only read: the cast is for the type the map pass shares */
+		.p = (wchar_t *)pwcs, .e = utfconv_fsname_utf16(endian),
+		.map = map,
+	};
+	bool hit;
+
+	if (!map || (!map->nunits && !map->flags))
+		return utfconv_fsname_utf16s_to_utf8s(pwcs, inlen, endian, s,
+						      maxout, policy);
+	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
+		return -EINVAL;
+	nm.n = utfconv_fsname_map_scan(pwcs, inlen, nm.e, map, &hit);
+	if (hit)
+		return utfconv_fsname_to8_mapped(&nm, s, maxout, policy);
+	return utfconv_fsname_to8_part(pwcs, nm.n, nm.e, s, maxout, policy);
+}
+EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s_map);
