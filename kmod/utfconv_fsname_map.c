@@ -9,14 +9,13 @@
  * functions here apply it while they convert a name, in both directions.
  */
 
-#include <asm/byteorder.h>
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/nls.h>
 #include <linux/string.h>
-#include <linux/swab.h>
 #include <linux/types.h>
+#include <linux/unaligned.h>
 #include <linux/utfconv.h>
 
 #include "utfconv_codec.h"
@@ -181,19 +180,24 @@ int utfconv_charmap_init(struct utfconv_charmap *map,
 }
 EXPORT_SYMBOL_GPL(utfconv_charmap_init);
 
-/* A code unit of @p in byte order @e, as a number. */
+/*
+ * A code unit of @p in byte order @e, as a number. Names come from
+ * packets and directory blocks, where a unit need not be aligned (SMB).
+ */
 static inline u16 utfconv_fsname_unit(const wchar_t *p, enum utfconv_encoding e)
 {
-	return e == UTFCONV_UTF16BE ? be16_to_cpu((__force __be16)*p) :
-				      le16_to_cpu((__force __le16)*p);
+	return e == UTFCONV_UTF16BE ? get_unaligned_be16(p) :
+				      get_unaligned_le16(p);
 }
 
 /* Store @u at @p in byte order @e. */
 static inline void utfconv_fsname_put_unit(wchar_t *p, u16 u,
 					   enum utfconv_encoding e)
 {
-	*p = e == UTFCONV_UTF16BE ? (__force wchar_t)cpu_to_be16(u) :
-				    (__force wchar_t)cpu_to_le16(u);
+	if (e == UTFCONV_UTF16BE)
+		put_unaligned_be16(u, p);
+	else
+		put_unaligned_le16(u, p);
 }
 
 /* A name's units in byte order @e, and the map that swaps some. */
