@@ -224,6 +224,44 @@ names_table() {
 	}'
 }
 
+# map_table RAWLOG: the fsname functions with SMB's Services for Mac map
+# against the same calls without one, on text with nothing to map (whole
+# files and NAME_MAX names), from the utfconv_bench: map- lines: the
+# mapped form's speed as a ratio to the unmapped one's.
+map_table() {
+	grep -a -o 'utfconv_bench: map-.*' "$1" | awk "$goal_awk"'
+	function row(d,   f, t, n, gt, gn, k) {
+		printf "\nUML in-kernel bench, %s with and without a map (min time over rounds)\n", title[d]
+		printf "%-30s %9s %10s %10s %10s %10s %9s %9s\n", "file", "bytes", "text MB/s", "mapped", "names/s", "mapped", "text", "names"
+		gt = 0; gn = 0; k = 0
+		for (f = 1; f <= nf[d]; f++) {
+			t = tps[d, f] / tmps[d, f]; n = nps[d, f] / nmps[d, f]
+			printf "%-30.30s %9d %10.0f %10.0f %10.0f %10.0f %8.2fx %8.2fx\n", name[d, f], bytes[d, f], bytes[d, f] * 1e6 / tps[d, f], bytes[d, f] * 1e6 / tmps[d, f], 1e12 / nps[d, f], 1e12 / nmps[d, f], t, n
+			gt += log(t); gn += log(n); k++
+		}
+		gt = exp(gt / k); gn = exp(gn / k)
+		printf "%-30s %9s %10s %10s %10s %10s %8.2fx %8.2fx\n", "geometric mean", "", "", "", "", "", gt, gn
+		tr[d] = gt; nr[d] = gn
+	}
+	{
+		d = $2; sub(/^map-/, "", d); f = rec(d)
+		bytes[d, f] = $4
+		tps[d, f] = val(5, "text_ps"); tmps[d, f] = val(6, "text_map_ps")
+		nps[d, f] = val(7, "names_ps"); nmps[d, f] = val(8, "names_map_ps")
+	}
+	END {
+		if (!nf["utf8-to-utf16le"]) { print "kunit bench: no map results"; exit 1 }
+		title["utf8-to-utf16le"] = "UTF-8 -> UTF-16LE, utfconv_fsname_utf8s_to_utf16s{,_map}"
+		title["utf16le-to-utf8"] = "UTF-16LE -> UTF-8, utfconv_fsname_utf16s_to_utf8s{,_map}"
+		row("utf8-to-utf16le"); row("utf16le-to-utf8")
+		printf "\nissue 29 (the same run; mapped speed / unmapped speed, text with nothing to map):\n"
+		goal("mapped text >= 0.90x unmapped, to UTF-16", tr["utf8-to-utf16le"], 0.9, "")
+		goal("mapped names >= 0.90x unmapped, to UTF-16", nr["utf8-to-utf16le"], 0.9, "")
+		goal("mapped text >= 0.90x unmapped, to UTF-8", tr["utf16le-to-utf8"], 0.9, "")
+		goal("mapped names >= 0.90x unmapped, to UTF-8", nr["utf16le-to-utf8"], 0.9, "")
+	}'
+}
+
 # uml_vs_host RAWLOG CSV: per file and direction, the SIMD paths in the
 # kernel (UML, RAWLOG) next to the same source in userspace on the same
 # corpus file (the host bench's SIMD column, CSV), as a ratio. The two
@@ -321,6 +359,9 @@ bench_kunit() {
 	fi
 	if grep -aq 'utfconv_bench: names-' "$raw"; then
 		names_table "$raw" | tee -a "$RESULTS/bench-kunit.txt"
+	fi
+	if grep -aq 'utfconv_bench: map-' "$raw"; then
+		map_table "$raw" | tee -a "$RESULTS/bench-kunit.txt"
 	fi
 	[ -s "$RESULTS/bench-kunit.txt" ] || die "in-kernel bench: no results in $raw"
 	# (a names-only run, BENCH_KUNIT_GLOB, has no file results to compare)

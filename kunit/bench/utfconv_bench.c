@@ -17,6 +17,9 @@
  * and for file names (utfconv_bench_names(), picoseconds per
  * call, the average name length in input bytes):
  *   utfconv_bench: names-<dir> <file> <names> <bytes> fs_ps=<n> off_ps=<n> nls_ps=<n>
+ * and for the mapped forms (utfconv_bench_map(), picoseconds per call of
+ * the whole file and per name, unmapped and mapped):
+ *   utfconv_bench: map-<dir> <file> <bytes> text_ps=<n> text_map_ps=<n> names_ps=<n> names_map_ps=<n>
  * Ratios are computed by scripts/bench.sh; nothing here asserts a speed.
  */
 #include <kunit/test.h>
@@ -340,9 +343,201 @@ static void utfconv_bench_names(struct kunit *test)
 		utfconv_bench_nfiles);
 }
 
+/*
+ * Mapping: the drop-ins without a map against the _map forms with SMB's
+ * Services for Mac map (40 pairs, paths; the largest table the kernel
+ * has), on text with nothing to map, which is what a filesystem converts
+ * almost always: a copy of each file with every ASCII character the map
+ * names (the C0 controls, " * : < > ? |, space and period) made '_'.
+ * Whole files, and the names of utfconv_bench_names() cut from the copy.
+ */
+enum { MAP_TEXT, MAP_TEXT_MAP, MAP_NAMES, MAP_NAMES_MAP, NMAP };
+
+struct bench_map {
+	struct utfconv_charmap map;
+	struct bench_names names;
+	const u8 *text;
+	int len8;		/* bytes of @text */
+	const wchar_t *text16;
+	int len16;		/* code units of @text16 */
+	u8 *out;
+	int cap;		/* bytes of @out */
+};
+
+static void bench_map_pairs(struct kunit *test, struct utfconv_charmap *map)
+{
+	static const char rsvd[] = "\"*:<>?|";
+	struct utfconv_charpair p[40];
+	int i, k = 0;
+
+	for (i = 0x01; i <= 0x1F; i++)
+		p[k++] = (struct utfconv_charpair){ i, 0xF000 + i, 0 };
+	for (i = 0; rsvd[i]; i++)
+		p[k++] = (struct utfconv_charpair){ rsvd[i], 0xF020 + i, 0 };
+	p[k++] = (struct utfconv_charpair){ ' ', 0xF028, UTFCONV_PAIR_LAST };
+	p[k++] = (struct utfconv_charpair){ '.', 0xF029, UTFCONV_PAIR_LAST };
+	KUNIT_ASSERT_EQ(test, utfconv_charmap_init(map, p, k,
+						   UTFCONV_MAP_PATH), 0);
+}
+
+/* One call of @what on @m in direction @dir; units, bytes or an errno. */
+static int bench_map_run(int what, int dir, struct bench_map *m, int k)
+{
+	const struct utfconv_charmap *map = what & 1 ? &m->map : NULL;
+	const struct bench_name *nm = &m->names.nm[k];
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	bool text = what < MAP_NAMES;
+
+	if (dir == D_8TO16)
+		return utfconv_fsname_utf8s_to_utf16s_map(text ? m->text :
+				nm->utf8, text ? m->len8 : nm->len8, le,
+				(wchar_t *)m->out, m->cap / 2, UTFCONV_WTF8,
+				map);
+	return utfconv_fsname_utf16s_to_utf8s_map(text ? m->text16 : nm->utf16,
+			text ? m->len16 : nm->len16, le, m->out, m->cap,
+			UTFCONV_WTF8, map);
+}
+
+/* @iters calls (names: passes over the names) of @what; nanoseconds. */
+static u64 bench_map_sample(int what, int dir, struct bench_map *m,
+			    unsigned long iters)
+{
+	int n = what < MAP_NAMES ? 1 : m->names.n;
+	u64 t0 = ktime_get_ns();
+	unsigned long i;
+	int k;
+
+	for (i = 0; i < iters; i++)
+		for (k = 0; k < n; k++)
+			bench_map_run(what, dir, m, k);
+	return ktime_get_ns() - t0;
+}
+
+/* The mapped forms give the unmapped output: nothing to map. */
+static void bench_map_check(struct kunit *test, const char *file, int dir,
+			    struct bench_map *m)
+{
+	u8 *ref = m->out + m->cap / 2;
+	int what, k, len, n;
+
+	for (what = MAP_TEXT; what < NMAP; what += 2) {
+		n = what < MAP_NAMES ? 1 : m->names.n;
+		for (k = 0; k < n; k++) {
+			m->cap /= 2;
+			len = bench_map_run(what, dir, m, k);
+			KUNIT_ASSERT_GT(test, len, 0);
+			if (dir == D_8TO16)
+				len *= 2;	/* bytes */
+			memcpy(ref, m->out, len);
+			KUNIT_ASSERT_EQ_MSG(test, bench_map_run(what + 1, dir,
+								m, k),
+					    dir == D_8TO16 ? len / 2 : len,
+					    "%s: %d/%d mapped length", file,
+					    what, k);
+			m->cap *= 2;
+			KUNIT_ASSERT_EQ_MSG(test, memcmp(ref, m->out, len), 0,
+					    "%s: %d/%d mapped output", file,
+					    what, k);
+		}
+	}
+}
+
+static void bench_map_one(struct kunit *test, const char *file, int dir,
+			  struct bench_map *m)
+{
+	unsigned long iters[NMAP];
+	u64 best[NMAP];
+	int i, r;
+
+	bench_map_check(test, file, dir, m);
+	for (i = 0; i < NMAP; i++) {
+		unsigned long k = 1;
+
+		while (bench_map_sample(i, dir, m, k) < BENCH_MIN_NS)
+			k *= 2;
+		iters[i] = k;
+		best[i] = U64_MAX;
+	}
+	for (r = 0; r < BENCH_ROUNDS; r++) {
+		for (i = 0; i < NMAP; i++) {
+			int n = i < MAP_NAMES ? 1 : m->names.n;
+			u64 t = bench_map_sample(i, dir, m, iters[i]);
+
+			best[i] = min(best[i], div64_u64(t * 1000, iters[i] * n));
+		}
+		cond_resched();
+	}
+	pr_info("utfconv_bench: map-%s %s %d text_ps=%llu text_map_ps=%llu names_ps=%llu names_map_ps=%llu\n",
+		dir == D_8TO16 ? "utf8-to-utf16le" : "utf16le-to-utf8", file,
+		m->len8, best[MAP_TEXT], best[MAP_TEXT_MAP], best[MAP_NAMES],
+		best[MAP_NAMES_MAP]);
+}
+
+/* @m's text: a copy of @bf with the ASCII characters the map names '_'. */
+static void bench_map_text(struct kunit *test,
+			   const struct utfconv_bench_file *bf,
+			   struct bench_map *m, u8 *copy, wchar_t *copy16)
+{
+	struct utfconv_bench_file clean = { bf->name, copy, NULL };
+	wchar_t unit[2];
+	u8 probe[2] = "a";
+	int i;
+
+	m->len8 = bf->end - bf->data;
+	for (i = 0; i < m->len8; i++) {
+		/* after another character: "." and ".." are left alone */
+		copy[i] = bf->data[i];
+		probe[1] = copy[i];
+		if (copy[i] < 0x80 &&
+		    utfconv_fsname_utf8s_to_utf16s_map(probe, 2,
+				UTF16_LITTLE_ENDIAN, unit, 2, UTFCONV_WTF8,
+				&m->map) == 2 && unit[1] != copy[i])
+			copy[i] = '_';
+	}
+	clean.end = copy + m->len8;
+	m->text = copy;
+	m->text16 = copy16;
+	m->len16 = utfconv_fsname_utf8s_to_utf16s(copy, m->len8,
+						  UTF16_LITTLE_ENDIAN, copy16,
+						  m->len8, UTFCONV_WTF8);
+	KUNIT_ASSERT_GT(test, m->len16, 0);
+	bench_names_make(test, &clean, &m->names);
+}
+
+static void utfconv_bench_map(struct kunit *test)
+{
+	struct bench_map *m;
+	wchar_t *copy16;
+	unsigned int f;
+	size_t n8;
+	u8 *copy;
+
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	bench_map_pairs(test, &m->map);
+	for (f = 0; f < utfconv_bench_nfiles; f++) {
+		const struct utfconv_bench_file *bf = &utfconv_bench_files[f];
+
+		n8 = bf->end - bf->data;
+		copy = kvmalloc(n8, GFP_KERNEL);
+		copy16 = kvmalloc(2 * n8, GFP_KERNEL);
+		m->cap = 8 * n8 + 64;
+		m->out = kvmalloc(m->cap, GFP_KERNEL);
+		KUNIT_ASSERT_TRUE(test, copy && copy16 && m->out);
+		bench_map_text(test, bf, m, copy, copy16);
+		bench_map_one(test, bf->name, D_8TO16, m);
+		bench_map_one(test, bf->name, D_16TO8, m);
+		kvfree(m->out);
+		kvfree(copy16);
+		kvfree(copy);
+	}
+	pr_info("utfconv_bench: done map of %u files\n", utfconv_bench_nfiles);
+}
+
 static struct kunit_case utfconv_bench_cases[] = {
 	KUNIT_CASE_SLOW(utfconv_bench_corpus),
 	KUNIT_CASE_SLOW(utfconv_bench_names),
+	KUNIT_CASE_SLOW(utfconv_bench_map),
 	{}
 };
 
