@@ -18,8 +18,9 @@
 # <linux/utfconv.h> does not declare the fsname API.
 #
 # Each of fs/fat (fat.ko, vfat.ko, msdos.ko), fs/exfat (exfat.ko),
-# fs/ntfs3 (ntfs3.ko), fs/isofs (isofs.ko), fs/jfs (jfs.ko) and fs/udf
-# (udf.ko) is copied from the pristine tree of scripts/lib.sh and built
+# fs/ntfs3 (ntfs3.ko), fs/isofs (isofs.ko), fs/jfs (jfs.ko), fs/udf
+# (udf.ko) and fs/smb (cifs.ko, ksmbd.ko and the modules of fs/smb/common)
+# is copied from the pristine tree of scripts/lib.sh and built
 # with `make -C <headers> M=<copy>`, so every module keeps the name and
 # vermagic of the one Debian ships (all six are =m in
 # /boot/config-6.12.*) and replaces it in the VM; fs/nls's private
@@ -29,11 +30,11 @@
 # semantic patch, our patches and the API headers, so a clean clone
 # reuses it.
 #
-# Environment: FS_LIST (fat exfat ntfs3 isofs jfs udf), FS_JOBS (2).
+# Environment: FS_LIST (fat exfat ntfs3 isofs jfs udf smb), FS_JOBS (2).
 
 . "$(dirname "$0")/lib.sh"
 
-FS_LIST=${FS_LIST:-fat exfat ntfs3 isofs jfs udf}
+FS_LIST=${FS_LIST:-fat exfat ntfs3 isofs jfs udf smb}
 FS_JOBS=${FS_JOBS:-2}
 
 # fs_cache_dir KIND: the cache directory of this source version and of
@@ -75,9 +76,23 @@ build_fs() {
 	mkdir -p "$(dirname "$out")/nls"
 	cp "$src/../nls/"*.h "$(dirname "$out")/nls/"
 	[ "$kind" = stock ] || convert "$out" "$(basename "$out")"
+	asn1_sources "$out"
 	log "fs-modules: building $kind $(basename "$out") in $out" >&2
 	nice make -s -j"$FS_JOBS" -C "$kdir" M="$out" "$@" modules >&2
 	touch "$out/.built"
+}
+
+# asn1_sources DIR: the C sources of DIR's ASN.1 grammars (SMB's SPNEGO),
+# which kbuild makes with scripts/asn1_compiler, a host program that
+# Debian's headers package does not ship: built here from the tree.
+asn1_sources() {
+	local f c=$UTFCONV_CACHE/asn1_compiler-$(linux_source_version)
+	find "$1" -name '*.asn1' | grep -q . || return 0
+	[ -x "$c" ] || gcc -O2 -I"$tree/include" -o "$c" \
+		"$tree/scripts/asn1_compiler.c" >&2
+	find "$1" -name '*.asn1' | while read -r f; do
+		"$c" "$f" "${f%.asn1}.asn1.c" "${f%.asn1}.asn1.h"
+	done
 }
 
 # build_lib KDIR: utfconv from this tree in build/fs/lib/, for its
