@@ -18,7 +18,7 @@ PACKAGES="
 	python3-sphinx groff-base man-db
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 	dosfstools mtools exfatprogs ntfs-3g xorriso genisoimage coccinelle
-	jfsutils udftools
+	jfsutils udftools ksmbd-tools
 	debhelper dh-dkms dkms lintian debootstrap
 "
 

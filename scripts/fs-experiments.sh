@@ -24,7 +24,10 @@
 # Documentation/fsname.rst.
 #
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above),
-# FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3 jfs udf),
+# FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3 jfs udf
+# smb; smb is SMB over the guest's loopback interface, ksmbd serving NTFS
+# disks to cifs, stock and utfconv-wtf8 only: the converted cifs and
+# ksmbd have no names= option),
 # FS_SLICE=check (the slice of `make check`: vfat and isofs under stock,
 # utfconv-wtf8 and utfconv-strict, the last on the images only, without
 # creates and renames (FSEXP_IMAGES_ONLY), and JFS's creates and renames
@@ -52,16 +55,26 @@ esac
 case ${FS_SLICE:-} in
 '') slice_drivers="stock utfconv-strict utfconv-wtf8"
 	# the filesystems of fsexp.py, the source directories of fs-modules.sh
-	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3 jfs udf"} ;;
+	export FSEXP_FS=${FSEXP_FS:-"vfat isofs exfat ntfs3 jfs udf smb"} ;;
 check) # names=strict on the images only: a mount, no scratch disk
 	slice_drivers="stock utfconv-wtf8 utfconv-strict"
 	export FSEXP_IMAGES_ONLY=utfconv-strict
-	export FSEXP_FS="vfat isofs jfs" FSEXP_WRITES_ONLY=jfs ;;
+	export FSEXP_FS="vfat isofs jfs smb" FSEXP_WRITES_ONLY=jfs ;;
 *) die "FS_SLICE=${FS_SLICE}: only check is known" ;;
 esac
 # the source directories of fs-modules.sh: only those of this run's
 # filesystems are built
-FS_LIST=$(for fs in $FSEXP_FS; do [ "$fs" = vfat ] && fs=fat; printf '%s ' "$fs"; done)
+# The series converts no SMB code: no smb with its kernel.
+[ "$FS_KERNEL" != series ] ||
+	FSEXP_FS=$(printf '%s\n' $FSEXP_FS | grep -vx smb | tr '\n' ' ')
+# smb's share is NTFS: ntfs3 is built for it too.
+FS_LIST=$(for fs in $FSEXP_FS; do
+	case $fs in
+	vfat) fs=fat ;;
+	smb) fs="ntfs3 smb" ;;
+	esac
+	printf '%s ' "$fs"
+done | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 export FS_LIST
 if grep -q 'utfconv_fsname_utf16s_to_utf8s(' "$SRC/include/linux/utfconv.h"; then
 	FS_DRIVERS=${FS_DRIVERS:-$slice_drivers}
@@ -83,9 +96,41 @@ SCRATCH=$OUT/scratch
 FSIMG=$SRC/tools/fsimg/fsimg
 
 for t in mkfs.vfat mcopy fsck.vfat xorriso isoinfo mkfs.exfat fsck.exfat \
-	mkntfs ntfscp ntfsfix ntfsls mkfs.jfs fsck.jfs mkudffs udfinfo; do
+	mkntfs ntfscp ntfsfix ntfsls mkfs.jfs fsck.jfs mkudffs udfinfo \
+	ksmbd.adduser; do
 	command -v "$t" >/dev/null || die "$t missing (run scripts/deps.sh)"
 done
+KSMBD_TOOLS=/usr/libexec/ksmbd.tools	# ksmbd-tools: one binary for all
+
+# smb_payload DIR: what the guest's smb() runs: ksmbd-tools with the
+# libraries it links and their loader, its configuration (two shares,
+# the disks the guest mounts there) and a user, the client's mount
+# options.
+smb_payload() {
+	local lib
+	mkdir -p "$1/lib"
+	cp "$KSMBD_TOOLS" "$1/ksmbd.tools"
+	for lib in $(ldd "$KSMBD_TOOLS" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }'); do
+		cp -L "$lib" "$1/lib/"
+	done
+	cat >"$1/ksmbd.conf" <<-EOF
+	[global]
+		netbios name = utfconv
+	[names]
+		path = /srv/m/names
+		read only = yes
+		force user = root
+		force group = root
+	[w]
+		path = /srv/wm/w
+		read only = no
+		force user = root
+		force group = root
+	EOF
+	ksmbd.adduser -i "$1/ksmbdpwd.db" -c "$1/ksmbd.conf" -a utfconv \
+		-p utfconv >/dev/null
+	printf '%s\n' default mapchars nomapposix >"$1/options.txt"
+}
 
 section "fs-experiments: tools and images"
 make -s -C "$SRC/tools/fsimg"
@@ -99,12 +144,23 @@ python3 "$SRC/userspace-test/fs/fsexp.py" selftest "$IMAGES" "$FSIMG" || selftes
 python3 "$SRC/userspace-test/fs/fsexp.py" images "$IMAGES" "$FSIMG" "$SHARED/corpus"
 
 # Debian's own modules the experiments need besides the drivers (built
-# into the series kernel).
+# into the series kernel); for SMB, what cifs and ksmbd need and Debian
+# builds as modules, among them the ciphers and hashes they ask the
+# crypto API for by name (SMB 3.1.1 signing and encryption).
 : >"$PAYLOAD/fs/modules/base/order"
+base="drivers/cdrom/cdrom drivers/block/loop drivers/block/virtio_blk
+	fs/nls/nls_cp437 fs/nls/nls_ascii fs/nls/nls_utf8 fs/nls/nls_ucs2_utils
+	lib/crc-itu-t"
+case " $FSEXP_FS " in
+*" smb "*)
+	smb_payload "$PAYLOAD/fs/smb"
+	base="$base fs/smb/common/cifs_arc4 fs/smb/common/cifs_md4
+		net/dns_resolver/dns_resolver fs/netfs/netfs crypto/cmac
+		crypto/ccm crypto/crypto_null lib/crypto/gf128mul
+		crypto/ghash-generic crypto/gcm crypto/geniv crypto/seqiv" ;;
+esac
 [ "$FS_KERNEL" = series ] ||
-for m in drivers/cdrom/cdrom drivers/block/loop drivers/block/virtio_blk \
-	fs/nls/nls_cp437 fs/nls/nls_ascii fs/nls/nls_utf8 fs/nls/nls_ucs2_utils \
-	lib/crc-itu-t; do
+for m in $base; do
 	xz -dc "$mods/$m.ko.xz" >"$PAYLOAD/fs/modules/base/${m##*/}.ko"
 	echo "${m##*/}.ko" >>"$PAYLOAD/fs/modules/base/order"
 done
@@ -114,6 +170,7 @@ make_scratch() {
 	rm -f "$2"
 	case $1 in
 	vfat) mkfs.vfat -C -F 16 -n SCRATCH "$2" 16384 >/dev/null ;;
+	smb) make_scratch ntfs3 "$2" ;;
 	exfat) truncate -s 16M "$2" && mkfs.exfat -L SCRATCH "$2" >/dev/null ;;
 	ntfs3) truncate -s 16M "$2" &&
 		mkntfs -q -F -f -s 512 -c 4096 -L SCRATCH "$2" >/dev/null 2>&1 ;;
@@ -128,7 +185,7 @@ check_scratch() {
 	case $1 in
 	vfat) fsck.vfat -n "$2" ;;
 	exfat) fsck.exfat -n "$2" ;;
-	ntfs3) ntfsfix -n "$2" ;;
+	ntfs3|smb) ntfsfix -n "$2" ;;
 	jfs) fsck.jfs -n "$2" ;;
 	udf) udfinfo "$2" ;;
 	esac >/dev/null 2>&1
@@ -155,6 +212,8 @@ for drv in $FS_DRIVERS; do
 	esac
 	: >"$d/order"
 	for fs in $FSEXP_FS; do
+		# no names= option in SMB (the converted ends take wtf8)
+		[ "$fs/$drv" = smb/utfconv-strict ] && continue
 		# no result of a driver that neither mounts images nor writes
 		case " ${FSEXP_IMAGES_ONLY:-} " in
 		*" $drv "*) case " ${FSEXP_WRITES_ONLY:-} " in
@@ -167,11 +226,14 @@ for drv in $FS_DRIVERS; do
 		fi
 		case $fs in
 		vfat) kos="fat/fat.ko fat/vfat.ko" ;;
+		# the share's NTFS, the server, the client
+		smb) kos="ntfs3/ntfs3.ko smb/server/ksmbd.ko smb/client/cifs.ko" ;;
 		*) kos=$fs/$fs.ko ;;
 		esac
 		for ko in $kos; do
+			grep -qx "${ko##*/}" "$d/order" && continue
 			cp "$mdir/$ko" "$d/"
-			echo "${ko#*/}" >>"$d/order"
+			echo "${ko##*/}" >>"$d/order"
 		done
 		depends+=("$drv/$fs=$(modinfo -F depends "$d/${kos##*/}")")
 	done
@@ -179,6 +241,7 @@ for drv in $FS_DRIVERS; do
 	# renames (isofs is read-only; none for FSEXP_IMAGES_ONLY).
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
+		[ "$fs/$drv" = smb/utfconv-strict ] && continue
 		case " ${FSEXP_IMAGES_ONLY:-} " in
 		*" $drv "*) continue ;;
 		esac
@@ -217,6 +280,7 @@ section "fs-experiments: results"
 for drv in $FS_DRIVERS; do
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
+		[ "$fs/$drv" = smb/utfconv-strict ] && continue
 		case " ${FSEXP_IMAGES_ONLY:-} " in
 		*" $drv "*) continue ;;
 		esac

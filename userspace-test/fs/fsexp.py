@@ -266,7 +266,7 @@ def corpus_words(corpus):
 def cases(fs, corpus):
     """[(key, name, made_by)] of one image, in directory order."""
     long_ascii = {"vfat": 255, "exfat": 255, "ntfs3": 255, "isofs": 103,
-                  "jfs": 255, "udf": 254}[fs]
+                  "jfs": 255, "udf": 254, "smb": 255}[fs]
     c = [("ascii", "plain file.txt", "tool")]
     c += [("word-" + lang, w + ".txt", "tool") for lang, w in corpus_words(corpus)]
     c += [("emoji", "\U0001F600 smile.txt", "fsimg"),
@@ -286,9 +286,25 @@ def cases(fs, corpus):
           ("end-lead", "end\ud83d", "fsimg"),
           ("alias-plain", "alias name.txt", "tool"),
           ("alias-trail", "alias\udc00 name.txt", "fsimg")]
-    if fs in ("isofs", "ntfs3", "jfs", "udf"):
+    if fs in ("isofs", "ntfs3", "jfs", "udf", "smb"):
         c.append(("lone-only", "\udc00\udc01", "fsimg"))
-    if fs == "ntfs3":
+    if fs == "smb":
+        # The share's disk (NTFS): the characters SMB's mappings name, on
+        # disk and in their Private Use forms (Services for Mac and for
+        # Unix), two names that stock cifs lists as one, and the trailing
+        # space and period Windows drops.
+        c += [("colon", "a:b.txt", "tool"),
+              ("reserved", "q?*|<>\".txt", "tool"),
+              ("control", "ctl\x01.txt", "tool"),
+              ("trailing-space", "trail ", "tool"),
+              ("trailing-period", "dot.", "tool"),
+              ("sfm-colon", "pua\uf022.txt", "tool"),
+              ("sfm-control", "ctl\uf001.txt", "tool"),
+              ("sfm-space-end", "end\uf028", "tool"),
+              ("sfu-colon", "sfu\uf03a.txt", "tool"),
+              ("alias-colon", "alias:colon.txt", "tool"),
+              ("alias-sfm-colon", "alias\uf022colon.txt", "tool")]
+    if fs in ("ntfs3", "smb"):
         # ntfs-3g's ntfscp writes every case: it takes a lone surrogate
         # in its generalized three-byte UTF-8 form (fsimg list checks the
         # units it wrote).
@@ -426,36 +442,50 @@ def make_joliet(outdir, fsimg, name, entries):
     return img
 
 
-def make_ntfs(outdir, fsimg, name, entries):
-    """mkntfs, then ntfs-3g's ntfscp (no mount, no FUSE) for every file."""
-    img = os.path.join(outdir, name + ".img")
+def blank_ntfs(img):
     if os.path.exists(img):
         os.unlink(img)
     with open(img, "wb") as f:
         f.truncate(16 << 20)
     run("mkntfs", "-q", "-F", "-f", "-s", "512", "-c", "4096", "-L", "UTFCONV",
         img)
+
+
+def make_ntfs(outdir, fsimg, name, entries, subdir=None):
+    """mkntfs, then ntfs-3g's ntfscp (no mount, no FUSE) for every file;
+    with @subdir, into that directory of an image made before (SMB's: the
+    guest made the directory), read back by ntfsls alone (fsimg reads
+    the root)."""
+    img = os.path.join(outdir, name + ".img")
+    if subdir is None:
+        blank_ntfs(img)
     content = os.path.join(outdir, "content")
     for e in entries:
         with open(content, "w") as f:
             f.write("id=%d\n" % e["id"])
-        run("ntfscp", img, content,
-            e["create"].encode("utf-8", "surrogatepass"))
-    craft(fsimg, "ntfs", img, entries)
+        dest = e["create"] if subdir is None else subdir + "/" + e["create"]
+        run("ntfscp", img, content, dest.encode("utf-8", "surrogatepass"))
+    if subdir is None:
+        craft(fsimg, "ntfs", img, entries)
     run("ntfsfix", "-n", img)
-    if sorted(ntfsls_units(img)) != sorted(e["units"] for e in entries):
+    got = ntfsls_units(img, "/" + (subdir or ""))
+    if sorted(got) != sorted(e["units"] for e in entries):
         sys.exit("fsexp: %s: ntfsls lists other names than the cases" % img)
+    if subdir is not None:
+        for e in entries:
+            e["order"] = got.index(e["units"])
     return img
 
 
-def ntfsls_units(img):
+def ntfsls_units(img, path="/"):
     """The root's names as ntfs-3g's ntfsls reads them (-a: the POSIX
     namespace too), a second reader beside fsimg: ntfs-3g prints a lone
     surrogate in its three-byte generalized UTF-8 form."""
-    out = subprocess.run(["ntfsls", "-a", img], check=True,
+    out = subprocess.run(["ntfsls", "-a", "-p", path, img], check=True,
                          stdout=subprocess.PIPE).stdout
+    # (a directory other than the root lists itself as ".")
     return [units_of(n.decode("utf-8", "surrogatepass"))
-            for n in out.split(b"\n") if n]
+            for n in out.split(b"\n") if n and n not in (b".", b"..")]
 
 
 def ntfs_selftest(outdir, fsimg):
@@ -583,6 +613,10 @@ def craft_prepared(outdir, fsimg):
     meta = json.load(open(os.path.join(outdir, "cases.json")))
     plan = []
     for name, m in meta.items():
+        if m["fs"] == "smb":
+            # no plan line: run.sh's smb() shares it
+            make_ntfs(outdir, fsimg, name, m["entries"], "names")
+            continue
         if m["fs"] not in PREPARED:
             continue
         img = os.path.join(outdir, name + ".img")
@@ -623,9 +657,11 @@ def images(outdir, fsimg, corpus):
              ("exfat", "exfat-names", cases("exfat", corpus), None),
              ("exfat", "exfat-zero", zero_cases(), None),
              ("jfs", "jfs-names", cases("jfs", corpus), None),
-             ("udf", "udf-names", cases("udf", corpus), None)]
+             ("udf", "udf-names", cases("udf", corpus), None),
+             ("smb", "smb-names", cases("smb", corpus), make_ntfs)]
     # FSEXP_FS (scripts/fs-experiments.sh): the filesystems of this run.
-    wanted = os.environ.get("FSEXP_FS", "vfat isofs exfat ntfs3 jfs udf").split()
+    wanted = os.environ.get("FSEXP_FS",
+                            "vfat isofs exfat ntfs3 jfs udf smb").split()
     specs = [sp for sp in specs if sp[0] in wanted and
              sp[0] not in writes_only()]
     first, prepare, disks = 1, [], []
@@ -643,6 +679,16 @@ def images(outdir, fsimg, corpus):
             disks.append(name + ".img")
             prepare += ["put %s %s %s" % (dev, fs, line)
                         for line in make_blank(outdir, fs, name, ents)]
+            continue
+        if fs == "smb":
+            # ksmbd lists nothing in a share that is a mount point (no
+            # crossmnt in ksmbd-tools 3.4.7): the names go into a
+            # directory, which only a driver makes (the guest's stock
+            # ntfs3), then ntfscp fills it (craft_prepared()).
+            dev = "vd" + chr(ord("a") + len(disks))
+            disks.append(name + ".img")
+            blank_ntfs(os.path.join(outdir, name + ".img"))
+            prepare.append("mkdir %s ntfs3 names" % dev)
             continue
         maker(outdir, fsimg, name, ents)
         plan.append(plan_line(name, fs, ents))
@@ -695,6 +741,15 @@ def write_expect(fs, driver, key):
         # char2uni() every character outside the BMP.
         errs.update({"w-emoji": "EINVAL", "w-rename-emoji": "EINVAL",
                      "w-cjk-256b": "ENAMETOOLONG"})
+    if fs == "smb":
+        # cifs refuses a name of more than 255 bytes before it converts it
+        # (cifs_lookup(), the server's component limit, 255, taken for
+        # bytes); a byte that is not UTF-8 becomes "?", which ksmbd
+        # refuses in a name it is asked for (is_char_allowed()), and so
+        # do the stock client's "?"s for an unpaired surrogate's form.
+        errs.update({"w-cjk-256b": "ENAMETOOLONG", "w-ill-formed": "ENOENT"})
+        if driver == "stock":
+            errs["w-wtf8"] = "ENOENT"
     if fs == "udf" and driver == "stock":
         # udf_lookup() refuses more than 254 bytes (the source of the
         # rename too); udf_name_to_CS0() writes "?" for each byte it
@@ -929,7 +984,7 @@ def judge_lone_opens(fs, driver, ents, run_, rows):
     return passed, failed
 
 
-def count_losses(ents, recs, tally, strict):
+def count_losses(ents, recs, tally, strict, refused=lambda units: False):
     """Losses seen, whatever was expected: lost (no listed name opens the
     file), aliased (names listed more than once, every copy counted),
     truncated (a name listed shorter than its own), unrepresentable (a
@@ -952,7 +1007,8 @@ def count_losses(ents, recs, tally, strict):
         if any(len(f) < len(w) and (w.startswith(f) or len(w) > NAME_MAX)
                for f in forms if f != w):
             tally.truncated += 1
-        elif (len(w) > NAME_MAX or strict and has_lone(e["units"])) and not forms:
+        elif (len(w) > NAME_MAX or strict and has_lone(e["units"]) or
+              refused(e["units"])) and not forms:
             tally.unrep += 1
         elif not forms:
             tally.lost += 1
@@ -969,10 +1025,17 @@ def judge_writes(fs, driver, run_, img, fsimg, rows):
         failed += not ok
         rows.append((fs, key, driver, show(names[-1]), "-", got or "not run",
                      "PASS" if ok else "FAIL (want %s)" % want))
-    disk_units = sorted(listed_units(fsimg, FSIMG_KIND.get(fs, fs), img))
     want = on_disk_expected(fs, driver)
-    how = "fsimg list"
-    ok = disk_units == want
+    if fs == "smb":
+        # the share is its directory w (run.sh's smb()), which fsimg,
+        # a reader of the root, does not list
+        disk_units = sorted(ntfsls_units(img, "/w"))
+        how = "ntfsls"
+        ok = disk_units == want
+    else:
+        disk_units = sorted(listed_units(fsimg, FSIMG_KIND.get(fs, fs), img))
+        how = "fsimg list"
+        ok = disk_units == want
     if fs == "ntfs3":
         how += ", ntfsls"
         ok = ok and sorted(ntfsls_units(img)) == want
@@ -980,6 +1043,151 @@ def judge_writes(fs, driver, run_, img, fsimg, rows):
                  how, "PASS" if ok else "FAIL (want %s)" %
                  [escape(u) for u in want]))
     return passed + ok, failed + (not ok)
+
+
+# ---- SMB --------------------------------------------------------------------
+
+# The mount options of the client (run.sh's smb()): the default,
+# mapposix (Services for Mac), mapchars (Services for Unix), nomapposix.
+SMB_OPTIONS = ("default", "mapchars", "nomapposix")
+# Services for Mac and for Unix as cifs_unicode.h has them: a character
+# and its Private Use form; a trailing space or period at the end only.
+SFM = dict([(c, 0xF000 + c) for c in range(0x01, 0x20)] +
+           [(0x22, 0xF020), (0x2A, 0xF021), (0x3A, 0xF022), (0x3C, 0xF023),
+            (0x3E, 0xF024), (0x3F, 0xF025), (0x7C, 0xF027)])
+SFM_LAST = {0x20: 0xF028, 0x2E: 0xF029}
+SFU = {c: 0xF000 + c for c in b":*?|><"}
+SMB_MAPS = {"default": (SFM, SFM_LAST), "mapchars": (SFU, {}),
+            "nomapposix": ({}, {})}
+# What ksmbd refuses in a name it is asked to open (is_char_allowed(),
+# and ':', a stream's): a name on disk that holds one is listed over SMB
+# but no client opens it.
+SMB_REFUSED = set(range(0x01, 0x20)) | set(b'?"<>|*:')
+
+
+def smb_refused(units):
+    return any(u in SMB_REFUSED for u in units)
+
+
+def smb_swapped(units, opt):
+    """The converted cifs's map of mount option @opt on a name's units:
+    each pair swapped both ways; a trailing space or period only as the
+    last character, and not in "." and ".." or their mapped forms."""
+    anywhere, last = SMB_MAPS[opt]
+    sw = dict(anywhere)
+    sw.update({v: k for k, v in anywhere.items()})
+    lw = dict(last)
+    lw.update({v: k for k, v in last.items()})
+    out = [sw.get(u, u) for u in units]
+    if units and units[-1] in lw:
+        u, v = units[-1], lw[units[-1]]
+        dots = 0x2E in (u, v) and (len(units) == 1 or
+                                   len(units) == 2 and units[0] == 0x2E)
+        if not dots:
+            out[-1] = v
+    return out
+
+
+def smb_expected(driver, opt, e):
+    """(bytes, outcome) the client lists for entry @e under mount option
+    @opt; outcome "id=<n>" or "not opened". None for the stock drivers'
+    names other than the valid ones: what they list is shown, not judged."""
+    units = e["units"]
+    if driver == "utfconv-wtf8":
+        b = wtf8(smb_swapped(units, opt))
+        if smb_refused(units):
+            return b, "not opened"
+        # (cifs and ksmbd leave the length of a listed name to the
+        # server's limit in units: names of more than NAME_MAX bytes open)
+        return b, "id=%d" % e["id"]
+    mapped = any(0xF000 <= u <= 0xF07F for u in units) or \
+        units[-1] in (0x20, 0x2E)
+    if has_lone(units) or smb_refused(units) or mapped:
+        return None
+    return wtf8(units), "id=%d" % e["id"]
+
+
+def judge_smb(driver, opt, ents, run_, rows, tally):
+    """The client's listing of the share under mount option @opt."""
+    listed = list(run_["E"])
+    passed = failed = 0
+    for e in ents:
+        exp = smb_expected(driver, opt, e)
+        if exp is None:
+            continue
+        b, want = exp
+        got_b, got = None, "not listed"
+        for r in listed:
+            if r["bytes"] == b:
+                listed.remove(r)
+                got_b, got = r["bytes"], outcome(r)
+                break
+        ok = got_b == b and (got == want or want == "not opened" and
+                             got_b is not None and not got.startswith("id="))
+        passed += ok
+        failed += not ok
+        rows.append(("smb-" + opt, e["key"], driver, show(got_b),
+                     "yes" if got.startswith("id=") else "no",
+                     "own" if got == "id=%d" % e["id"] else got,
+                     "PASS" if ok else "FAIL (want %s %s)" % (show(b), want)))
+    by_id = {"id=%d" % e["id"]: e["key"] for e in ents}
+    for r in listed:
+        o = outcome(r)
+        # the stock drivers' forms of the names they are not judged on
+        stock = driver == "stock"
+        failed += not stock
+        rows.append(("smb-" + opt, "?", driver, show(r["bytes"]),
+                     "yes" if o.startswith("id=") else "no",
+                     "opens " + by_id[o] if o in by_id else o,
+                     "shown" if stock else "FAIL (unexpected name)"))
+    count_losses(ents, run_["E"], tally, False, smb_refused)
+    return passed, failed
+
+
+def report_smb(outdir, fsimg, meta, runs, dep, rows, lines):
+    """The server's listing of its disk (ntfs3), the client's under each
+    mount option, and the creates and renames through the client."""
+    passed = failed = 0
+    ents = meta.get("smb-names", {}).get("entries")
+    for driver in DRIVERS:
+        if "%s/smb" % driver not in dep or not ents:
+            continue
+        r = runs.get((driver, "smb-server"))
+        t = Tally()
+        if r is None or r["mount"] != "0":
+            failed += 1
+            rows.append(("smb", "server", driver, "-", "-", "mount failed",
+                         "FAIL"))
+        else:
+            sub = []
+            p, f = judge_image("ntfs3", driver, ents, r, sub, t)
+            rows += [("smb-server",) + x[1:] for x in sub]
+            passed, failed = passed + p, failed + f
+        for opt in SMB_OPTIONS:
+            r = runs.get((driver, "smb-names-" + opt))
+            t = Tally()
+            if r is None or r["mount"] != "0":
+                failed += 1
+                rows.append(("smb-" + opt, "names", driver, "-", "-",
+                             "mount failed", "FAIL"))
+                continue
+            p, f = judge_smb(driver, opt, ents, r, rows, t)
+            passed, failed = passed + p, failed + f
+            fs = "smb" if opt == "default" else "smb-" + opt
+            lines.append("fs-experiments: %s %s: names %d, lost %d, aliased %d, "
+                         "truncated %d, unrepresentable %d, depends=%s"
+                         % (fs, driver, t.names, t.lost, t.aliased,
+                            t.truncated, t.unrep, dep["%s/smb" % driver]))
+        w = runs.get((driver, "write-smb"))
+        if w is None:
+            failed += 1
+            rows.append(("smb", "writes", driver, "-", "-", "not run", "FAIL"))
+            continue
+        img = os.path.join(os.environ.get("FSEXP_SCRATCH", outdir),
+                           "scratch-%s-smb.img" % driver)
+        p, f = judge_writes("smb", driver, w, img, fsimg, rows)
+        passed, failed = passed + p, failed + f
+    return passed, failed
 
 
 def report(outdir, log, fsimg, depends):
@@ -1016,6 +1224,8 @@ def report(outdir, log, fsimg, depends):
                          "truncated %d, unrepresentable %d, depends=%s"
                          % (fs, driver, t.names, t.lost, t.aliased, t.truncated,
                             t.unrep, dep.get("%s/%s" % (driver, fs), "?")))
+    p, f = report_smb(outdir, fsimg, meta, runs, dep, rows, lines)
+    passed, failed = passed + p, failed + f
     head = ("fs", "case", "driver", "listed bytes", "opened", "errno/file", "result")
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(6)]
     for r in [head] + rows:

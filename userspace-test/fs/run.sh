@@ -7,7 +7,8 @@
 # loop device, mount it and print what fsprobe sees (FSX-BEGIN ... FSX-END
 # blocks); for each "create"/"rename" line of each
 # images/writes-<driver>-<fs>.txt do it on the scratch disk named there (a QEMU virtio disk the host reads
-# back afterwards). The host (fsexp.py report) judges the output. A driver
+# back afterwards); smb() runs SMB over the loopback interface, the
+# share on NTFS. The host (fsexp.py report) judges the output. A driver
 # with modules/<driver>/names (utfconv's) mounts with the names= option it
 # holds, "default" for none, and the guest checks what /proc/mounts shows
 # and that names=bogus is refused.
@@ -84,7 +85,12 @@ load() {
 unload() {
 	[ -f "modules/$1/order" ] || return 0
 	for ko in $(sed -n '1!G;h;$p' "modules/$1/order"); do
-		rmmod "${ko%.ko}" || say "ERROR rmmod $1/$ko"
+		# cifs lets go of its last reference a moment after umount
+		for _ in 1 2 3 4 5; do
+			rmmod "${ko%.ko}" 2>/dev/null && continue 2
+			sleep 1
+		done
+		say "ERROR rmmod $1/$ko"
 	done
 }
 
@@ -113,6 +119,7 @@ writes() {
 	for f in images/writes-"$1"-*.txt; do
 		[ -f "$f" ] || continue
 		read -r _ fs dev <"$f"
+		[ "$fs" = smb ] && continue	# smb() shares it
 		mkdir -p /mnt/w
 		# shellcheck disable=SC2046
 		mount $(mount_opts "$fs" "$(names "$1")") "/dev/$dev" /mnt/w
@@ -130,17 +137,98 @@ writes() {
 	done
 }
 
+# ksm NAME ARG...: the ksmbd-tools program NAME (one binary for all of
+# them, which looks at its name), with the libraries it came with.
+ksm() {
+	n=$1
+	shift
+	smb/lib/ld-linux-x86-64.so.2 --library-path smb/lib --argv0 "$n" \
+		smb/ksmbd.tools "$@"
+}
+
+# smb DRIVER: SMB over the loopback interface, ksmbd serving two NTFS
+# disks mounted with DRIVER's ntfs3: "names", the image of names
+# (images/smb-names.img, read-only), once per mount option of
+# smb/options.txt, and "w", its scratch disk, where the client creates
+# and renames (images/writes-DRIVER-smb.txt). Both ends are DRIVER's
+# cifs and ksmbd.
+smb() {
+	[ -f "images/writes-$1-smb.txt" ] || return 0
+	read -r _ _ wdev <"images/writes-$1-smb.txt"
+	ip link set lo up
+	# The shares are directories of the disks: ksmbd lists nothing in
+	# a share that is a mount point.
+	mkdir -p /srv/m /srv/wm /mnt/c
+	# ksmbd wants write access to the mount of a share it only reads
+	# (ksmbd_vfs_path_lookup_locked()): a copy of the image, per driver
+	cp images/smb-names.img /tmp/smb-names.img
+	dev=$(losetup -f)
+	losetup "$dev" /tmp/smb-names.img || say "ERROR losetup smb-names"
+	# shellcheck disable=SC2046
+	mount $(mount_opts ntfs3 "$(names "$1")") "$dev" /srv/m
+	echo "FSX-BEGIN $1 smb-server mount=$?"
+	./fsprobe list /srv/m/names
+	echo "FSX-END $1 smb-server"
+	# shellcheck disable=SC2046
+	mount $(mount_opts ntfs3 "$(names "$1")") "/dev/$wdev" /srv/wm &&
+		mkdir /srv/wm/w || say "ERROR mount /dev/$wdev"
+	ksm ksmbd.mountd -c smb/ksmbd.conf -u smb/ksmbdpwd.db ||
+		say "ERROR ksmbd.mountd"
+	# the server listens once mountd has started it
+	i=0
+	until [ $i -ge 20 ] || awk '$2 ~ /:01BD$/ && $4 == "0A" { l = 1 }
+	    END { exit !l }' /proc/net/tcp /proc/net/tcp6 2>/dev/null; do
+		sleep 1
+		i=$((i + 1))
+	done
+	cifs="-t cifs -o ip=127.0.0.1,username=utfconv,password=utfconv,iocharset=utf8"
+	while read -r opt; do
+		o=
+		[ "$opt" = default ] || o=,$opt
+		# shellcheck disable=SC2086
+		mount $cifs$o //127.0.0.1/names /mnt/c
+		echo "FSX-BEGIN $1 smb-names-$opt mount=$?"
+		./fsprobe list /mnt/c
+		echo "FSX-END $1 smb-names-$opt"
+		umount /mnt/c
+	done <smb/options.txt
+	# shellcheck disable=SC2086
+	mount $cifs //127.0.0.1/w /mnt/c
+	echo "FSX-BEGIN $1 write-smb mount=$?"
+	while read -r kw a b; do
+		case $kw in
+		create) ./fsprobe create /mnt/c "$a" ;;
+		rename) ./fsprobe rename /mnt/c "$a" "$b" ;;
+		esac
+	done <"images/writes-$1-smb.txt"
+	./fsprobe list /mnt/c
+	echo "FSX-END $1 write-smb"
+	umount /mnt/c
+	ksm ksmbd.control -s || say "ERROR ksmbd.control -s"
+	# the server's threads let go of the disks before they go
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		umount /srv/m 2>/dev/null && break
+		sleep 1
+	done
+	umount /srv/wm || say "ERROR umount /srv/wm"
+	losetup -d "$dev"
+	rm -f /tmp/smb-names.img
+}
+
 prepare() {
 	load stock
 	while read -r kw dev fs hex text; do
-		[ "$kw" = put ] || continue
+		case $kw in put|mkdir) ;; *) continue ;; esac
 		if [ ! -d "/mnt/$dev" ]; then
 			mkdir -p "/mnt/$dev"
 			# shellcheck disable=SC2046
 			mount $(mount_opts "$fs") "/dev/$dev" "/mnt/$dev" ||
 				say "ERROR mount $dev"
 		fi
-		./fsprobe put "/mnt/$dev" "$hex" "$text"
+		case $kw in
+		put) ./fsprobe put "/mnt/$dev" "$hex" "$text" ;;
+		mkdir) mkdir "/mnt/$dev/$hex" || say "ERROR mkdir $dev $hex" ;;
+		esac
 	done <images/prepare.txt
 	for m in /mnt/vd*; do
 		umount "$m"
@@ -160,6 +248,7 @@ for drv in $(cat drivers.txt); do
 	load "$drv"
 	images "$drv"
 	writes "$drv"
+	smb "$drv"
 	unload "$drv"
 done
 sync
