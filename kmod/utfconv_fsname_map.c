@@ -49,14 +49,19 @@
 /*
  * The bit of map->filter for @u: its own for an ASCII character, one per
  * block of 128 code points for the others, so that the filter is exact
- * where names spend most of their characters and small elsewhere.
+ * where names spend most of their characters and small elsewhere. The
+ * filter holds the characters a pair swaps anywhere, and with
+ * %UTFCONV_MAP_PATH the backslash, after which a component ends; the
+ * last character of a component is looked up whatever the filter says,
+ * so that a trailing-only pair (a space, a period) costs nothing where
+ * it is not last.
  */
 static inline unsigned int utfconv_charmap_bit(u16 u)
 {
 	return u < 0x80 ? u : 0x80 + (u >> 7);
 }
 
-/* Whether a pair may name @u (the filter; utfconv_charmap_find() knows). */
+/* Whether the filter sees @u (utfconv_charmap_find() knows). */
 static inline bool utfconv_charmap_hit(const struct utfconv_charmap *map,
 				       u16 u)
 {
@@ -85,12 +90,17 @@ static unsigned int utfconv_charmap_find(const struct utfconv_charmap *map,
 static unsigned int utfconv_charmap_index(const struct utfconv_charmap *map,
 					  u16 u)
 {
-	unsigned int i;
+	unsigned int i = utfconv_charmap_find(map, u);
 
-	if (!utfconv_charmap_hit(map, u))
-		return map->nunits;
-	i = utfconv_charmap_find(map, u);
 	return i < map->nunits && map->unit[i] == u ? i : map->nunits;
+}
+
+/* Make the filter see @u. */
+static void utfconv_charmap_see(struct utfconv_charmap *map, u16 u)
+{
+	unsigned int b = utfconv_charmap_bit(u);
+
+	map->filter[b / 64] |= BIT_ULL(b % 64);
 }
 
 /* Add @u -> @image; -EINVAL if a pair names @u already. */
@@ -98,7 +108,7 @@ static int utfconv_charmap_add(struct utfconv_charmap *map, u16 u, u16 image,
 			       bool last)
 {
 	unsigned int i = utfconv_charmap_find(map, u);
-	unsigned int n = map->nunits - i, b = utfconv_charmap_bit(u);
+	unsigned int n = map->nunits - i;
 
 	if (i < map->nunits && map->unit[i] == u)
 		return -EINVAL;
@@ -109,7 +119,8 @@ static int utfconv_charmap_add(struct utfconv_charmap *map, u16 u, u16 image,
 	map->image[i] = image;
 	map->last[i] = last;
 	map->nunits++;
-	map->filter[b / 64] |= BIT_ULL(b % 64);
+	if (!last)
+		utfconv_charmap_see(map, u);
 	return 0;
 }
 
@@ -176,6 +187,8 @@ int utfconv_charmap_init(struct utfconv_charmap *map,
 		}
 	}
 	map->flags = flags;
+	if (flags & UTFCONV_MAP_PATH)
+		utfconv_charmap_see(map, '\\');
 	return 0;
 }
 EXPORT_SYMBOL_GPL(utfconv_charmap_init);
@@ -216,6 +229,14 @@ static bool utfconv_fsname_starts(const struct utfconv_fsname_units *nm,
 		      utfconv_fsname_unit(&nm->p[i - 1], nm->e) == '\\');
 }
 
+/* Whether unit @i ends a component of @nm: the last, or before a '\'. */
+static bool utfconv_fsname_ends(const struct utfconv_fsname_units *nm, int i)
+{
+	return i + 1 == nm->n ||
+	       ((nm->map->flags & UTFCONV_MAP_PATH) &&
+		utfconv_fsname_unit(&nm->p[i + 1], nm->e) == '\\');
+}
+
 /*
  * Whether a %UTFCONV_PAIR_LAST pair swaps unit @i of @nm, @u, into @v:
  * only at the end of a component, and not where the component is "." or
@@ -227,8 +248,7 @@ static bool utfconv_fsname_starts(const struct utfconv_fsname_units *nm,
 static bool utfconv_fsname_last_swaps(const struct utfconv_fsname_units *nm,
 				      int i, u16 u, u16 v)
 {
-	if (i + 1 < nm->n && !((nm->map->flags & UTFCONV_MAP_PATH) &&
-				utfconv_fsname_unit(&nm->p[i + 1], nm->e) == '\\'))
+	if (!utfconv_fsname_ends(nm, i))
 		return false;
 	if (u != '.' && v != '.')
 		return true;
@@ -243,8 +263,11 @@ static u16 utfconv_fsname_image(const struct utfconv_fsname_units *nm, int i)
 {
 	const struct utfconv_charmap *map = nm->map;
 	u16 u = utfconv_fsname_unit(&nm->p[i], nm->e);
-	unsigned int k = utfconv_charmap_index(map, u);
+	unsigned int k;
 
+	if (!utfconv_charmap_hit(map, u) && !utfconv_fsname_ends(nm, i))
+		return u;
+	k = utfconv_charmap_index(map, u);
 	if (k == map->nunits)
 		return u;
 	if (map->last[k] && !utfconv_fsname_last_swaps(nm, i, u, map->image[k]))
@@ -252,20 +275,56 @@ static u16 utfconv_fsname_image(const struct utfconv_fsname_units *nm, int i)
 	return map->image[k];
 }
 
-/* The units of @nm, on their VFS side, swapped in place to the disk side. */
+/*
+ * Unit @i of @nm swapped in place by a pair that holds anywhere (the
+ * filter sees a whole block of units outside ASCII, trailing-only ones
+ * among them).
+ */
+static void utfconv_fsname_swap(const struct utfconv_fsname_units *nm, int i)
+{
+	const struct utfconv_charmap *map = nm->map;
+	unsigned int k;
+
+	k = utfconv_charmap_index(map, utfconv_fsname_unit(&nm->p[i], nm->e));
+	if (k < map->nunits && !map->last[k])
+		utfconv_fsname_put_unit(&nm->p[i], map->image[k], nm->e);
+}
+
+/* Unit @i of @nm, the last of a component, swapped by a trailing pair. */
+static void utfconv_fsname_swap_last(const struct utfconv_fsname_units *nm,
+				     int i)
+{
+	const struct utfconv_charmap *map = nm->map;
+	u16 u = utfconv_fsname_unit(&nm->p[i], nm->e);
+	unsigned int k = utfconv_charmap_index(map, u);
+
+	if (k < map->nunits && map->last[k] &&
+	    utfconv_fsname_last_swaps(nm, i, u, map->image[k]))
+		utfconv_fsname_put_unit(&nm->p[i], map->image[k], nm->e);
+}
+
+/*
+ * The units of @nm, on their VFS side, swapped in place to the disk side:
+ * the filter's units as they come, and the last unit of each component.
+ */
 static void utfconv_fsname_map_units(const struct utfconv_fsname_units *nm)
 {
-	u16 u, v;
+	bool path = nm->map->flags & UTFCONV_MAP_PATH;
+	u16 u;
 	int i;
 
 	for (i = 0; i < nm->n; i++) {
 		u = utfconv_fsname_unit(&nm->p[i], nm->e);
 		if (likely(!utfconv_charmap_hit(nm->map, u)))
 			continue;
-		v = utfconv_fsname_image(nm, i);
-		if (v != u)
-			utfconv_fsname_put_unit(&nm->p[i], v, nm->e);
+		if (path && u == '\\') {
+			if (i)
+				utfconv_fsname_swap_last(nm, i - 1);
+			continue;
+		}
+		utfconv_fsname_swap(nm, i);
 	}
+	utfconv_fsname_swap_last(nm, nm->n - 1);
 }
 
 /* Bytes of @s before its first C0 control, at most @n. */
@@ -340,6 +399,10 @@ static int utfconv_fsname_map_scan(const wchar_t *p, int n,
 			break;
 		any |= utfconv_charmap_hit(map, u);
 	}
+	/* the last unit, which a trailing-only pair may name */
+	u = i ? utfconv_fsname_unit(&p[i - 1], e) : 0;
+	if (i && utfconv_charmap_index(map, u) < map->nunits)
+		any = true;
 	*hit = any;
 	return i;
 }

@@ -160,8 +160,12 @@ static const struct utfconv_map_case utfconv_map_sfm_cases[] = {
 	{ "path components", "a.\\b \\.\\..\\c",
 	  { 'a', 0xF029, '\\', 'b', 0xF028, '\\', '.', '\\', '.', '.', '\\',
 	    'c' }, 12 },
-	{ "Private Use in the VFS", "\xef\x80\xa2" "x", { ':', 'x' }, 2 },
-	{ "swapped space inside", "a\xef\x80\xa8" "b", { 'a', 0xF028, 'b' }, 3 },
+	{ "Private Use in the VFS", "\xef\x80\xa2x", { ':', 'x' }, 2 },
+	{ "swapped space inside", "a\xef\x80\xa8\x62", { 'a', 0xF028, 'b' }, 3 },
+	/* the filter sees U+F028 with U+F001..U+F027: swapped once only */
+	{ "swapped space at the end", "a\xef\x80\xa8", { 'a', ' ' }, 2 },
+	{ "swapped period ending a component", "a\xef\x80\xa9\\b",
+	  { 'a', '.', '\\', 'b' }, 4 },
 	{ "emoji", "\xf0\x9f\x98\x80?", { 0xD83D, 0xDE00, 0xF025 }, 3 },
 };
 
@@ -210,10 +214,11 @@ static void utfconv_map_hfsplus_test(struct kunit *test)
 		{ "U+2400", "x\xe2\x90\x80y", { 'x', 0, 'y' }, 3 },
 	};
 	static const u16 bad[][2] = { { 'a', ':' }, { 0x2400, 'b' } };
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
 	const struct utfconv_charmap *map;
 	wchar_t in[2];
 	u8 out[8];
-	int i;
+	int i, ret;
 
 	map = utfconv_map_new(test, utfconv_map_hfsplus,
 			      ARRAY_SIZE(utfconv_map_hfsplus), 0);
@@ -222,11 +227,10 @@ static void utfconv_map_hfsplus_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		put_unaligned_le16(bad[i][0], &in[0]);
 		put_unaligned_le16(bad[i][1], &in[1]);
-		KUNIT_EXPECT_EQ_MSG(test,
-				    utfconv_fsname_utf16s_to_utf8s_map(in, 2,
-					UTF16_LITTLE_ENDIAN, out, sizeof(out),
-					UTFCONV_WTF8, map),
-				    -EILSEQ, "disk name %d", i);
+		ret = utfconv_fsname_utf16s_to_utf8s_map(in, 2, le, out,
+							 sizeof(out),
+							 UTFCONV_WTF8, map);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EILSEQ, "disk name %d", i);
 	}
 }
 
@@ -240,7 +244,7 @@ static void utfconv_map_stop_c0_test(struct kunit *test)
 	};
 	const struct utfconv_charmap *map;
 	wchar_t out[UNITS_MAX];
-	u8 in[8] = "ab\x1f" "cd";
+	u8 in[] = { 'a', 'b', 0x1F, 'c', 'd' };
 	int i, ret;
 
 	map = utfconv_map_new(test, NULL, 0, UTFCONV_MAP_STOP_C0);
@@ -318,7 +322,7 @@ static void utfconv_map_too_many_test(struct kunit *test)
 {
 	struct utfconv_charpair *p;
 	struct utfconv_charmap *map;
-	int i;
+	int i, ret;
 
 	p = kunit_kcalloc(test, UTFCONV_CHARMAP_PAIRS + 1, sizeof(*p),
 			  GFP_KERNEL);
@@ -327,11 +331,38 @@ static void utfconv_map_too_many_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, map);
 	for (i = 0; i <= UTFCONV_CHARMAP_PAIRS; i++)
 		p[i] = (struct utfconv_charpair){ 0x100 + i, 0xF100 + i, 0 };
-	KUNIT_EXPECT_EQ(test, utfconv_charmap_init(map, p,
-			UTFCONV_CHARMAP_PAIRS + 1, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_charmap_init(map, p,
-			UTFCONV_CHARMAP_PAIRS, 0), 0);
+	ret = utfconv_charmap_init(map, p, UTFCONV_CHARMAP_PAIRS + 1, 0);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	ret = utfconv_charmap_init(map, p, UTFCONV_CHARMAP_PAIRS, 0);
+	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, map->nunits, 2 * UTFCONV_CHARMAP_PAIRS);
+}
+
+/*
+ * The @n units at @disk to the VFS and back, and the VFS name to disk
+ * and to the VFS again: true when both come back the same.
+ */
+static bool utfconv_map_round_trip(const struct utfconv_charmap *map,
+				   const wchar_t *disk, int n, int *n8,
+				   int *n16)
+{
+	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
+	u8 vfs[8], vfs2[8];
+	wchar_t back[3];
+
+	*n16 = -1;
+	*n8 = utfconv_fsname_utf16s_to_utf8s_map(disk, n, le, vfs, sizeof(vfs),
+						 UTFCONV_WTF8, map);
+	if (*n8 < 0)
+		return false;
+	*n16 = utfconv_fsname_utf8s_to_utf16s_map(vfs, *n8, le, back, 3,
+						  UTFCONV_WTF8, map);
+	if (*n16 != n || memcmp(back, disk, 2 * n))
+		return false;
+	return utfconv_fsname_utf16s_to_utf8s_map(back, n, le, vfs2,
+						  sizeof(vfs2), UTFCONV_WTF8,
+						  map) == *n8 &&
+	       !memcmp(vfs, vfs2, *n8);
 }
 
 /*
@@ -343,25 +374,15 @@ static void utfconv_map_too_many_test(struct kunit *test)
 static void utfconv_map_round_trip_test(struct kunit *test)
 {
 	const struct utfconv_charmap *map = utfconv_map_sfm(test);
-	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
-	wchar_t disk[2], back[3];
-	u8 vfs[8], vfs2[8];
-	int c, shape, n, n8, n16, fails = 0;
+	int c, shape, n8, n16, fails = 0;
+	wchar_t disk[2];
 
 	for (c = 1; c <= 0xFFFF && fails < 8; c++) {
 		for (shape = 0; shape < 3; shape++) {
-			n = shape ? 2 : 1;
 			put_unaligned_le16(shape == 2 ? 'a' : c, &disk[0]);
 			put_unaligned_le16(shape == 1 ? 'a' : c, &disk[1]);
-			n8 = utfconv_fsname_utf16s_to_utf8s_map(disk, n, le,
-					vfs, sizeof(vfs), UTFCONV_WTF8, map);
-			n16 = n8 < 0 ? n8 :
-			      utfconv_fsname_utf8s_to_utf16s_map(vfs, n8, le,
-					back, 3, UTFCONV_WTF8, map);
-			if (n16 == n && !memcmp(back, disk, 2 * n) &&
-			    utfconv_fsname_utf16s_to_utf8s_map(back, n, le,
-					vfs2, sizeof(vfs2), UTFCONV_WTF8,
-					map) == n8 && !memcmp(vfs, vfs2, n8))
+			if (utfconv_map_round_trip(map, disk, shape ? 2 : 1,
+						   &n8, &n16))
 				continue;
 			KUNIT_FAIL(test, "U+%04X shape %d: %d bytes, %d units",
 				   c, shape, n8, n16);
@@ -484,21 +505,32 @@ static void utfconv_map_none_test(struct kunit *test)
 /* The arguments the unmapped functions refuse are refused mapped too. */
 static void utfconv_map_bad_arguments_test(struct kunit *test)
 {
+	static const struct {
+		int inlen, maxout;
+		u32 policy;
+	} bad[] = {
+		{ -1, 4, UTFCONV_WTF8 }, { 1, -1, UTFCONV_WTF8 },
+		{ 1, 4, UTFCONV_REPLACE }, { 1, 4, UTFCONV_SKIP },
+	};
 	const struct utfconv_charmap *map = utfconv_map_sfm(test);
 	const enum utf16_endian le = UTF16_LITTLE_ENDIAN;
-	wchar_t units[2] = { 0 };
-	u8 out[4];
+	wchar_t units[4] = { 0 };
+	u8 out[4] = "a";
+	int i, ret;
 
-	KUNIT_EXPECT_EQ(test, utfconv_fsname_utf16s_to_utf8s_map(units, -1,
-			le, out, 4, UTFCONV_WTF8, map), -EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_fsname_utf16s_to_utf8s_map(units, 1,
-			le, out, -1, UTFCONV_WTF8, map), -EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_fsname_utf16s_to_utf8s_map(units, 1,
-			le, out, 4, UTFCONV_REPLACE, map), -EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_fsname_utf8s_to_utf16s_map(out, -1,
-			le, units, 2, UTFCONV_WTF8, map), -EINVAL);
-	KUNIT_EXPECT_EQ(test, utfconv_fsname_utf8s_to_utf16s_map(out, 1,
-			le, units, 2, UTFCONV_SKIP, map), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ret = utfconv_fsname_utf16s_to_utf8s_map(units, bad[i].inlen,
+							 le, out,
+							 bad[i].maxout,
+							 bad[i].policy, map);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "to UTF-8, case %d", i);
+		ret = utfconv_fsname_utf8s_to_utf16s_map(out, bad[i].inlen,
+							 le, units,
+							 bad[i].maxout,
+							 bad[i].policy, map);
+		KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "to UTF-16, case %d",
+				    i);
+	}
 }
 
 static struct kunit_case utfconv_fsname_map_cases[] = {
