@@ -10,7 +10,7 @@
 #   scripts/fs-modules.sh utfconv
 #
 # Converted: our patch for what SmPL cannot say
-# (scripts/coccinelle/fs/<fs>.patch, if there is one), then the semantic
+# (scripts/coccinelle/fs/<fs>.patch or <fs>-*.patch, if there is one), then the semantic
 # patch scripts/coccinelle/utfconv-fsname.cocci (spatch), then the build
 # with utfconv's headers and Module.symvers (utfconv built from this tree
 # in build/fs/lib/ like scripts/vm.sh builds it), so every converted
@@ -51,12 +51,16 @@ fs_cache_dir() {
 	printf '%s\n' "$UTFCONV_CACHE/fs-$(linux_source_version)-$h"
 }
 
-# convert DIR FS: our patch, then the semantic patch, on the copy DIR.
+# convert DIR FS: our patches (FS.patch, or for a directory of several
+# filesystems FS-*.patch: smb-client, smb-server), then the semantic
+# patch, on the copy DIR.
 convert() {
-	local p=$UTFCONV_ROOT/scripts/coccinelle/fs/$2.patch
-	if [ -f "$p" ]; then
+	local p
+	for p in "$UTFCONV_ROOT/scripts/coccinelle/fs/$2".patch \
+		"$UTFCONV_ROOT/scripts/coccinelle/fs/$2"-*.patch; do
+		[ -f "$p" ] || continue
 		patch -s -p1 -d "$(dirname "$1")" <"$p" >&2
-	fi
+	done
 	nice spatch --very-quiet -D patch --no-includes --include-headers \
 		--sp-file "$UTFCONV_ROOT/scripts/coccinelle/utfconv-fsname.cocci" \
 		--dir "$1" --in-place >"$1/.spatch.diff"
