@@ -42,7 +42,8 @@ TEST=$OUT/test
 # what the series touches (symbols it adds are set again after each patch,
 # since olddefconfig drops the ones a tree does not know yet).
 CONFIG_SET=(-m KUNIT -m NLS -m UTFCONV -m FAT_FS -m VFAT_FS -m EXFAT_FS -m NTFS3_FS
-	-m ISO9660_FS -e JOLIET -m JFS_FS -m UDF_FS -m UTFCONV_KUNIT_TEST -m UTFCONV_DEV)
+	-m ISO9660_FS -e JOLIET -m JFS_FS -m UDF_FS -m CIFS -m SMB_SERVER
+	-m UTFCONV_KUNIT_TEST -m UTFCONV_DEV)
 KO=$CDIR/x86-$(printf '%s\n' "${CONFIG_SET[@]}" "$(gcc --version | head -n1)" |
 	sha256sum | cut -c1-12)
 

@@ -289,9 +289,10 @@ commit 07-kunit
 # fs_convert FS CONFIG: our patch where SmPL cannot say it, then the
 # semantic patch, and CONFIG selects the library; the names= mount option
 # goes into the filesystem's page of Documentation/filesystems/ too.
+# FS is a directory of fs/ (smb/client: its patch is smb-client.patch).
 fs_convert() {
-	local p=$UTFCONV_ROOT/scripts/coccinelle/fs/$1.patch
-	local doc=$UTFCONV_ROOT/scripts/coccinelle/fs/doc/$1.patch
+	local p=$UTFCONV_ROOT/scripts/coccinelle/fs/${1//\//-}.patch
+	local doc=$UTFCONV_ROOT/scripts/coccinelle/fs/doc/${1//\//-}.patch
 	if [ -f "$p" ]; then
 		patch -s -p1 -d "$TREE/fs" <"$p"
 	fi
@@ -313,9 +314,11 @@ EOF2
 		die "fs/$1/Kconfig: no 'select NLS' under config $2 to add UTFCONV beside"
 }
 n=8
-for fs in fat:FAT_FS exfat:EXFAT_FS ntfs3:NTFS3_FS isofs:JOLIET jfs:JFS_FS udf:UDF_FS; do
+for fs in fat:FAT_FS exfat:EXFAT_FS ntfs3:NTFS3_FS isofs:JOLIET jfs:JFS_FS \
+	udf:UDF_FS smb/client:CIFS smb/server:SMB_SERVER; do
 	fs_convert "${fs%%:*}" "${fs#*:}"
-	commit "$(printf '%02d' $n)-fs-${fs%%:*}"
+	name=${fs%%:*}
+	commit "$(printf '%02d' $n)-fs-${name//\//-}"
 	n=$((n + 1))
 done
 
