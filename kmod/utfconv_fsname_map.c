@@ -47,7 +47,7 @@
  */
 
 /*
- * The bit of map->filter for @u: its own for an ASCII character, one per
+ * The byte of map->filter for @u: its own for an ASCII character, one per
  * block of 128 code points for the others, so that the filter is exact
  * where names spend most of their characters and small elsewhere. The
  * filter holds the characters a pair swaps anywhere, and with
@@ -58,16 +58,20 @@
  */
 static inline unsigned int utfconv_charmap_bit(u16 u)
 {
-	return u < 0x80 ? u : 0x80 + (u >> 7);
+	unsigned int block = u >> 7;
+
+	/* written so that it compiles to a conditional move, not a branch */
+	return block ? 0x80 + block : u;
 }
 
-/* Whether the filter sees @u (utfconv_charmap_find() knows). */
+/*
+ * Whether the filter sees @u (utfconv_charmap_find() knows): a byte of
+ * the table a unit, a load and no branch in the loops that scan names.
+ */
 static inline bool utfconv_charmap_hit(const struct utfconv_charmap *map,
 				       u16 u)
 {
-	unsigned int b = utfconv_charmap_bit(u);
-
-	return map->filter[b / 64] >> (b % 64) & 1;
+	return map->filter[utfconv_charmap_bit(u)];
 }
 
 /* The index in map->unit of @u, or where it would go. */
@@ -98,9 +102,7 @@ static unsigned int utfconv_charmap_index(const struct utfconv_charmap *map,
 /* Make the filter see @u. */
 static void utfconv_charmap_see(struct utfconv_charmap *map, u16 u)
 {
-	unsigned int b = utfconv_charmap_bit(u);
-
-	map->filter[b / 64] |= BIT_ULL(b % 64);
+	map->filter[utfconv_charmap_bit(u)] = 1;
 }
 
 /* Add @u -> @image; -EINVAL if a pair names @u already. */
@@ -307,14 +309,16 @@ static void utfconv_fsname_swap_last(const struct utfconv_fsname_units *nm,
  * The units of @nm, on their VFS side, swapped in place to the disk side:
  * the filter's units as they come, and the last unit of each component.
  */
-static void utfconv_fsname_map_units(const struct utfconv_fsname_units *nm)
+static __always_inline void
+utfconv_fsname_map_units(const struct utfconv_fsname_units *nm,
+			 enum utfconv_encoding e)
 {
 	bool path = nm->map->flags & UTFCONV_MAP_PATH;
 	u16 u;
 	int i;
 
 	for (i = 0; i < nm->n; i++) {
-		u = utfconv_fsname_unit(&nm->p[i], nm->e);
+		u = utfconv_fsname_unit(&nm->p[i], e);
 		if (likely(!utfconv_charmap_hit(nm->map, u)))
 			continue;
 		if (path && u == '\\') {
@@ -370,8 +374,13 @@ int utfconv_fsname_utf8s_to_utf16s_map(const u8 *s, int inlen,
 		inlen = utfconv_fsname_c0_stop(s, inlen);
 	nm.n = utfconv_fsname_utf8s_to_utf16s(s, inlen, endian, pwcs, maxout,
 					      policy);
-	if (nm.n > 0 && map && map->nunits)
-		utfconv_fsname_map_units(&nm);
+	if (nm.n <= 0 || !map || !map->nunits)
+		return nm.n;
+	/* one loop per byte order, each without a test of it */
+	if (nm.e == UTFCONV_UTF16BE)
+		utfconv_fsname_map_units(&nm, UTFCONV_UTF16BE);
+	else
+		utfconv_fsname_map_units(&nm, UTFCONV_UTF16LE);
 	return nm.n;
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s_map);
@@ -381,13 +390,12 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s_map);
  * with %UTFCONV_MAP_STOP_C0; none where a pair names U+0000), at most @n;
  * *@hit says whether the filter sees a unit a pair may name.
  */
-static int utfconv_fsname_map_scan(const wchar_t *p, int n,
-				   enum utfconv_encoding e,
-				   const struct utfconv_charmap *map,
-				   bool *hit)
+static __always_inline int
+utfconv_fsname_map_scan(const wchar_t *p, int n, enum utfconv_encoding e,
+			const struct utfconv_charmap *map, bool *hit)
 {
 	u16 stop = map->flags & UTFCONV_MAP_STOP_C0 ? 0x20 : 1;
-	bool any = false;
+	unsigned int any = 0;
 	u16 u;
 	int i;
 
@@ -397,7 +405,7 @@ static int utfconv_fsname_map_scan(const wchar_t *p, int n,
 		u = utfconv_fsname_unit(&p[i], e);
 		if (u < stop)
 			break;
-		any |= utfconv_charmap_hit(map, u);
+		any |= map->filter[utfconv_charmap_bit(u)];
 	}
 	/* the last unit, which a trailing-only pair may name */
 	u = i ? utfconv_fsname_unit(&p[i - 1], e) : 0;
@@ -519,7 +527,13 @@ int utfconv_fsname_utf16s_to_utf8s_map(const wchar_t *pwcs, int inlen,
 						      maxout, policy);
 	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
 		return -EINVAL;
-	nm.n = utfconv_fsname_map_scan(pwcs, inlen, nm.e, map, &hit);
+	/* one loop per byte order, each without a test of it */
+	if (nm.e == UTFCONV_UTF16BE)
+		nm.n = utfconv_fsname_map_scan(pwcs, inlen, UTFCONV_UTF16BE,
+					       map, &hit);
+	else
+		nm.n = utfconv_fsname_map_scan(pwcs, inlen, UTFCONV_UTF16LE,
+					       map, &hit);
 	if (hit)
 		return utfconv_fsname_to8_mapped(&nm, s, maxout, policy);
 	return utfconv_fsname_to8_part(pwcs, nm.n, nm.e, s, maxout, policy);

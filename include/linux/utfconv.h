@@ -286,8 +286,9 @@ struct utfconv_charpair {
 
 /**
  * struct utfconv_charmap - a declared per-character mapping (private)
- * @filter: one bit per ASCII character that a pair names, and one per
- *	block of 128 other code points that holds one (utfconv_fsname_map.c)
+ * @filter: one byte per ASCII character, non-zero where a pair names it,
+ *	and one per block of 128 other code points that holds one
+ *	(utfconv_fsname_map.c)
  * @unit: the characters the pairs name, both sides, in ascending order
  * @image: what each of @unit becomes
  * @last: whether each of @unit is mapped only as the last character
@@ -298,7 +299,7 @@ struct utfconv_charpair {
  * any number of calls at once. Its size is fixed: nothing allocates.
  */
 struct utfconv_charmap {
-	u64 filter[10];
+	u8 filter[0x80 + 0x200];
 	u16 unit[2 * UTFCONV_CHARMAP_PAIRS];
 	u16 image[2 * UTFCONV_CHARMAP_PAIRS];
 	bool last[2 * UTFCONV_CHARMAP_PAIRS];
