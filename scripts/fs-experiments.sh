@@ -137,6 +137,7 @@ make -s -C "$SRC/tools/fsimg"
 rm -rf "$PAYLOAD" "$SCRATCH"
 mkdir -p "$IMAGES" "$SCRATCH" "$PAYLOAD/fs/modules/base"
 gcc -O2 -Wall -Wextra -static -o "$PAYLOAD/fs/fsprobe" "$SRC/userspace-test/fs/fsprobe.c"
+gcc -O2 -Wall -Wextra -static -o "$PAYLOAD/fs/smbwire" "$SRC/userspace-test/fs/smbwire.c"
 install -m 755 "$SRC/userspace-test/fs/run.sh" "$PAYLOAD/fs/run.sh"
 # fsimg's NTFS reader refuses damaged records (both slices: a second).
 selftest_ok=0

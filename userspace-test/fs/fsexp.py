@@ -877,13 +877,20 @@ def parse_log(log):
         if f[0] == "FSX-BEGIN":
             cur = runs.setdefault((f[1], f[2]), {"mount": f[3][6:], "E": [],
                                                  "O": {}, "W": [],
-                                                 "getdents": None})
+                                                 "getdents": None,
+                                                 "N": [], "wire": None})
         elif f[0] == "FSX-END":
             cur = None
         elif cur is None:
             continue
         elif f[0] == "E" and f[1] == "-":
             cur["getdents"] = f[2]
+        elif f[0] == "N" and f[1] == "-":
+            cur["wire"] = " ".join(f[2:])
+        elif f[0] == "N" and len(f) == 2:
+            b = bytes.fromhex(f[1])
+            cur["N"].append([int.from_bytes(b[i:i + 2], "little")
+                             for i in range(0, len(b), 2)])
         elif f[0] in "EO" and len(f) >= 6:
             kv = dict(x.split("=", 1) for x in f[2:])
             rec = {"bytes": bytes.fromhex(f[1]), "open": kv["open"],
@@ -1107,6 +1114,30 @@ def smb_expected(driver, opt, e):
     return wtf8(units), "id=%d" % e["id"]
 
 
+def smb_wire_expected(driver, ents):
+    """The names the server sends, as units: the converted ksmbd on the
+    converted ntfs3 sends each name's own units; the stock ones send the
+    fs/nls form of each name that the server's lookup finds (a name
+    whose surrogate ntfs3 dropped is another file's name or none)."""
+    if driver == "utfconv-wtf8":
+        return sorted(e["units"] for e in ents)
+    have = {wtf8(e["units"]) for e in ents}
+    return sorted(units_of(nls(e["units"]).decode("utf-8")) for e in ents
+                  if nls(e["units"]) in have)
+
+
+def judge_smb_wire(driver, opt, ents, run_, rows):
+    """The server's hop: the names on the wire (smbwire), unit for unit."""
+    want = smb_wire_expected(driver, ents)
+    got = sorted(run_["N"])
+    ok = got == want and (run_["wire"] or "").endswith("error=none")
+    rows.append(("smb-wire-" + opt, "names", driver, "%d names" % len(got),
+                 "-", run_["wire"] or "no capture",
+                 "PASS" if ok else "FAIL (want %d names: %s)" %
+                 (len(want), [escape(u) for u in want if u not in got][:4])))
+    return int(ok), int(not ok)
+
+
 def judge_smb(driver, opt, ents, run_, rows, tally):
     """The client's listing of the share under mount option @opt."""
     listed = list(run_["E"])
@@ -1172,6 +1203,8 @@ def report_smb(outdir, fsimg, meta, runs, dep, rows, lines):
                              "mount failed", "FAIL"))
                 continue
             p, f = judge_smb(driver, opt, ents, r, rows, t)
+            passed, failed = passed + p, failed + f
+            p, f = judge_smb_wire(driver, opt, ents, r, rows)
             passed, failed = passed + p, failed + f
             fs = "smb" if opt == "default" else "smb-" + opt
             lines.append("fs-experiments: %s %s: names %d, lost %d, aliased %d, "

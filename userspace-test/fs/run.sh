@@ -185,12 +185,19 @@ smb() {
 	while read -r opt; do
 		o=
 		[ "$opt" = default ] || o=,$opt
+		# the names on the wire, from the server (smbwire)
+		./smbwire 120 >/tmp/wire.txt &
+		wire=$!
+		until grep -q started /tmp/wire.txt; do sleep 1; done
 		# shellcheck disable=SC2086
 		mount $cifs$o //127.0.0.1/names /mnt/c
 		echo "FSX-BEGIN $1 smb-names-$opt mount=$?"
 		./fsprobe list /mnt/c
-		echo "FSX-END $1 smb-names-$opt"
 		umount /mnt/c
+		kill "$wire"
+		wait "$wire"
+		grep -v started /tmp/wire.txt
+		echo "FSX-END $1 smb-names-$opt"
 	done <smb/options.txt
 	# shellcheck disable=SC2086
 	mount $cifs //127.0.0.1/w /mnt/c
