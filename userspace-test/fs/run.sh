@@ -170,8 +170,11 @@ smb() {
 	./fsprobe list /srv/m/names
 	echo "FSX-END $1 smb-server"
 	# shellcheck disable=SC2046
-	mount $(mount_opts ntfs3 "$(names "$1")") "/dev/$wdev" /srv/wm &&
-		mkdir /srv/wm/w || say "ERROR mount /dev/$wdev"
+	if mount $(mount_opts ntfs3 "$(names "$1")") "/dev/$wdev" /srv/wm; then
+		mkdir /srv/wm/w || say "ERROR mkdir /srv/wm/w"
+	else
+		say "ERROR mount /dev/$wdev"
+	fi
 	ksm ksmbd.mountd -c smb/ksmbd.conf -u smb/ksmbdpwd.db ||
 		say "ERROR ksmbd.mountd"
 	# the server listens once mountd has started it
