@@ -32,7 +32,9 @@
  * converter makes both ':' and U+F022 in a VFS name U+F022 on the wire,
  * a map makes U+F022 ':'. A pair with %UTFCONV_PAIR_LAST swaps only the
  * last character of a name (Services for Mac's trailing space and
- * period), in both directions too.
+ * period), with %UTFCONV_MAP_PATH of each component between backslashes,
+ * in both directions too, and never that of "." or ".." or of their
+ * swapped forms.
  *
  * A VFS name never holds '/' or U+0000: the name on disk whose mapped
  * form would hold one (a ':' on an HFS+ disk, whose map swaps ':' and
