@@ -19,7 +19,8 @@
  *   utfconv_bench: names-<dir> <file> <names> <bytes> fs_ps=<n> off_ps=<n> nls_ps=<n>
  * and for the mapped forms (utfconv_bench_map(), picoseconds per call of
  * the whole file and per name, unmapped and mapped):
- *   utfconv_bench: map-<dir> <file> <bytes> text_ps=<n> text_map_ps=<n> names_ps=<n> names_map_ps=<n>
+ *   utfconv_bench: map-<dir> <file> <bytes> text_ps=<n> text_map_ps=<n>
+ *                  names_ps=<n> names_map_ps=<n>    (one line)
  * Ratios are computed by scripts/bench.sh; nothing here asserts a speed.
  */
 #include <kunit/test.h>
@@ -291,34 +292,62 @@ static void bench_names_check(struct kunit *test, const char *file, int dir,
 	}
 }
 
-static void bench_names_one(struct kunit *test, const char *file, int dir,
-			    struct bench_names *b)
+/*
+ * The best time of each of @n implementations, in ps per call: @sample
+ * runs @iters loops of implementation @i (each loop @calls[i] calls) and
+ * returns nanoseconds; each gets as many loops as take BENCH_MIN_NS, and
+ * BENCH_ROUNDS rounds run them all in turn, keeping the minimum.
+ */
+static void bench_best(u64 (*sample)(int i, void *ctx, unsigned long iters),
+		       void *ctx, int n, const int *calls, u64 *best)
 {
-	unsigned long iters[NNAME];
-	u64 best[NNAME], bytes = 0;
+	unsigned long iters[8];
 	int i, r;
 
-	bench_names_check(test, file, dir, b);
-	for (i = 0; i < b->n; i++)
-		bytes += dir == D_8TO16 ? b->nm[i].len8 : 2 * b->nm[i].len16;
-	for (i = 0; i < NNAME; i++) {
+	for (i = 0; i < n; i++) {
 		unsigned long k = 1;
 
-		while (bench_names_sample(i, dir, b, k) < BENCH_MIN_NS)
+		while (sample(i, ctx, k) < BENCH_MIN_NS)
 			k *= 2;
 		iters[i] = k;
 		best[i] = U64_MAX;
 	}
 	for (r = 0; r < BENCH_ROUNDS; r++) {
-		for (i = 0; i < NNAME; i++) {
-			u64 t = bench_names_sample(i, dir, b, iters[i]);
+		for (i = 0; i < n; i++) {
+			u64 t = sample(i, ctx, iters[i]);
 
-			/* ps per call */
-			best[i] = min(best[i],
-				      div64_u64(t * 1000, iters[i] * b->n));
+			best[i] = min(best[i], div64_u64(t * 1000,
+							 iters[i] * calls[i]));
 		}
 		cond_resched();
 	}
+}
+
+struct bench_names_ctx {
+	struct bench_names *b;
+	int dir;
+};
+
+static u64 bench_names_sample_ctx(int i, void *ctx, unsigned long iters)
+{
+	struct bench_names_ctx *c = ctx;
+
+	return bench_names_sample(i, c->dir, c->b, iters);
+}
+
+static void bench_names_one(struct kunit *test, const char *file, int dir,
+			    struct bench_names *b)
+{
+	struct bench_names_ctx c = { b, dir };
+	int calls[NNAME], i;
+	u64 best[NNAME], bytes = 0;
+
+	bench_names_check(test, file, dir, b);
+	for (i = 0; i < b->n; i++)
+		bytes += dir == D_8TO16 ? b->nm[i].len8 : 2 * b->nm[i].len16;
+	for (i = 0; i < NNAME; i++)
+		calls[i] = b->n;
+	bench_best(bench_names_sample_ctx, &c, NNAME, calls, best);
 	pr_info("utfconv_bench: names-%s %s %d %llu fs_ps=%llu off_ps=%llu nls_ps=%llu\n",
 		dir == D_8TO16 ? "utf8-to-utf16le" : "utf16le-to-utf8", file,
 		b->n, div_u64(bytes, b->n), best[NAME_FS], best[NAME_OFF],
@@ -442,31 +471,29 @@ static void bench_map_check(struct kunit *test, const char *file, int dir,
 	}
 }
 
+struct bench_map_ctx {
+	struct bench_map *m;
+	int dir;
+};
+
+static u64 bench_map_sample_ctx(int i, void *ctx, unsigned long iters)
+{
+	struct bench_map_ctx *c = ctx;
+
+	return bench_map_sample(i, c->dir, c->m, iters);
+}
+
 static void bench_map_one(struct kunit *test, const char *file, int dir,
 			  struct bench_map *m)
 {
-	unsigned long iters[NMAP];
+	struct bench_map_ctx c = { m, dir };
+	int calls[NMAP], i;
 	u64 best[NMAP];
-	int i, r;
 
 	bench_map_check(test, file, dir, m);
-	for (i = 0; i < NMAP; i++) {
-		unsigned long k = 1;
-
-		while (bench_map_sample(i, dir, m, k) < BENCH_MIN_NS)
-			k *= 2;
-		iters[i] = k;
-		best[i] = U64_MAX;
-	}
-	for (r = 0; r < BENCH_ROUNDS; r++) {
-		for (i = 0; i < NMAP; i++) {
-			int n = i < MAP_NAMES ? 1 : m->names.n;
-			u64 t = bench_map_sample(i, dir, m, iters[i]);
-
-			best[i] = min(best[i], div64_u64(t * 1000, iters[i] * n));
-		}
-		cond_resched();
-	}
+	for (i = 0; i < NMAP; i++)
+		calls[i] = i < MAP_NAMES ? 1 : m->names.n;
+	bench_best(bench_map_sample_ctx, &c, NMAP, calls, best);
 	pr_info("utfconv_bench: map-%s %s %d text_ps=%llu text_map_ps=%llu names_ps=%llu names_map_ps=%llu\n",
 		dir == D_8TO16 ? "utf8-to-utf16le" : "utf16le-to-utf8", file,
 		m->len8, best[MAP_TEXT], best[MAP_TEXT_MAP], best[MAP_NAMES],
@@ -479,21 +506,25 @@ static void bench_map_text(struct kunit *test,
 			   struct bench_map *m, u8 *copy, wchar_t *copy16)
 {
 	struct utfconv_bench_file clean = { bf->name, copy, NULL };
+	bool named[0x80];
 	wchar_t unit[2];
 	u8 probe[2] = "a";
 	int i;
 
-	m->len8 = bf->end - bf->data;
-	for (i = 0; i < m->len8; i++) {
-		/* after another character: "." and ".." are left alone */
-		copy[i] = bf->data[i];
-		probe[1] = copy[i];
-		if (copy[i] < 0x80 &&
-		    utfconv_fsname_utf8s_to_utf16s_map(probe, 2,
-				UTF16_LITTLE_ENDIAN, unit, 2, UTFCONV_WTF8,
-				&m->map) == 2 && unit[1] != copy[i])
-			copy[i] = '_';
+	/* after another character: "." and ".." are left alone */
+	for (i = 0; i < 0x80; i++) {
+		probe[1] = i;
+		named[i] = utfconv_fsname_utf8s_to_utf16s_map(probe, 2,
+							      UTF16_LITTLE_ENDIAN,
+							      unit, 2,
+							      UTFCONV_WTF8,
+							      &m->map) == 2 &&
+			   unit[1] != i;
 	}
+	m->len8 = bf->end - bf->data;
+	for (i = 0; i < m->len8; i++)
+		copy[i] = bf->data[i] < 0x80 && named[bf->data[i]] ? '_' :
+			  bf->data[i];
 	clean.end = copy + m->len8;
 	m->text = copy;
 	m->text16 = copy16;
