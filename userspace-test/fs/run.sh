@@ -115,6 +115,18 @@ images() {
 	done <images/plan.txt
 }
 
+# write_ops FILE DIR: the creates and renames of FILE in DIR, then what
+# DIR lists.
+write_ops() {
+	while read -r kw a b; do
+		case $kw in
+		create) ./fsprobe create "$2" "$a" ;;
+		rename) ./fsprobe rename "$2" "$a" "$b" ;;
+		esac
+	done <"$1"
+	./fsprobe list "$2"
+}
+
 writes() {
 	for f in images/writes-"$1"-*.txt; do
 		[ -f "$f" ] || continue
@@ -125,13 +137,7 @@ writes() {
 		mount $(mount_opts "$fs" "$(names "$1")") "/dev/$dev" /mnt/w
 		echo "FSX-BEGIN $1 write-$fs mount=$?"
 		names_shown /mnt/w "$(names "$1")"
-		while read -r kw a b; do
-			case $kw in
-			create) ./fsprobe create /mnt/w "$a" ;;
-			rename) ./fsprobe rename /mnt/w "$a" "$b" ;;
-			esac
-		done <"$f"
-		./fsprobe list /mnt/w
+		write_ops "$f" /mnt/w
 		echo "FSX-END $1 write-$fs"
 		umount /mnt/w
 	done
@@ -205,13 +211,7 @@ smb() {
 	# shellcheck disable=SC2086
 	mount $cifs //127.0.0.1/w /mnt/c
 	echo "FSX-BEGIN $1 write-smb mount=$?"
-	while read -r kw a b; do
-		case $kw in
-		create) ./fsprobe create /mnt/c "$a" ;;
-		rename) ./fsprobe rename /mnt/c "$a" "$b" ;;
-		esac
-	done <"images/writes-$1-smb.txt"
-	./fsprobe list /mnt/c
+	write_ops "images/writes-$1-smb.txt" /mnt/c
 	echo "FSX-END $1 write-smb"
 	umount /mnt/c
 	ksm ksmbd.control -s || say "ERROR ksmbd.control -s"
