@@ -704,8 +704,9 @@ def images(outdir, fsimg, corpus):
 
 # ---- creates and renames ----------------------------------------------------
 
-def write_cases():
-    """[(key, op, names, units on disk or None)], VFS names as bytes."""
+def write_cases(fs):
+    """[(key, op, names, units on disk or None)] on @fs, VFS names as
+    bytes."""
     emoji = "\U0001F600 new.txt"
     return [
         ("w-emoji", "create", [emoji.encode()], units_of(emoji)),
@@ -723,6 +724,25 @@ def write_cases():
          units_of("\U0001F600 renamed.txt")),
         ("w-rename-256u", "rename", [b"c" * 251 + b".txt", b"d" * 252 + b".txt"],
          None),
+    ] + (smb_write_cases() if fs == "smb" else [])
+
+
+def smb_write_cases():
+    """The creates and renames through the client (mounted with the
+    default mapposix) of names with characters that Services for Mac maps:
+    on the server's disk in their Private Use form, and a VFS name that
+    holds a Private Use form itself."""
+    sfm = 'a:b?c"d.txt'
+    return [
+        ("w-sfm", "create", [sfm.encode()], smb_swapped(units_of(sfm), "default")),
+        ("w-sfm-last", "create", [b"trail."], units_of("trail\uf029")),
+        ("w-sfm-src", "create", [b"e*f.txt"], None),
+        ("w-sfm-rename", "rename", [b"e*f.txt", b"e<f>g|h*.txt"],
+         smb_swapped(units_of("e<f>g|h*.txt"), "default")),
+        # U+F025 is the form of '?': the converted client sends '?', which
+        # ksmbd refuses; the stock one sends U+F025 and lists it as '?'.
+        ("w-sfm-pua", "create", ["pua\uf025.txt".encode()],
+         units_of("pua\uf025.txt")),
     ]
 
 
@@ -750,6 +770,8 @@ def write_expect(fs, driver, key):
         errs.update({"w-cjk-256b": "ENAMETOOLONG", "w-ill-formed": "ENOENT"})
         if driver == "stock":
             errs["w-wtf8"] = "ENOENT"
+        else:
+            errs["w-sfm-pua"] = "ENOENT"
     if fs == "udf" and driver == "stock":
         # udf_lookup() refuses more than 254 bytes (the source of the
         # rename too); udf_name_to_CS0() writes "?" for each byte it
@@ -767,14 +789,14 @@ def write_expect(fs, driver, key):
 def writes(outdir, driver, fs, dev):
     with open(os.path.join(outdir, "writes-%s-%s.txt" % (driver, fs)), "w") as f:
         f.write("disk %s %s\n" % (fs, dev))
-        for key, op, names, _ in write_cases():
+        for key, op, names, _ in write_cases(fs):
             f.write("%s %s\n" % (op, " ".join(n.hex() for n in names)))
 
 
 def on_disk_expected(fs, driver):
     """Names on the scratch disk after the writes of @driver."""
     want = []
-    for key, _, _, units in write_cases():
+    for key, _, _, units in write_cases(fs):
         if fs == "udf" and driver == "stock" and key == "w-wtf8":
             continue  # written as "wtf???.txt", below
         if units is not None and write_expect(fs, driver, key) == "0":
@@ -1025,7 +1047,7 @@ def judge_writes(fs, driver, run_, img, fsimg, rows):
     """The creates and renames of @driver on @fs, then the names the
     scratch disk @img holds, read by fsimg (and for NTFS by ntfsls too)."""
     passed = failed = 0
-    for (key, _, names, _), got in zip(write_cases(), run_["W"] + [None] * 99):
+    for (key, _, names, _), got in zip(write_cases(fs), run_["W"] + [None] * 99):
         want = write_expect(fs, driver, key)
         ok = got == want
         passed += ok
@@ -1049,7 +1071,34 @@ def judge_writes(fs, driver, run_, img, fsimg, rows):
     rows.append((fs, "w-on-disk", driver, "%d names" % len(disk_units), "-",
                  how, "PASS" if ok else "FAIL (want %s)" %
                  [escape(u) for u in want]))
-    return passed + ok, failed + (not ok)
+    passed, failed = passed + ok, failed + (not ok)
+    if fs == "smb":
+        made = [names[-1] for key, _, names, units in write_cases(fs)
+                if units is not None and write_expect(fs, driver, key) == "0"]
+        ok = judge_smb_listed(driver, run_, want, made, rows)
+        passed, failed = passed + ok, failed + (not ok)
+    return passed, failed
+
+
+def judge_smb_listed(driver, run_, disk, made, rows):
+    """What the client lists of the share it wrote to, from the names on
+    the disk: the converted client swaps them back, the stock one makes
+    each Private Use form its ASCII character, wherever it came from. The
+    row says how many of the names @made come back as they were made."""
+    if driver == "stock":
+        back = {v: k for k, v in list(SFM.items()) + list(SFM_LAST.items())}
+        want = sorted(wtf8([back.get(u, u) for u in units]) for units in disk)
+    else:
+        want = sorted(wtf8(smb_swapped(units, "default")) for units in disk)
+    got = sorted(r["bytes"] for r in run_["E"])
+    ok = got == want
+    lost = [show(b) for b in made if b not in got]
+    rows.append(("smb", "w-listed", driver, "%d names" % len(got), "-",
+                 "%d of %d as made%s" % (len(made) - len(lost), len(made),
+                                         "".join(", not " + b for b in lost)),
+                 "PASS" if ok else "FAIL (want %s)" %
+                 [show(b) for b in want if b not in got]))
+    return ok
 
 
 # ---- SMB --------------------------------------------------------------------
