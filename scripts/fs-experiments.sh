@@ -26,8 +26,8 @@
 # Environment: SHARED (../shared), FS_DRIVERS (the drivers above),
 # FSEXP_FS (the full run's filesystems: vfat isofs exfat ntfs3 jfs udf
 # smb; smb is SMB over the guest's loopback interface, ksmbd serving NTFS
-# disks to cifs, stock and utfconv-wtf8 only: the converted cifs and
-# ksmbd have no names= option),
+# disks to cifs; utfconv-strict is the client's names=strict, ksmbd has no
+# names= and loses nothing),
 # FS_SLICE=check (the slice of `make check`: vfat and isofs under stock,
 # utfconv-wtf8 and utfconv-strict, the last on the images only, without
 # creates and renames (FSEXP_IMAGES_ONLY), and JFS's creates and renames
@@ -213,8 +213,6 @@ for drv in $FS_DRIVERS; do
 	esac
 	: >"$d/order"
 	for fs in $FSEXP_FS; do
-		# no names= option in SMB (the converted ends take wtf8)
-		[ "$fs/$drv" = smb/utfconv-strict ] && continue
 		# no result of a driver that neither mounts images nor writes
 		case " ${FSEXP_IMAGES_ONLY:-} " in
 		*" $drv "*) case " ${FSEXP_WRITES_ONLY:-} " in
@@ -242,7 +240,6 @@ for drv in $FS_DRIVERS; do
 	# renames (isofs is read-only; none for FSEXP_IMAGES_ONLY).
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
-		[ "$fs/$drv" = smb/utfconv-strict ] && continue
 		case " ${FSEXP_IMAGES_ONLY:-} " in
 		*" $drv "*) continue ;;
 		esac
@@ -281,7 +278,6 @@ section "fs-experiments: results"
 for drv in $FS_DRIVERS; do
 	for fs in $FSEXP_FS; do
 		[ "$fs" = isofs ] && continue
-		[ "$fs/$drv" = smb/utfconv-strict ] && continue
 		case " ${FSEXP_IMAGES_ONLY:-} " in
 		*" $drv "*) continue ;;
 		esac

@@ -156,11 +156,16 @@ ksm() {
 # disks mounted with DRIVER's ntfs3: "names", the image of names
 # (images/smb-names.img, read-only), once per mount option of
 # smb/options.txt, and "w", its scratch disk, where the client creates
-# and renames (images/writes-DRIVER-smb.txt). Both ends are DRIVER's
-# cifs and ksmbd.
+# and renames (images/writes-DRIVER-smb.txt; none for a driver that only
+# mounts images). Both ends are DRIVER's cifs and ksmbd. The disks take
+# ntfs3's default, so that every name reaches the wire; the client takes
+# DRIVER's names=.
 smb() {
-	[ -f "images/writes-$1-smb.txt" ] || return 0
-	read -r _ _ wdev <"images/writes-$1-smb.txt"
+	grep -qx cifs.ko "modules/$1/order" 2>/dev/null || return 0
+	wdev=
+	if [ -f "images/writes-$1-smb.txt" ]; then
+		read -r _ _ wdev <"images/writes-$1-smb.txt"
+	fi
 	ip link set lo up
 	# The shares are directories of the disks: ksmbd lists nothing in
 	# a share that is a mount point.
@@ -171,12 +176,14 @@ smb() {
 	dev=$(losetup -f)
 	losetup "$dev" /tmp/smb-names.img || say "ERROR losetup smb-names"
 	# shellcheck disable=SC2046
-	mount $(mount_opts ntfs3 "$(names "$1")") "$dev" /srv/m
+	mount $(mount_opts ntfs3) "$dev" /srv/m
 	echo "FSX-BEGIN $1 smb-server mount=$?"
 	./fsprobe list /srv/m/names
 	echo "FSX-END $1 smb-server"
 	# shellcheck disable=SC2046
-	if mount $(mount_opts ntfs3 "$(names "$1")") "/dev/$wdev" /srv/wm; then
+	if [ -z "$wdev" ]; then
+		:
+	elif mount $(mount_opts ntfs3) "/dev/$wdev" /srv/wm; then
 		mkdir /srv/wm/w || say "ERROR mkdir /srv/wm/w"
 	else
 		say "ERROR mount /dev/$wdev"
@@ -191,6 +198,11 @@ smb() {
 		i=$((i + 1))
 	done
 	cifs="-t cifs -o ip=127.0.0.1,username=utfconv,password=utfconv,iocharset=utf8"
+	n=$(names "$1")
+	case $n in
+	''|default) ;;
+	*) cifs=$cifs,names=$n ;;
+	esac
 	while read -r opt; do
 		o=
 		[ "$opt" = default ] || o=,$opt
@@ -201,7 +213,9 @@ smb() {
 		# shellcheck disable=SC2086
 		mount $cifs$o //127.0.0.1/names /mnt/c
 		echo "FSX-BEGIN $1 smb-names-$opt mount=$?"
+		names_shown /mnt/c "$n"
 		./fsprobe list /mnt/c
+		[ "$opt" = default ] && names_remount /mnt/c "$n"
 		umount /mnt/c
 		kill "$wire"
 		wait "$wire"
@@ -209,18 +223,25 @@ smb() {
 		echo "FSX-END $1 smb-names-$opt"
 	done <smb/options.txt
 	# shellcheck disable=SC2086
-	mount $cifs //127.0.0.1/w /mnt/c
-	echo "FSX-BEGIN $1 write-smb mount=$?"
-	write_ops "images/writes-$1-smb.txt" /mnt/c
-	echo "FSX-END $1 write-smb"
-	umount /mnt/c
+	if [ -n "$n" ] && mount $cifs,names=bogus //127.0.0.1/names /mnt/c 2>/dev/null; then
+		say "ERROR cifs: mounted with names=bogus"
+		umount /mnt/c
+	fi
+	if [ -n "$wdev" ]; then
+		# shellcheck disable=SC2086
+		mount $cifs //127.0.0.1/w /mnt/c
+		echo "FSX-BEGIN $1 write-smb mount=$?"
+		write_ops "images/writes-$1-smb.txt" /mnt/c
+		echo "FSX-END $1 write-smb"
+		umount /mnt/c
+	fi
 	ksm ksmbd.control -s || say "ERROR ksmbd.control -s"
 	# the server's threads let go of the disks before they go
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		umount /srv/m 2>/dev/null && break
 		sleep 1
 	done
-	umount /srv/wm || say "ERROR umount /srv/wm"
+	[ -z "$wdev" ] || umount /srv/wm || say "ERROR umount /srv/wm"
 	losetup -d "$dev"
 	rm -f /tmp/smb-names.img
 }
