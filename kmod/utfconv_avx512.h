@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * utfconv codec: what the AVX-512 paths for x86-64, from UTF-8
- * (utfconv_avx512_utf8.c) and from UTF-16 (utfconv_avx512_utf16.c),
- * share: the target, the 512-bit vector types and the primitives on them.
+ * (utfconv_avx512_utf8.c), from UTF-16 (utfconv_avx512_utf16.c) and the
+ * scan of file names for a map (utfconv_fsname_avx512.c), share: the target,
+ * the 512-bit vector types and the primitives on them.
  *
- * Both files are built with the kernel's FPU flags and the AVX-512 ones
+ * The files are built with the kernel's FPU flags and the AVX-512 ones
  * (kmod/Kbuild), their functions marked with the same target besides, so
  * that the host build of the codec compiles them too: everything in them
  * runs between kernel_fpu_begin() and kernel_fpu_end(), which the codec
@@ -167,6 +168,15 @@ utfconv_u8x64 utfconv_z_permb(utfconv_u8x64 t, utfconv_u8x64 v, u64 m)
 	return r;
 }
 
+/* @t1's bytes and @t2's (from 64 on) picked by @idx (vpermt2b). */
+static __always_inline UTFCONV_AVX512
+utfconv_u8x64 utfconv_z_permt2b(utfconv_u8x64 t1, utfconv_u8x64 idx,
+				utfconv_u8x64 t2)
+{
+	asm("vpermt2b %2, %1, %0" : "+v" (t1) : "v" (idx), "v" (t2));
+	return t1;
+}
+
 /* The 16-bit lanes of @b where @m, of @a elsewhere (vpblendmw). */
 static __always_inline UTFCONV_AVX512
 utfconv_u16x32 utfconv_z_blend16(utfconv_u16x32 a, utfconv_u16x32 b, u32 m)
@@ -202,6 +212,16 @@ static __always_inline UTFCONV_AVX512
 unsigned int utfconv_z_last(u64 x)
 {
 	return 63 - __builtin_clzll(x);
+}
+
+/* The 32 units at @s, UTF-16LE if @le, else UTF-16BE. */
+static __always_inline UTFCONV_AVX512
+utfconv_u16x32 utfconv_z_units(const u8 *s, bool le)
+{
+	utfconv_u16x32 a;
+
+	__builtin_memcpy(&a, s, sizeof(a));
+	return le ? a : a << 8 | a >> 8;
 }
 
 /* The 32-bit lanes of @b where @m, of @a elsewhere (vpblendmd). */

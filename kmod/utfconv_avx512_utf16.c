@@ -44,16 +44,6 @@ void utfconv_z_narrow(u8 *d, utfconv_u16x32 a)
 	asm volatile("vpmovwb %1, %0" : "=m" (*(u8 (*)[32])d) : "v" (a));
 }
 
-/* The 32 units at @s, UTF-16LE if @le, else UTF-16BE. */
-static __always_inline UTFCONV_AVX512
-utfconv_u16x32 utfconv_z_units(const u8 *s, bool le)
-{
-	utfconv_u16x32 a;
-
-	__builtin_memcpy(&a, s, sizeof(a));
-	return le ? a : a << 8 | a >> 8;
-}
-
 /* The 16 units at @s in 32-bit lanes, UTF-16LE if @le, else UTF-16BE. */
 static __always_inline UTFCONV_AVX512
 utfconv_u32x16 utfconv_z_units32(const u8 *s, bool le)
@@ -188,15 +178,6 @@ static const u8 utfconv_z_lay_hi[64] __aligned(64) = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0,
 };
-
-/* @t1's bytes and @t2's (from 64 on) picked by @idx (vpermt2b). */
-static __always_inline UTFCONV_AVX512
-utfconv_u8x64 utfconv_z_permt2b(utfconv_u8x64 t1, utfconv_u8x64 idx,
-				utfconv_u8x64 t2)
-{
-	asm("vpermt2b %2, %1, %0" : "+v" (t1) : "v" (idx), "v" (t2));
-	return t1;
-}
 
 /*
  * The 32 units @a, none of them a surrogate, at @d as UTF-8 (96 bytes
