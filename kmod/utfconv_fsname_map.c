@@ -20,6 +20,7 @@
 
 #include "utfconv_codec.h"
 #include "utfconv_fsname.h"
+#include "utfconv_x86.h"
 
 /**
  * DOC: per-character mapping
@@ -45,19 +46,26 @@
  * unmapped one does. The conversion itself is that of the unmapped
  * functions: the UTF-16 side is mapped a code unit at a time, after the
  * conversion to disk and before the conversion from it, and a name with
- * nothing to map is converted in one call.
+ * nothing to map is converted in one call. On a name as long as the
+ * converters take the SIMD paths for, an AVX-512 scan
+ * (utfconv_fsname_avx512.c) passes over the steps of 32 units that hold
+ * nothing the map looks at, so that text pays for a mapping where it has
+ * something to map.
  */
 
 /*
  * The byte of map->filter for @u: its own for an ASCII character, one per
  * block of 128 code points for the others, so that the filter is exact
  * where names spend most of their characters and small elsewhere. The
- * filter holds the characters a pair swaps anywhere, and with
- * %UTFCONV_MAP_PATH the backslash, after which a component ends; the
- * last character of a component is looked up whatever the filter says,
- * so that a trailing-only pair (a space, a period) costs nothing where
- * it is not last.
+ * filter holds the characters a pair swaps anywhere, the units a name
+ * ends at, and with %UTFCONV_MAP_PATH the backslash, after which a
+ * component ends; the last character of a component is looked up
+ * whatever the filter says, so that a trailing-only pair (a space, a
+ * period) costs nothing where it is not last. A byte that holds one is
+ * UTFCONV_CHARMAP_SEEN, the flag the SIMD scan tests (utfconv_x86.h).
  */
+#define UTFCONV_CHARMAP_SEEN	0x80
+
 static inline unsigned int utfconv_charmap_bit(u16 u)
 {
 	unsigned int block = u >> 7;
@@ -104,7 +112,41 @@ static unsigned int utfconv_charmap_index(const struct utfconv_charmap *map,
 /* Make the filter see @u. */
 static void utfconv_charmap_see(struct utfconv_charmap *map, u16 u)
 {
-	map->filter[utfconv_charmap_bit(u)] = 1;
+	map->filter[utfconv_charmap_bit(u)] = UTFCONV_CHARMAP_SEEN;
+}
+
+/*
+ * The units a name ends at: those below this one (U+0000; with
+ * %UTFCONV_MAP_STOP_C0 the C0 controls; none where a pair names U+0000).
+ */
+static u16 utfconv_charmap_stop(const struct utfconv_charmap *map)
+{
+	if (utfconv_charmap_index(map, 0) < map->nunits)
+		return 0;
+	return map->flags & UTFCONV_MAP_STOP_C0 ? 0x20 : 1;
+}
+
+/*
+ * The filter's last entries: the units a name ends at, which a scan stops
+ * at, and the range of units outside ASCII that the SIMD scan looks for,
+ * those of the pairs that hold anywhere (the others count only at the
+ * end of a component: at the end of a name, or before a backslash, which
+ * the filter sees).
+ */
+static void utfconv_charmap_scan(struct utfconv_charmap *map)
+{
+	unsigned int k;
+	u16 u;
+
+	for (u = 0; u < utfconv_charmap_stop(map); u++)
+		utfconv_charmap_see(map, u);
+	for (k = 0; k < map->nunits; k++) {
+		if (map->last[k] || map->unit[k] < 0x80)
+			continue;
+		if (!map->scan_lo)
+			map->scan_lo = map->unit[k];
+		map->scan_hi = map->unit[k];
+	}
 }
 
 /* Add @u -> @image; -EINVAL if a pair names @u already. */
@@ -193,6 +235,7 @@ int utfconv_charmap_init(struct utfconv_charmap *map,
 	map->flags = flags;
 	if (flags & UTFCONV_MAP_PATH)
 		utfconv_charmap_see(map, '\\');
+	utfconv_charmap_scan(map);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(utfconv_charmap_init);
@@ -308,18 +351,19 @@ static void utfconv_fsname_swap_last(const struct utfconv_fsname_units *nm,
 }
 
 /*
- * The units of @nm, on their VFS side, swapped in place to the disk side:
- * the filter's units as they come, and the last unit of each component.
+ * Units @from to @to of @nm, on their VFS side, swapped in place to the
+ * disk side: the filter's units as they come, and the last unit of each
+ * component but the name's.
  */
 static __always_inline void
 utfconv_fsname_map_units(const struct utfconv_fsname_units *nm,
-			 enum utfconv_encoding e)
+			 enum utfconv_encoding e, int from, int to)
 {
 	bool path = nm->map->flags & UTFCONV_MAP_PATH;
 	u16 u;
 	int i;
 
-	for (i = 0; i < nm->n; i++) {
+	for (i = from; i < to; i++) {
 		u = utfconv_fsname_unit(&nm->p[i], e);
 		if (likely(!utfconv_charmap_hit(nm->map, u)))
 			continue;
@@ -329,6 +373,24 @@ utfconv_fsname_map_units(const struct utfconv_fsname_units *nm,
 			continue;
 		}
 		utfconv_fsname_swap(nm, i);
+	}
+}
+
+/*
+ * The units of @nm swapped to the disk side, the SIMD scan passing over
+ * the steps of 32 that hold none of the filter's, and the name's last
+ * unit.
+ */
+static void utfconv_fsname_map_simd(const struct utfconv_fsname_units *nm)
+{
+	bool le = nm->e == UTFCONV_UTF16LE;
+	int i, to;
+
+	for (i = 0; i < nm->n; i = to) {
+		i += utfconv_simd_map_clear(nm->map, (const u8 *)&nm->p[i],
+					    nm->n - i, le);
+		to = min(i + 32, nm->n);
+		utfconv_fsname_map_units(nm, nm->e, i, to);
 	}
 	utfconv_fsname_swap_last(nm, nm->n - 1);
 }
@@ -378,11 +440,16 @@ int utfconv_fsname_utf8s_to_utf16s_map(const u8 *s, int inlen,
 					      policy);
 	if (nm.n <= 0 || !map || !map->nunits)
 		return nm.n;
+	if (utfconv_simd_map_runs(nm.n)) {
+		utfconv_fsname_map_simd(&nm);
+		return nm.n;
+	}
 	/* one loop per byte order, each without a test of it */
 	if (nm.e == UTFCONV_UTF16BE)
-		utfconv_fsname_map_units(&nm, UTFCONV_UTF16BE);
+		utfconv_fsname_map_units(&nm, UTFCONV_UTF16BE, 0, nm.n);
 	else
-		utfconv_fsname_map_units(&nm, UTFCONV_UTF16LE);
+		utfconv_fsname_map_units(&nm, UTFCONV_UTF16LE, 0, nm.n);
+	utfconv_fsname_swap_last(&nm, nm.n - 1);
 	return nm.n;
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s_map);
@@ -390,25 +457,34 @@ EXPORT_SYMBOL_GPL(utfconv_fsname_utf8s_to_utf16s_map);
 /*
  * Code units of the name at @p before its end (U+0000, or a C0 control
  * with %UTFCONV_MAP_STOP_C0; none where a pair names U+0000), at most @n;
- * *@hit says whether the filter sees a unit a pair may name.
+ * *@hit says whether the filter sees a unit a pair may name. With @simd
+ * the SIMD scan passes over the steps of 32 units that hold none of the
+ * filter's, and so no end either.
  */
 static __always_inline int
 utfconv_fsname_map_scan(const wchar_t *p, int n, enum utfconv_encoding e,
-			const struct utfconv_charmap *map, bool *hit)
+			const struct utfconv_charmap *map, bool simd,
+			bool *hit)
 {
-	u16 stop = map->flags & UTFCONV_MAP_STOP_C0 ? 0x20 : 1;
+	u16 stop = utfconv_charmap_stop(map);
 	unsigned int any = 0;
+	int i = 0, to;
 	u16 u;
-	int i;
 
-	if (utfconv_charmap_index(map, 0) < map->nunits)
-		stop = 0;
-	for (i = 0; i < n; i++) {
-		u = utfconv_fsname_unit(&p[i], e);
-		if (u < stop)
-			break;
-		any |= map->filter[utfconv_charmap_bit(u)];
+	while (i < n) {
+		if (simd)
+			i += utfconv_simd_map_clear(map, (const u8 *)&p[i],
+						    n - i,
+						    e == UTFCONV_UTF16LE);
+		to = simd ? min(i + 32, n) : n;
+		for (; i < to; i++) {
+			u = utfconv_fsname_unit(&p[i], e);
+			if (u < stop)
+				goto end;
+			any |= map->filter[utfconv_charmap_bit(u)];
+		}
 	}
+end:
 	/* the last unit, which a trailing-only pair may name */
 	u = i ? utfconv_fsname_unit(&p[i - 1], e) : 0;
 	if (i && utfconv_charmap_index(map, u) < map->nunits)
@@ -454,23 +530,50 @@ static int utfconv_fsname_put_utf8(u16 v, u8 *s, int room)
 }
 
 /*
+ * The first unit of @nm from @i on that a swap changes, or @nm->n. With
+ * @simd the SIMD scan passes over the steps of 32 units that hold none
+ * of the filter's but their last unit, which a trailing-only pair may
+ * change whatever the filter says where a backslash or the name's end
+ * comes next.
+ */
+static int utfconv_fsname_next(const struct utfconv_fsname_units *nm, int i,
+			       bool simd)
+{
+	int to, clear;
+
+	while (i < nm->n) {
+		if (simd) {
+			clear = utfconv_simd_map_clear(nm->map,
+						       (const u8 *)&nm->p[i],
+						       nm->n - i,
+						       nm->e == UTFCONV_UTF16LE);
+			i += clear ? clear - 1 : 0;
+		}
+		to = simd ? min(i + 32, nm->n) : nm->n;
+		for (; i < to; i++)
+			if (utfconv_fsname_image(nm, i) !=
+			    utfconv_fsname_unit(&nm->p[i], nm->e))
+				return i;
+	}
+	return nm->n;
+}
+
+/*
  * The units of @nm, on their disk side, to UTF-8 with their swaps: the
  * parts between the swapped characters through the converter, each
  * swapped one written here.
  */
 static int utfconv_fsname_to8_mapped(const struct utfconv_fsname_units *nm,
 				     u8 *s, int maxout,
-				     enum utfconv_policy policy)
+				     enum utfconv_policy policy, bool simd)
 {
 	int i, start = 0, out = 0, ret;
 	u16 v = 0;
 
-	for (i = 0; i <= nm->n; i++) {
-		if (i < nm->n) {
+	for (i = utfconv_fsname_next(nm, 0, simd); i <= nm->n;
+	     i = utfconv_fsname_next(nm, i + 1, simd)) {
+		if (i < nm->n)
 			v = utfconv_fsname_image(nm, i);
-			if (v == utfconv_fsname_unit(&nm->p[i], nm->e))
-				continue;
-		}
 		ret = utfconv_fsname_to8_part(nm->p + start, i - start, nm->e,
 					      s + out, maxout - out, policy);
 		if (ret < 0)
@@ -522,22 +625,23 @@ int utfconv_fsname_utf16s_to_utf8s_map(const wchar_t *pwcs, int inlen,
 		.p = (wchar_t *)pwcs, .e = utfconv_fsname_utf16(endian),
 		.map = map,
 	};
-	bool hit;
+	bool hit, simd;
 
 	if (!map || (!map->nunits && !map->flags))
 		return utfconv_fsname_utf16s_to_utf8s(pwcs, inlen, endian, s,
 						      maxout, policy);
 	if (!utfconv_fsname_args_ok(inlen, maxout, policy))
 		return -EINVAL;
+	simd = utfconv_simd_map_runs(inlen);
 	/* one loop per byte order, each without a test of it */
 	if (nm.e == UTFCONV_UTF16BE)
 		nm.n = utfconv_fsname_map_scan(pwcs, inlen, UTFCONV_UTF16BE,
-					       map, &hit);
+					       map, simd, &hit);
 	else
 		nm.n = utfconv_fsname_map_scan(pwcs, inlen, UTFCONV_UTF16LE,
-					       map, &hit);
+					       map, simd, &hit);
 	if (hit)
-		return utfconv_fsname_to8_mapped(&nm, s, maxout, policy);
+		return utfconv_fsname_to8_mapped(&nm, s, maxout, policy, simd);
 	return utfconv_fsname_to8_part(pwcs, nm.n, nm.e, s, maxout, policy);
 }
 EXPORT_SYMBOL_GPL(utfconv_fsname_utf16s_to_utf8s_map);

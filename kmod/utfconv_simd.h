@@ -154,4 +154,9 @@ u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 u64 utfconv_avx512_from_utf16(const u8 **sp, const u8 *se, const u8 **cep,
 			      u8 **dp, u8 *de, bool le);
 
+/* The scan of a name's units for a map (utfconv_fsname_avx512.c) */
+struct utfconv_charmap;
+size_t utfconv_avx512_map_clear(const u8 *p, size_t n, bool le,
+				const struct utfconv_charmap *map);
+
 #endif /* _UTFCONV_SIMD_H */

@@ -5,7 +5,9 @@
  * the static keys that utfconv_simd_init() and utfconv_bmi2_init() set
  * when the module loads), whether a converter takes the SIMD paths
  * (utfconv_simd_usable()) and the SIMD paths in their FPU sections
- * (utfconv_simd()), and the choice of a path a KUnit suite asks for
+ * (utfconv_simd(), and for the file names' maps utfconv_simd_map_runs() and
+ * utfconv_simd_map_clear()),
+ * and the choice of a path a KUnit suite asks for
  * (utfconv_path_choose()).
  * Without the x86-64 dispatch (CONFIG_UTFCONV_X86: other architectures,
  * and the portable codec alone) these are constants and empty functions,
@@ -185,6 +187,48 @@ static __always_inline u64 utfconv_simd(const u8 **sp, const u8 *se,
 	}
 	return ncp;
 }
+
+/*
+ * Whether the SIMD scan of file names for a map (utfconv_fsname_map.c)
+ * runs on a name of @n code units: as the converters do, for a large one
+ * only, and where may_use_simd() allows.
+ */
+static inline bool utfconv_simd_map_runs(size_t n)
+{
+	struct utfconv_choice ch;
+
+	/* a name (255 units at most) stays scalar before anything is read */
+	if (!IS_ENABLED(CONFIG_UTFCONV_AVX512) || 2 * n < UTFCONV_SIMD_MIN)
+		return false;
+	utfconv_choose(&ch);
+	return utfconv_simd_usable(&ch, 2 * n, 2 * n) >= UTFCONV_LEVEL_AVX512;
+}
+
+/*
+ * How many of the @n code units at @p (UTF-16LE if @le) come before the
+ * first step of 32 that holds one @map's scalar pass looks at, or before
+ * the last step, of fewer than 32, which the SIMD scan leaves to it; only
+ * where utfconv_simd_map_runs(). A scan is no conversion: like a run of
+ * ASCII, it takes UTFCONV_SIMD_CHUNK << UTFCONV_SIMD_ASCII_SHIFT bytes an
+ * FPU section.
+ */
+static inline size_t utfconv_simd_map_clear(const struct utfconv_charmap *map,
+					    const u8 *p, size_t n, bool le)
+{
+	const size_t step = UTFCONV_SIMD_CHUNK << UTFCONV_SIMD_ASCII_SHIFT >> 1;
+	size_t i, k, clear;
+
+	n &= ~(size_t)31;
+	for (i = 0; i < n; i += k) {
+		k = min(n - i, step);
+		kernel_fpu_begin();
+		clear = utfconv_avx512_map_clear(p + 2 * i, k, le, map);
+		kernel_fpu_end();
+		if (clear < k)
+			return i + clear;
+	}
+	return n;
+}
 #else
 static inline void utfconv_bmi2_init(void)
 {
@@ -217,6 +261,17 @@ utfconv_simd_usable(const struct utfconv_choice *ch, size_t in_bytes,
 
 static inline u64 utfconv_simd(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
 			       bool utf8, bool flag, unsigned int level)
+{
+	return 0;
+}
+
+static inline bool utfconv_simd_map_runs(size_t n)
+{
+	return false;
+}
+
+static inline size_t utfconv_simd_map_clear(const struct utfconv_charmap *map,
+					    const u8 *p, size_t n, bool le)
 {
 	return 0;
 }

@@ -29,6 +29,8 @@ U8, U16 = "utf8-to-utf16le", "utf16le-to-utf8"
 TIERS = [
     ("stream API, one-shot, names", ["utfconv_codec.o", "utfconv_oneshot.o",
                                      "utfconv_fsname.o"], None, {}),
+    ("names' maps, AVX-512 scan", ["utfconv_fsname_map.o",
+                                   "utfconv_fsname_avx512.o"], None, {}),
     ("UTF-8 side: careful, scalar", ["utfconv_utf8.o"],
      "-utfconv_utf8_block_", {U8: ("scalar_MBps", None)}),
     ("UTF-8 side: ASCII/BMI2 blocks", ["utfconv_utf8.o"],

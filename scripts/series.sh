@@ -149,7 +149,7 @@ lib_makefile() {
 					    l ~ /^ccflags-y/)
 						continue
 					if (fsname == "n")
-						gsub(/ utfconv_fsname(_map)?\.o/, "", l)
+						gsub(/ utfconv_fsname[a-z0-9_]*\.o/, "", l)
 					out = out l "\n"
 				}
 				if (out == "" || out ~ /UTFCONV_ISA/)

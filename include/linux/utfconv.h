@@ -286,12 +286,15 @@ struct utfconv_charpair {
 
 /**
  * struct utfconv_charmap - a declared per-character mapping (private)
- * @filter: one byte per ASCII character, non-zero where a pair names it,
- *	and one per block of 128 other code points that holds one
- *	(utfconv_fsname_map.c)
+ * @filter: one byte per ASCII character, 0x80 where a pair names it or a
+ *	name ends at it, and one per block of 128 other code points that
+ *	holds one (utfconv_fsname_map.c)
  * @unit: the characters the pairs name, both sides, in ascending order
  * @image: what each of @unit becomes
  * @last: whether each of @unit is mapped only as the last character
+ * @scan_lo: the lowest unit outside ASCII that a pair swaps anywhere, or
+ *	0 where there is none
+ * @scan_hi: the highest, or 0
  * @nunits: entries of @unit in use
  * @flags: the flags of utfconv_charmap_init()
  *
@@ -303,6 +306,8 @@ struct utfconv_charmap {
 	u16 unit[2 * UTFCONV_CHARMAP_PAIRS];
 	u16 image[2 * UTFCONV_CHARMAP_PAIRS];
 	bool last[2 * UTFCONV_CHARMAP_PAIRS];
+	u16 scan_lo;
+	u16 scan_hi;
 	u8 nunits;
 	u8 flags;
 };
