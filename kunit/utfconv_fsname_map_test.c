@@ -17,6 +17,8 @@
 #include <linux/unaligned.h>
 #include <linux/utfconv.h>
 
+#include "../kmod/utfconv_codec.h"
+
 /* ---- the tables ---------------------------------------------------------- */
 
 /*
@@ -455,6 +457,121 @@ static void utfconv_map_big_endian_test(struct kunit *test)
 }
 
 /*
+ * Names long enough for the SIMD scan (512 bytes of units and more, on a
+ * CPU with AVX-512), 32 units a step and the scalar filter after the last
+ * whole step: a name of 'a's with one mapped character at each position,
+ * both ways and in both byte orders. The markers are the lowest and the
+ * highest Private Use forms the scan looks for anywhere, a reserved
+ * character, a space that ends a component, and a U+0000 on disk, where
+ * the name ends.
+ */
+#define LONG_UNITS	333
+
+struct utfconv_map_marker {
+	const char *vfs;	/* in the VFS, at the position */
+	u16 disk[2];		/* on disk, at the position */
+	int len;		/* units of @disk, bytes of @vfs's ASCII */
+};
+
+static const struct utfconv_map_marker utfconv_map_markers[] = {
+	{ ":", { 0xF022 }, 1 },
+	{ "\x01", { 0xF001 }, 1 },
+	{ "|", { 0xF027 }, 1 },
+	{ " \\", { 0xF028, '\\' }, 2 },
+};
+
+/* The name of @m at @at, @n units, on disk (@disk) and in the VFS (@vfs). */
+static void utfconv_map_long_name(const struct utfconv_map_marker *m, int at,
+				  int n, u16 *disk, u8 *vfs)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		disk[i] = 'a';
+		vfs[i] = 'a';
+	}
+	for (i = 0; i < m->len; i++) {
+		disk[at + i] = m->disk[i];
+		vfs[at + i] = m->vfs[i];
+	}
+}
+
+/* @disk and @vfs, @n units, both ways under @map in byte order @e. */
+static bool utfconv_map_long_check(struct kunit *test,
+				   const struct utfconv_charmap *map,
+				   const u16 *disk, const u8 *vfs, int n,
+				   enum utf16_endian e, const char *what)
+{
+	static wchar_t units[LONG_UNITS];
+	static u8 bytes[3 * LONG_UNITS];
+	int ret, i;
+
+	ret = utfconv_fsname_utf8s_to_utf16s_map(vfs, n, e, units, n,
+						 UTFCONV_WTF8, map);
+	KUNIT_EXPECT_EQ_MSG(test, ret, n, "%s: to disk", what);
+	for (i = 0; i < n && ret == n; i++) {
+		ret = e == UTF16_BIG_ENDIAN ? get_unaligned_be16(&units[i]) :
+					      get_unaligned_le16(&units[i]);
+		KUNIT_EXPECT_EQ_MSG(test, ret, disk[i], "%s: to disk, unit %d",
+				    what, i);
+		ret = ret == disk[i] ? n : 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (e == UTF16_BIG_ENDIAN)
+			put_unaligned_be16(disk[i], &units[i]);
+		else
+			put_unaligned_le16(disk[i], &units[i]);
+	}
+	ret = utfconv_fsname_utf16s_to_utf8s_map(units, n, e, bytes,
+						 sizeof(bytes), UTFCONV_WTF8,
+						 map);
+	KUNIT_EXPECT_EQ_MSG(test, ret, n, "%s: to the VFS", what);
+	KUNIT_EXPECT_MEMEQ_MSG(test, bytes, vfs, n, "%s: to the VFS", what);
+	return ret == n && !memcmp(bytes, vfs, n);
+}
+
+static void utfconv_map_long_test(struct kunit *test)
+{
+	static u16 disk[LONG_UNITS];
+	static u8 vfs[LONG_UNITS], out[LONG_UNITS];
+	const struct utfconv_charmap *map = utfconv_map_sfm(test);
+	const struct utfconv_map_marker *m;
+	char what[48];
+	int k, at, e, ret, fails = 0;
+
+	if (utfconv_path_level(UTFCONV_PATH_AVX512) < UTFCONV_LEVEL_AVX512)
+		kunit_info(test, "no AVX-512 on this CPU: the scalar scan only\n");
+	for (k = 0; k < ARRAY_SIZE(utfconv_map_markers) && fails < 4; k++) {
+		m = &utfconv_map_markers[k];
+		/* the space's pair holds at the end of a component: at 1 on */
+		for (at = m->len - 1; at + m->len <= LONG_UNITS; at++) {
+			utfconv_map_long_name(m, at - (m->len - 1), LONG_UNITS,
+					      disk, vfs);
+			for (e = 0; e < 2; e++) {
+				snprintf(what, sizeof(what), "marker %d at %d%s",
+					 k, at, e ? " BE" : "");
+				fails += !utfconv_map_long_check(test, map, disk,
+					vfs, LONG_UNITS,
+					e ? UTF16_BIG_ENDIAN : UTF16_LITTLE_ENDIAN,
+					what);
+			}
+		}
+	}
+	/* a U+0000 on disk ends the name */
+	for (at = 0; at < LONG_UNITS && fails < 4; at++) {
+		for (k = 0; k < LONG_UNITS; k++)
+			put_unaligned_le16(k == at ? 0 : 'a', &disk[k]);
+		ret = utfconv_fsname_utf16s_to_utf8s_map((wchar_t *)disk,
+							 LONG_UNITS,
+							 UTF16_LITTLE_ENDIAN,
+							 out, sizeof(out),
+							 UTFCONV_WTF8, map);
+		KUNIT_EXPECT_EQ_MSG(test, ret, at, "U+0000 at %d", at);
+		fails += ret != at;
+	}
+}
+
+/*
  * Without a map, or with one that maps nothing, the functions are the
  * unmapped ones: the same result for names with ill-formed input, a NUL,
  * and room too small.
@@ -544,6 +661,7 @@ static struct kunit_case utfconv_fsname_map_cases[] = {
 	KUNIT_CASE(utfconv_map_round_trip_test),
 	KUNIT_CASE(utfconv_map_room_and_policy_test),
 	KUNIT_CASE(utfconv_map_big_endian_test),
+	KUNIT_CASE(utfconv_map_long_test),
 	KUNIT_CASE(utfconv_map_none_test),
 	KUNIT_CASE(utfconv_map_bad_arguments_test),
 	{}
