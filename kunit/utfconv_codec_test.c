@@ -3,9 +3,10 @@
  * KUnit suites of the utfconv codec.
  *
  * One named vector table (utfconv_vectors.h) drives every suite through
- * KUNIT_ARRAY_PARAM; the checks themselves (utfconv_checks.h) and the
- * reference model they compare with (utfconv_ref.h) are shared with the
- * host-native tests in userspace-test/host/.
+ * KUNIT_ARRAY_PARAM; the checks themselves (utfconv_checks.c,
+ * utfconv_runs.c) and the reference model they compare with
+ * (utfconv_ref.c) are linked into the host-native tests in
+ * userspace-test/host/ too.
  *
  * utfconv_vectors:  each row one-shot, through utfconv_buf() and a window,
  *                   against the reference model, reversed and round-tripped
@@ -47,47 +48,15 @@
 #include <linux/utfconv.h>
 
 #include "../kmod/utfconv_simd.h"
-
-/* The expectations of utfconv_checks.h: failures print the values. */
-#define UTFCONV_CHECK(ctx, cond, fmt, ...) \
-	KUNIT_EXPECT_TRUE_MSG(((struct kunit *)(ctx)), cond, fmt, ##__VA_ARGS__)
-#define UTFCONV_EXPECT_EQ(ctx, got, want, fmt, ...) \
-	KUNIT_EXPECT_EQ_MSG(((struct kunit *)(ctx)), got, want, fmt, \
-			    ##__VA_ARGS__)
-#define UTFCONV_EXPECT_MEMEQ(ctx, got, want, len, fmt, ...) \
-	KUNIT_EXPECT_MEMEQ_MSG(((struct kunit *)(ctx)), got, want, len, fmt, \
-			       ##__VA_ARGS__)
-#define UTFCONV_ALLOC(ctx, bytes) \
-	kunit_kmalloc(((struct kunit *)(ctx)), max_t(size_t, bytes, 1), GFP_KERNEL)
-#define UTFCONV_YIELD()	cond_resched()
-
-/**
- * struct utfconv_test_param - the parameter of a case
- * @path: the codec path its conversions take
- * @v: its vector, in the cases that take one
- * @text: its long text (utfconv_runs.h), in the cases that take one
- * @what: the name of its vector or text, NULL if none
- */
-struct utfconv_test_param {
-	enum utfconv_path path;
-	const struct utfconv_vector *v;
-	unsigned int text;
-	const char *what;
-};
-
-/* The path of @test's conversions: its parameter's, else the default. */
-static enum utfconv_path utfconv_test_path(struct kunit *test)
-{
-	const struct utfconv_test_param *p = test ? test->param_value : NULL;
-
-	return p ? p->path : UTFCONV_PATH_AUTO;
-}
-
-/* utfconv_paths.h: the path of the running test's conversions */
-#define UTFCONV_TEST_PATH()	utfconv_test_path(kunit_get_current_test())
-
 #include "utfconv_checks.h"
+#include "utfconv_encode.h"
+#include "utfconv_expect.h"
+#include "utfconv_paths.h"
+#include "utfconv_ref.h"
 #include "utfconv_runs.h"
+#include "utfconv_test_param.h"
+#include "utfconv_vectors.h"
+#include "utfconv_vectors_gen.h"
 
 static const struct utfconv_vector *utfconv_param(struct kunit *test)
 {
@@ -187,7 +156,7 @@ static int utfconv_test_params_init(struct kunit_suite *suite)
  */
 static int utfconv_test_init(struct kunit *test)
 {
-	enum utfconv_path path = utfconv_test_path(test);
+	enum utfconv_path path = utfconv_test_path();
 	int level = utfconv_path_level(path);
 	const char *why = utfconv_path_missing(path, level);
 
@@ -300,7 +269,7 @@ static void utfconv_paths_level_test(struct kunit *test)
 		[UTFCONV_PATH_AVX2] = UTFCONV_LEVEL_AVX2,
 		[UTFCONV_PATH_AVX512] = UTFCONV_LEVEL_AVX512,
 	};
-	enum utfconv_path path = utfconv_test_path(test);
+	enum utfconv_path path = utfconv_test_path();
 	int level = utfconv_path_level(path);
 
 	KUNIT_EXPECT_GE(test, level, (int)utfconv_path_want(path));

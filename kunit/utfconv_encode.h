@@ -16,7 +16,7 @@
  * point as the three bytes WTF-8 gives it), and UTF-16 units in either
  * byte order.
  */
-static size_t utfconv_sweep_utf8(u8 *d, u32 c)
+static inline size_t utfconv_sweep_utf8(u8 *d, u32 c)
 {
 	if (c < 0x80) {
 		d[0] = c;
@@ -40,13 +40,13 @@ static size_t utfconv_sweep_utf8(u8 *d, u32 c)
 	return 4;
 }
 
-static void utfconv_sweep_unit(u8 *d, u16 u, bool be)
+static inline void utfconv_sweep_unit(u8 *d, u16 u, bool be)
 {
 	d[!be] = u >> 8;
 	d[be] = u & 0xFF;
 }
 
-static size_t utfconv_sweep_utf16(u8 *d, u32 c, bool be)
+static inline size_t utfconv_sweep_utf16(u8 *d, u32 c, bool be)
 {
 	if (c < 0x10000) {
 		utfconv_sweep_unit(d, c, be);

@@ -9,9 +9,9 @@
  * stream and one-shot calls go through utfconv_convert() and
  * utfconv_buf() themselves.
  *
- * The including file defines UTFCONV_TEST_PATH(), the running test's
- * path: the KUnit suites take it from the test's parameter
- * (utfconv_codec_test.c), the host programs from their options.
+ * utfconv_test_path() (utfconv_expect.h) gives the running test's path:
+ * the KUnit suites take it from the case's parameter, the host programs
+ * from their options.
  */
 #ifndef _UTFCONV_PATHS_H
 #define _UTFCONV_PATHS_H
@@ -23,6 +23,7 @@
 
 #include "../kmod/utfconv_codec.h"
 #include "../kmod/utfconv_simd.h"
+#include "utfconv_expect.h"
 #include "utfconv_test_pairs.h"
 
 /* The name of @path in the tests' output ("avx512"), "?" if none. */
@@ -92,7 +93,7 @@ static inline int utfconv_test_convert(struct utfconv_state *st,
 				       size_t dst_bytes, size_t *dst_used,
 				       unsigned int cflags)
 {
-	enum utfconv_path path = UTFCONV_TEST_PATH();
+	enum utfconv_path path = utfconv_test_path();
 
 	if (path == UTFCONV_PATH_AUTO)
 		return utfconv_convert(st, src, src_bytes, src_used, dst,
@@ -109,7 +110,7 @@ static inline ssize_t utfconv_test_buf(u32 direction, u32 policy, u32 flags,
 {
 	enum utfconv_encoding source = utfconv_test_source(direction);
 	enum utfconv_encoding target = utfconv_test_target(direction);
-	enum utfconv_path path = UTFCONV_TEST_PATH();
+	enum utfconv_path path = utfconv_test_path();
 
 	if (path == UTFCONV_PATH_AUTO)
 		return utfconv_buf(source, target, policy, flags, src,
@@ -128,7 +129,7 @@ static inline ssize_t utfconv_test_buf_to_nul(u32 direction, u32 policy,
 					      size_t src_bytes, void *dst,
 					      size_t dst_bytes)
 {
-	return utfconv_buf_to_nul_path(UTFCONV_TEST_PATH(),
+	return utfconv_buf_to_nul_path(utfconv_test_path(),
 				       utfconv_test_source(direction),
 				       utfconv_test_target(direction), policy,
 				       src, src_bytes, dst, dst_bytes);

@@ -2,10 +2,12 @@
 /*
  * utfconv test vectors: one named table shared by the KUnit suites
  * (kunit/utfconv_codec_test.c) and the host-native tests
- * (userspace-test/host/), included by both, never copied.
+ * (userspace-test/host/host_test.c), which include it after this header,
+ * never copied.
  *
  * The table itself, utfconv_vectors_gen.h, is generated at build time by
- * scripts/gen_vectors.py from ../shared/vectors/field-cases.tsv,
+ * scripts/gen_vectors.py from kunit/field-cases.tsv (the field cases of
+ * ../shared/vectors),
  * userspace-test/dev/extra-cases.tsv (the device suite's cases) and
  * kunit/utfconv_cases.tsv (RFC 3629, Unicode ch. 3 Tables 3-7 and 3-8,
  * D91, RFC 2781, WTF-8, docs/semantics.md), with the mechanical variants
@@ -76,7 +78,5 @@ static inline int utfconv_vector_errno(const struct utfconv_vector *v)
 		return 0;
 	return v->error_kind == UTFCONV_ILLFORMED ? -EILSEQ : -EINVAL;
 }
-
-#include "utfconv_vectors_gen.h"
 
 #endif /* _UTFCONV_VECTORS_H */

@@ -32,8 +32,15 @@ HOST_BUILD := $(BUILD)/host
 include $(CURDIR)/codec.mk
 HOST_CODEC := $(call codec_srcs,$(HOST_CC))
 HOST_INC := $(CODEC_INC) -I$(TOPDIR)/kunit
+# The KUnit suites' test units, linked into the programs that use them:
+# the reference model into every one, the checks and the long runs into
+# host_test and the fuzzer (each program provides what utfconv_expect.h
+# asks of it).
+TEST_REF := $(TOPDIR)/kunit/utfconv_ref.c
+TEST_UNITS := $(TEST_REF) $(addprefix $(TOPDIR)/kunit/,utfconv_checks.c \
+	utfconv_runs.c utfconv_drive.c)
 HOST_DEPS := $(CODEC_DEPS) $(VEC_KUNIT) $(wildcard $(TOPDIR)/kunit/*.h) \
-	$(wildcard $(HOST_SRC)/*.h)
+	$(TEST_UNITS) $(wildcard $(HOST_SRC)/*.h)
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-sign-compare \
 	-Wno-unused-parameter -Wno-missing-field-initializers \
 	-fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -55,11 +62,12 @@ all:: $(HOST_BUILD)/host_test $(HOST_BUILD)/host_cli $(HOST_BUILD)/guard_test
 # some vector builtins that take plain char vectors by the sign of char.
 $(HOST_BUILD)/host_test-uchar: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) -funsigned-char -o $@ $< $(HOST_CODEC)
+	$(HOST_CC) $(HOST_CFLAGS) -funsigned-char -o $@ $< $(TEST_UNITS) \
+		$(HOST_CODEC)
 
 $(HOST_BUILD)/host_test: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_CODEC)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(TEST_UNITS) $(HOST_CODEC)
 
 $(HOST_BUILD)/host_cli: $(HOST_SRC)/host_cli.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
@@ -67,11 +75,12 @@ $(HOST_BUILD)/host_cli: $(HOST_SRC)/host_cli.c $(HOST_DEPS)
 
 $(HOST_BUILD)/guard_test: $(HOST_SRC)/guard_test.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_CODEC)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(TEST_REF) $(HOST_CODEC)
 
 $(HOST_BUILD)/fuzz_utfconv: $(HOST_SRC)/fuzz_utfconv.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(call codec_srcs,$(FUZZ_CC))
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(TEST_UNITS) \
+		$(call codec_srcs,$(FUZZ_CC))
 
 # Once per codec path, which host_test -s (host_cli: UTFCONV_SIMD) passes
 # to the library's path entries (enum utfconv_path): the scalar
@@ -168,7 +177,7 @@ host-guard: $(HOST_BUILD)/guard_test
 
 $(HOST_BUILD)/names_diff: $(HOST_SRC)/names_diff.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(HOST_CODEC)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $< $(TEST_REF) $(HOST_CODEC)
 
 # The scalar path's steps for names and utfconv_buf_to_nul() against the
 # reference model, NAMES_DIFF_CASES texts, then the same on the SIMD paths.
@@ -188,7 +197,7 @@ $(HOST_BUILD)/host_test-s390x: $(HOST_SRC)/host_test.c $(HOST_DEPS)
 	@mkdir -p $(HOST_BUILD)
 	$(BE_CC) -std=gnu11 -O2 -static -Wall -Wextra -Wno-sign-compare \
 		-Wno-unused-parameter -Wno-missing-field-initializers \
-		$(HOST_INC) -o $@ $< $(call codec_srcs,$(BE_CC))
+		$(HOST_INC) -o $@ $< $(TEST_UNITS) $(call codec_srcs,$(BE_CC))
 	@# the codec as a kernel without KUnit and without BMI2 builds it
 	for f in $(call codec_srcs,$(BE_CC)); do \
 		$(BE_CC) -std=gnu11 -O2 -c -o /dev/null -Wall -Werror \

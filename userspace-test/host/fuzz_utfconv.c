@@ -28,16 +28,27 @@
 #include <linux/types.h>
 #include <linux/utfconv.h>
 
+#include "../../kmod/utfconv_codec.h"
+#include "../../kmod/utfconv_simd.h"
+#include "utfconv_checks.h"
+#include "utfconv_drive.h"
+#include "utfconv_expect.h"
+#include "utfconv_paths.h"
+#include "utfconv_ref.h"
+
 static void *fuzz_allocs[256];
 static unsigned int fuzz_nallocs;
 
-static void fuzz_fail(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2), noreturn));
+/* the path of the input's conversions (kunit/utfconv_paths.h) */
+static enum utfconv_path fuzz_path;
 
-static void fuzz_fail(const char *fmt, ...)
+/* What the test units (kunit/utfconv_expect.h) ask of a program */
+void utfconv_test_fail(void *ctx, const char *file, int line,
+		       const char *fmt, ...)
 {
 	va_list ap;
 
+	fprintf(stderr, "%s:%d: ", file, line);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -45,7 +56,7 @@ static void fuzz_fail(const char *fmt, ...)
 	abort();
 }
 
-static void *fuzz_alloc(size_t bytes)
+void *utfconv_test_alloc(void *ctx, size_t bytes)
 {
 	void *p = malloc(bytes ? bytes : 1);
 
@@ -55,18 +66,14 @@ static void *fuzz_alloc(size_t bytes)
 	return p;
 }
 
-#define UTFCONV_FAIL(ctx, fmt, ...)	fuzz_fail(fmt, ##__VA_ARGS__)
-#define UTFCONV_ALLOC(ctx, bytes)	fuzz_alloc(bytes)
+void utfconv_test_yield(void)
+{
+}
 
-#include "host_expect.h"
-#include "../../kmod/utfconv_codec.h"
-#include "../../kmod/utfconv_simd.h"
-
-/* the path of the input's conversions (kunit/utfconv_paths.h) */
-static enum utfconv_path fuzz_path;
-#define UTFCONV_TEST_PATH()	fuzz_path
-
-#include "utfconv_checks.h"
+enum utfconv_path utfconv_test_path(void)
+{
+	return fuzz_path;
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
@@ -87,7 +94,7 @@ static void fuzz_check_to_nul(u32 dir, u32 pol, const u8 *in, size_t n,
 			      size_t cap)
 {
 	size_t room = cap ? 8 * cap : utfconv_ref_out_max(dir, n);
-	u8 *a = fuzz_alloc(room + 1), *b = fuzz_alloc(room + 1);
+	u8 *a = utfconv_test_alloc(NULL, room + 1), *b = utfconv_test_alloc(NULL, room + 1);
 	size_t end = 0;
 	ssize_t got, want;
 
@@ -146,7 +153,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		cuts[j] = t;
 	}
 
-	buf = fuzz_alloc(2 * utfconv_ref_out_max(dir, n));
+	buf = utfconv_test_alloc(NULL, 2 * utfconv_ref_out_max(dir, n));
 	utfconv_check_against_ref(NULL, "fuzz", dir, pol, flags, in, n, buf);
 	utfconv_ref_convert(dir, pol, flags, in, n, buf, &ref);
 	utfconv_expect_ref(&ref, &e);
@@ -166,7 +173,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	/* round trip of clean output */
 	back = utfconv_reverse_direction(dir);
 	if (!ref.error_kind && !flags && back) {
-		out2 = fuzz_alloc(utfconv_ref_out_max(back, ref.out_bytes));
+		out2 = utfconv_test_alloc(NULL, utfconv_ref_out_max(back, ref.out_bytes));
 		len = utfconv_test_buf(back, pol, 0, ref.out, ref.out_bytes, out2,
 				       utfconv_ref_out_max(back, ref.out_bytes), NULL);
 		UTFCONV_CHECK(NULL, len == n && !memcmp(out2, in, n),

@@ -46,23 +46,19 @@ struct host_ctx {
 	unsigned int maxallocs;
 };
 
-static void host_fail(void *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-#define UTFCONV_FAIL(ctx, fmt, ...)	host_fail(ctx, fmt, ##__VA_ARGS__)
-#define UTFCONV_ALLOC(ctx, bytes)	host_alloc(ctx, bytes)
-
-static void *host_alloc(void *ctx, size_t bytes);
-
-#include "host_expect.h"
 #include "../../kmod/utfconv_internal.h"	/* utfconv_choose() */
+#include "utfconv_checks.h"
+#include "utfconv_drive.h"
+#include "utfconv_encode.h"
+#include "utfconv_expect.h"
+#include "utfconv_paths.h"
+#include "utfconv_ref.h"
+#include "utfconv_runs.h"
+#include "utfconv_vectors.h"
+#include "utfconv_vectors_gen.h"
 
 /* -s: the path of every conversion (kunit/utfconv_paths.h) */
 static enum utfconv_path host_path = UTFCONV_PATH_AUTO;
-#define UTFCONV_TEST_PATH()	host_path
-
-#include "utfconv_checks.h"
-#include "utfconv_runs.h"
 
 /* Counted by the compat kernel_fpu_begin() (compat/asm/fpu/api.h). */
 __attribute__((weak)) unsigned long utfconv_compat_fpu_sections;
@@ -71,13 +67,15 @@ static unsigned long passed, failed;
 static int quiet;
 static int full;	/* -f: every pair in both byte orders */
 
-static void host_fail(void *vctx, const char *fmt, ...)
+/* What the test units (kunit/utfconv_expect.h) ask of a program */
+void utfconv_test_fail(void *vctx, const char *file, int line,
+		       const char *fmt, ...)
 {
 	struct host_ctx *ctx = vctx;
 	va_list ap;
 
 	if (ctx->failures++ < 5) {
-		fprintf(stderr, "FAIL [%s] ", ctx->name);
+		fprintf(stderr, "FAIL [%s] %s:%d: ", ctx->name, file, line);
 		va_start(ap, fmt);
 		vfprintf(stderr, fmt, ap);
 		va_end(ap);
@@ -85,7 +83,7 @@ static void host_fail(void *vctx, const char *fmt, ...)
 	}
 }
 
-static void *host_alloc(void *vctx, size_t bytes)
+void *utfconv_test_alloc(void *vctx, size_t bytes)
 {
 	struct host_ctx *ctx = vctx;
 	void *p;
@@ -101,6 +99,15 @@ static void *host_alloc(void *vctx, size_t bytes)
 		abort();
 	ctx->allocs[ctx->nallocs++] = p;
 	return p;
+}
+
+void utfconv_test_yield(void)
+{
+}
+
+enum utfconv_path utfconv_test_path(void)
+{
+	return host_path;
 }
 
 static void host_begin(struct host_ctx *ctx, const char *name)
@@ -699,8 +706,8 @@ static void test_fpu_sections(int level)
 	size_t i;
 
 	host_begin(&ctx, "FPU sections: as many as the budget asks");
-	in = host_alloc(&ctx, bytes);
-	out = host_alloc(&ctx, 2 * bytes);
+	in = utfconv_test_alloc(&ctx, bytes);
+	out = utfconv_test_alloc(&ctx, 2 * bytes);
 	memset(in, 'a', bytes);
 	check_fpu_sections(&ctx, level, false, in, bytes, out);
 	for (i = 0; i < bytes / 2; i++) {
