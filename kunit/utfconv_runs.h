@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * utfconv checks of the fast paths (utfconv_runs.c): long runs in one
- * script each with a fault at every position, at every output capacity,
- * around the ends of an FPU section's budget and at every output
- * alignment, each outcome the reference model's.
+ * utfconv checks of the fast paths: long runs in one script each with a
+ * fault at every position, at every output capacity (utfconv_runs.c), and
+ * where the fast paths end: an input's last ASCII bytes, the ends of an
+ * FPU section's budget, every output alignment (utfconv_edges.c); each
+ * outcome the reference model's.
  */
 #ifndef _UTFCONV_RUNS_H
 #define _UTFCONV_RUNS_H
@@ -24,6 +25,8 @@
 #define UTFCONV_SECTION_SHIFT	UTFCONV_SIMD_ASCII_SHIFT
 #define UTFCONV_SECTION_ASCII	(UTFCONV_SECTION_CHUNK << UTFCONV_SECTION_SHIFT)
 
+size_t utfconv_runs_text(unsigned int text, u8 *d);
+size_t utfconv_runs_text16(unsigned int text, u8 *d, bool be);
 bool utfconv_runs_at(size_t pos, size_t n, unsigned int step);
 void utfconv_check_long_runs(void *ctx, unsigned int text,
 			     unsigned int step);

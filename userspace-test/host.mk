@@ -38,7 +38,7 @@ HOST_INC := $(CODEC_INC) -I$(TOPDIR)/kunit
 # asks of it).
 TEST_REF := $(TOPDIR)/kunit/utfconv_ref.c
 TEST_UNITS := $(TEST_REF) $(addprefix $(TOPDIR)/kunit/,utfconv_checks.c \
-	utfconv_runs.c utfconv_drive.c)
+	utfconv_runs.c utfconv_edges.c utfconv_drive.c)
 HOST_DEPS := $(CODEC_DEPS) $(VEC_KUNIT) $(wildcard $(TOPDIR)/kunit/*.h) \
 	$(TEST_UNITS) $(wildcard $(HOST_SRC)/*.h)
 HOST_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Wno-sign-compare \
