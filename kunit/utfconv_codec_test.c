@@ -78,7 +78,7 @@ static const enum utfconv_path utfconv_each_path[] = {
 	UTFCONV_PATH_GENERIC,
 };
 
-/* The long texts of utfconv_runs.h, by name */
+/* The long texts of utfconv_runs.c, by name */
 static const char * const utfconv_texts[UTFCONV_RUNS_TEXTS] = {
 	"ascii", "cyrillic", "two-byte", "cjk", "mixed", "ascii-latin1",
 	"ascii-cjk-emoji", "three-byte", "cjk-cyrillic", "four-byte",
