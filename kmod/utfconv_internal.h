@@ -76,7 +76,7 @@ struct utfconv_seq {
 };
 
 static __always_inline struct utfconv_seq
-utfconv_seq(enum utfconv_seq_kind kind, unsigned int len, u32 cp)
+utfconv_seq_of(enum utfconv_seq_kind kind, unsigned int len, u32 cp)
 {
 	struct utfconv_seq seq = { .kind = kind, .len = len, .cp = cp };
 

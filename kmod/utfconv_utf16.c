@@ -189,11 +189,11 @@ utfconv_utf16_lead(const u8 *s, size_t n, bool le, u16 unit)
 	u16 trail;
 
 	if (n < 4)
-		return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
+		return utfconv_seq_of(UTFCONV_SEQ_SURROGATE, 2, unit);
 	trail = utfconv_get16(s + 2, le);
 	if (!utfconv_utf16_is_trail(trail))
-		return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
-	return utfconv_seq(UTFCONV_SEQ_SCALAR, 4, utfconv_pair(unit, trail));
+		return utfconv_seq_of(UTFCONV_SEQ_SURROGATE, 2, unit);
+	return utfconv_seq_of(UTFCONV_SEQ_SCALAR, 4, utfconv_pair(unit, trail));
 }
 
 /* Decode the UTF-16 at @s, @n >= 2 bytes, by the class of its first unit. */
@@ -203,10 +203,10 @@ utfconv_utf16_decode(const u8 *s, size_t n, bool le)
 	u16 unit = utfconv_get16(s, le);
 
 	if ((unit & 0xF800) != 0xD800)
-		return utfconv_seq(UTFCONV_SEQ_SCALAR, 2, unit);
+		return utfconv_seq_of(UTFCONV_SEQ_SCALAR, 2, unit);
 	if (!utfconv_utf16_is_trail(unit))
 		return utfconv_utf16_lead(s, n, le, unit);
-	return utfconv_seq(UTFCONV_SEQ_SURROGATE, 2, unit);
+	return utfconv_seq_of(UTFCONV_SEQ_SURROGATE, 2, unit);
 }
 
 /*

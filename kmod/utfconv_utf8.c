@@ -33,24 +33,24 @@ utfconv_utf8_trail(const u8 *s, size_t n, unsigned int len, u32 v, u8 lo,
 	unsigned int i;
 
 	if (n < 2)
-		return utfconv_seq(UTFCONV_SEQ_INCOMPLETE, n, 0);
+		return utfconv_seq_of(UTFCONV_SEQ_INCOMPLETE, n, 0);
 	if (s[1] < lo || s[1] > hi)
-		return utfconv_seq(UTFCONV_SEQ_ILLFORMED, 1, 0);
+		return utfconv_seq_of(UTFCONV_SEQ_ILLFORMED, 1, 0);
 	v = v << 6 | (s[1] & 0x3F);
 	for (i = 2; i < len; i++) {
 		if (n <= i)
-			return utfconv_seq(UTFCONV_SEQ_INCOMPLETE, n, 0);
+			return utfconv_seq_of(UTFCONV_SEQ_INCOMPLETE, n, 0);
 		if ((s[i] & 0xC0) != 0x80)
-			return utfconv_seq(UTFCONV_SEQ_ILLFORMED, i, 0);
+			return utfconv_seq_of(UTFCONV_SEQ_ILLFORMED, i, 0);
 		v = v << 6 | (s[i] & 0x3F);
 	}
-	return utfconv_seq(UTFCONV_SEQ_SCALAR, len, v);
+	return utfconv_seq_of(UTFCONV_SEQ_SCALAR, len, v);
 }
 
 /* 00..7F: the code point is the byte. */
 static __always_inline struct utfconv_seq utfconv_utf8_ascii(u8 lead)
 {
-	return utfconv_seq(UTFCONV_SEQ_SCALAR, 1, lead);
+	return utfconv_seq_of(UTFCONV_SEQ_SCALAR, 1, lead);
 }
 
 /*
@@ -59,7 +59,7 @@ static __always_inline struct utfconv_seq utfconv_utf8_ascii(u8 lead)
  */
 static __always_inline struct utfconv_seq utfconv_utf8_invalid_lead(void)
 {
-	return utfconv_seq(UTFCONV_SEQ_ILLFORMED, 1, 0);
+	return utfconv_seq_of(UTFCONV_SEQ_ILLFORMED, 1, 0);
 }
 
 /* C2..DF: any trail byte; the overlong forms started with C0 or C1. */
