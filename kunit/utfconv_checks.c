@@ -94,8 +94,8 @@ static inline void utfconv_expect_state(const struct utfconv_state *st,
 
 /* Compare a driven run with what was expected; @how names the run. */
 static void utfconv_check_run(void *ctx, const char *name, const char *how,
-			      const struct utfconv_run *run, const u8 *out,
-			      const struct utfconv_expect *e)
+			      const struct utfconv_drive_result *run,
+			      const u8 *out, const struct utfconv_expect *e)
 {
 	struct utfconv_expect got;
 
@@ -130,7 +130,7 @@ void utfconv_check_convert(void *ctx, const char *name,
 {
 	size_t room = utfconv_ref_out_max(direction, in_bytes) + 16;
 	u8 *out = UTFCONV_ALLOC(ctx, room);
-	struct utfconv_run run;
+	struct utfconv_drive_result run;
 
 	if (!out)
 		return;

@@ -16,7 +16,8 @@
 #include "utfconv_drive.h"
 #include "utfconv_paths.h"
 
-static void utfconv_drive_fail(struct utfconv_run *run, const char *why)
+static void utfconv_drive_fail(struct utfconv_drive_result *run,
+			       const char *why)
 {
 	if (!run->fail)
 		run->fail = why;
@@ -40,7 +41,7 @@ static void utfconv_drive_fail(struct utfconv_run *run, const char *why)
 void utfconv_drive(u32 direction, u32 policy, u32 flags,
 		   const u8 *in, size_t in_bytes, const size_t *cuts,
 		   unsigned int ncuts, size_t cap, u8 *out,
-		   size_t out_cap, struct utfconv_run *run)
+		   size_t out_cap, struct utfconv_drive_result *run)
 {
 	struct utfconv_state *st = &run->st;
 	size_t pos = 0, stop, room, used, wrote;

@@ -14,7 +14,7 @@
 #define UTFCONV_DRIVE_MAX_CHAR	4
 
 /**
- * struct utfconv_run - outcome of utfconv_drive()
+ * struct utfconv_drive_result - outcome of utfconv_drive()
  * @st: the stream state after the last call (counters)
  * @err: what the stream ended with: 0, -EILSEQ or -EINVAL
  * @out_bytes: output bytes written in all
@@ -23,7 +23,7 @@
  *	capacity given was below the next character's size
  * @fail: the first broken rule of the calling contract, or NULL
  */
-struct utfconv_run {
+struct utfconv_drive_result {
 	struct utfconv_state st;
 	int err;
 	size_t out_bytes;
@@ -35,7 +35,7 @@ struct utfconv_run {
 void utfconv_drive(u32 direction, u32 policy, u32 flags,
 		   const u8 *in, size_t in_bytes, const size_t *cuts,
 		   unsigned int ncuts, size_t cap, u8 *out,
-		   size_t out_cap, struct utfconv_run *run);
+		   size_t out_cap, struct utfconv_drive_result *run);
 bool utfconv_char_boundary(bool utf16, bool be, const u8 *out,
 			   size_t len, size_t pos);
 ssize_t utfconv_drive_length(u32 direction, u32 policy, u32 flags,
