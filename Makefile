@@ -161,7 +161,13 @@ bench: deps
 INSTALL_MOD_DIR ?= updates
 PREFIX ?= /usr/local
 UDEVDIR ?= /etc/udev/rules.d
-KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+# The release the modules are built for: UTS_RELEASE of KDIR's headers, as
+# modules_install and the vermagic take it (Debian's 6.1 headers answer
+# `make kernelrelease` with the upstream version, 6.1.N, and give the
+# real release only in UTS_RELEASE and .kernelvariables).
+KRELEASE = $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null), \
+	$(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null))
 DEPMOD = depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
 
 .PHONY: docs install-check uninstall install-test
