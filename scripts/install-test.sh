@@ -312,35 +312,40 @@ else
 	fail "lintian reports errors (build/deb/lintian.txt)"
 fi
 
-rel=$(kernel_release 6.12)
-kdir=$(kernel_headers 6.12)
-section "install-test: make install / uninstall for $rel"
-checks=$((checks + 1))
-R=$S/make-root
-if make -s install KDIR="$kdir" INSTALL_MOD_PATH="$R" DESTDIR="$R" \
-		>"$S/make-install.log" 2>&1 &&
-   [ -n "$(find "$R/lib/modules/$rel/updates" -name 'utfconv.ko*')" ] &&
-   [ -n "$(find "$R/lib/modules/$rel/updates" -name 'utfconv_dev.ko*')" ] &&
-   grep -q utfconv "$R/lib/modules/$rel/modules.dep" &&
-   [ -f "$R/etc/udev/rules.d/60-utfconv.rules" ] &&
-   [ -f "$R/usr/local/share/man/man4/utfconv.4" ] &&
-   [ -x "$R/usr/local/bin/utfconv" ]; then
-	ok "make install into $R"
-else
-	cat "$S/make-install.log"
-	fail "make install"
-fi
-checks=$((checks + 1))
-if make -s uninstall KDIR="$kdir" INSTALL_MOD_PATH="$R" DESTDIR="$R" \
-		>"$S/make-uninstall.log" 2>&1 &&
-   [ -z "$(find "$R" -name '*utfconv*' -type f)" ] &&
-   ! grep -q utfconv "$R/lib/modules/$rel/modules.dep"; then
-	ok "make uninstall"
-else
-	cat "$S/make-uninstall.log"
-	find "$R" -name '*utfconv*' -type f
-	fail "make uninstall"
-fi
+# make install / uninstall against both kernels' headers: Debian's 6.1
+# headers name their release only in UTS_RELEASE (the Makefile's KRELEASE).
+for k in $KERNELS; do
+	rel=$(kernel_release "$k")
+	kdir=$(kernel_headers "$k")
+	section "install-test: make install / uninstall for $rel"
+	checks=$((checks + 1))
+	R=$S/make-root-$k
+	rm -rf "$R"
+	if make -s install KDIR="$kdir" INSTALL_MOD_PATH="$R" DESTDIR="$R" \
+			>"$S/make-install.log" 2>&1 &&
+	   [ -n "$(find "$R/lib/modules/$rel/updates" -name 'utfconv.ko*')" ] &&
+	   [ -n "$(find "$R/lib/modules/$rel/updates" -name 'utfconv_dev.ko*')" ] &&
+	   grep -q utfconv "$R/lib/modules/$rel/modules.dep" &&
+	   [ -f "$R/etc/udev/rules.d/60-utfconv.rules" ] &&
+	   [ -f "$R/usr/local/share/man/man4/utfconv.4" ] &&
+	   [ -x "$R/usr/local/bin/utfconv" ]; then
+		ok "make install ($rel) into $R"
+	else
+		cat "$S/make-install.log"
+		fail "make install ($rel)"
+	fi
+	checks=$((checks + 1))
+	if make -s uninstall KDIR="$kdir" INSTALL_MOD_PATH="$R" DESTDIR="$R" \
+			>"$S/make-uninstall.log" 2>&1 &&
+	   [ -z "$(find "$R" -name '*utfconv*' -type f)" ] &&
+	   ! grep -q utfconv "$R/lib/modules/$rel/modules.dep"; then
+		ok "make uninstall ($rel)"
+	else
+		cat "$S/make-uninstall.log"
+		find "$R" -name '*utfconv*' -type f
+		fail "make uninstall ($rel)"
+	fi
+done
 
 section "install-test: summary ($(( $(date +%s) - t0 ))s)"
 echo "install-test: $((checks - fails)) passed, $fails failed"
