@@ -130,7 +130,7 @@ if [ "$MODE" = run ]; then
 	# The guest's CMD reads no standard input: fail, rather than let
 	# `... | vm.sh run -- utfconv ...` convert nothing and exit 0.
 	if [ -p /dev/stdin ] || [ -f /dev/stdin ]; then
-		printf '%s\n' "vm.sh: run: standard input is not passed to CMD: give it a file in the shared directory (sh -c 'CMD < FILE'), and vm.sh no standard input (</dev/null)" >&2
+		printf '%s\n' "vm.sh: run: standard input is not passed to CMD: give CMD a file in the shared directory (sh -c 'CMD < FILE') and run vm.sh with standard input from /dev/null" >&2
 		exit 125
 	fi
 fi
