@@ -142,6 +142,9 @@ if [ "$MODE" = shell ]; then
 fi
 KERNELS=${*:-6.1 6.12}
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
+# the demo converts the corpus: say so before the payload is built
+[ "$MODE" != demo ] || [ -d "$SHARED/corpus" ] ||
+	die "demo: no corpus under $SHARED/corpus (set SHARED=)"
 VM_MEM=${VM_MEM:-1024}
 VM_DEBUG_SLICE=${VM_DEBUG_SLICE:-full}
 case $VM_DEBUG_SLICE in
