@@ -75,6 +75,20 @@ static bool utfconv_ref_bad(struct utfconv_ref *r, u32 kind, u64 off)
 }
 
 /*
+ * The unpaired surrogate @u at @off of UTF-16 input: WTF-8 keeps it (D91
+ * forbids it only in a well-formed string), the other policies see an
+ * ill-formed sequence; false: stop here.
+ */
+static bool utfconv_ref_unpaired(struct utfconv_ref *r, u32 u, u64 off,
+				 bool wtf8)
+{
+	if (!wtf8)
+		return utfconv_ref_bad(r, UTFCONV_ILLFORMED, off);
+	utfconv_ref_put(r, u);
+	return true;
+}
+
+/*
  * utfconv_ref_utf8_item() - classify the UTF-8 item at @s (@n > 0 bytes)
  * @wtf8: ED may be followed by A0..BF (a surrogate's generalized form)
  * @cp: out: its value, when *@kind is UTFCONV_NO_ERROR
@@ -183,9 +197,7 @@ static void utfconv_ref_from_utf16(struct utfconv_ref *r, u32 direction,
 		}
 		if (u >= 0xDC00) {
 			/* a trail with no lead */
-			if (wtf8)
-				utfconv_ref_put(r, u);
-			else if (!utfconv_ref_bad(r, UTFCONV_ILLFORMED, i))
+			if (!utfconv_ref_unpaired(r, u, i, wtf8))
 				return;
 			i += 2;
 			continue;
@@ -200,9 +212,7 @@ static void utfconv_ref_from_utf16(struct utfconv_ref *r, u32 direction,
 				continue;
 			}
 			/* a lead followed by something else */
-			if (wtf8)
-				utfconv_ref_put(r, u);
-			else if (!utfconv_ref_bad(r, UTFCONV_ILLFORMED, i))
+			if (!utfconv_ref_unpaired(r, u, i, wtf8))
 				return;
 			i += 2;
 			continue;
