@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# placement.sh FILE...: where the codec's code lands, against its speed.
+# `make -C tools/bench placement FILES="..."` runs it with the objects
+# host_bench is linked from (BUILD, BENCH_LINK, LIBS, SDU_OBJS from the
+# Makefile).
+#
+# A module's code lands wherever the objects linked before it end, at
+# any multiple of the functions' 16-byte alignment, and a loop's speed
+# can depend on where it falls (Documentation/benchmarks.rst, "Where the
+# code lands"). This links host_bench STEPS times (16), each time with a
+# function of 16 * k bytes (k = 0 .. STEPS - 1) before the codec, which
+# moves every codec function by that much, and runs it on FILE... with
+# ROUNDS rounds (6) of samples of MIN_MS (2) ms. Per placement it prints
+# the lowest ratio of the default path over simdutf's icelake kernel
+# each way, and the file it was on; then the lowest over all placements.
+# The offsets are those after the first placement's (+0: the pad an
+# empty function).
+# Without simdutf's icelake kernel (no simdutf, or no AVX-512 on this
+# CPU) it says so and stops. Information, as the bench is: the exit
+# status only reports errors.
+set -eu
+
+: "${BUILD:?}" "${BENCH_LINK:?}" "${SDU_OBJS?}" "${LIBS?}"
+STEPS=${STEPS:-16}
+ROUNDS=${ROUNDS:-6}
+MIN_MS=${MIN_MS:-2}
+[ $# -gt 0 ] || { echo "placement.sh: FILE... (the corpus files)" >&2; exit 2; }
+[ -n "$SDU_OBJS" ] || { echo "placement: no simdutf built: nothing to compare with"; exit 0; }
+
+dir=$BUILD/placement
+mkdir -p "$dir"
+
+# The CSV's columns by name: file,direction,bytes,<impl>_MBps...
+ratios() {
+	awk -F, 'NR == 1 {
+			for (i = 1; i <= NF; i++) col[$i] = i
+			next
+		}
+		{
+			icl = $col["sdu_icelake_MBps"]
+			if (icl == 0) { print "none"; exit }
+			r = $col["simd_MBps"] / icl
+			if (!($2 in low) || r < low[$2]) { low[$2] = r; at[$2] = $1 }
+		}
+		END {
+			for (d in low)
+				printf "%s %.2f %s\n", d, low[d], at[d]
+		}' "$1"
+}
+
+printf '%-7s %-8s  %-34s  %s\n' offset address "UTF-8 -> UTF-16LE, lowest" \
+	"UTF-16LE -> UTF-8, lowest"
+k=0
+while [ "$k" -lt "$STEPS" ]; do
+	pad=$((16 * k))
+	# k = 0: an empty function (a ret), whose 16 bytes are the start
+	printf 'void utfconv_bench_pad(void);\nvoid utfconv_bench_pad(void)\n{\n%s}\n' \
+		"$([ "$pad" -eq 0 ] || printf '\tasm(".skip %d, 0xcc");\n' "$pad")" \
+		> "$dir/pad.c"
+	${CC:-cc} -O2 -falign-functions=16 -c -o "$dir/pad.o" "$dir/pad.c"
+	# word lists: the compiler driver, the objects, the libraries
+	# shellcheck disable=SC2086
+	$BENCH_LINK -o "$dir/host_bench" "$dir/pad.o" "$BUILD/utfconv_codec.o" \
+		"$BUILD/host_bench.o" $SDU_OBJS $LIBS -lm
+	addr=$(nm "$dir/host_bench" | awk '$3 == "utfconv_buf" { print $1 }')
+	"$dir/host_bench" -r "$ROUNDS" -m "$MIN_MS" -c "$dir/run.csv" "$@" \
+		> /dev/null 2>&1
+	ratios "$dir/run.csv" > "$dir/low.txt"
+	if grep -qx none "$dir/low.txt"; then
+		echo "placement: simdutf's icelake kernel does not run on this CPU (no AVX-512): nothing to compare with"
+		exit 0
+	fi
+	printf '%-7s %-8s  %-34s  %s\n' "+$pad" "${addr#"${addr%????}"}" \
+		"$(awk '$1 == "utf8-to-utf16le" { printf "%.2fx %s", $2, $3 }' "$dir/low.txt")" \
+		"$(awk '$1 == "utf16le-to-utf8" { printf "%.2fx %s", $2, $3 }' "$dir/low.txt")"
+	cat "$dir/low.txt" >> "$dir/all.txt"
+	k=$((k + 1))
+done
+awk '!($1 in low) || $2 < low[$1] { low[$1] = $2; at[$1] = $3 }
+	END {
+		printf "lowest over %d placements: UTF-8 -> UTF-16LE %.2fx (%s), UTF-16LE -> UTF-8 %.2fx (%s)\n",
+		       NR / 2, low["utf8-to-utf16le"], at["utf8-to-utf16le"],
+		       low["utf16le-to-utf8"], at["utf16le-to-utf8"]
+	}' "$dir/all.txt"
+rm -f "$dir/all.txt"
