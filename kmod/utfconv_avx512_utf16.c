@@ -4,13 +4,14 @@
  *
  * Built and run as utfconv_avx512.h says.
  *
- * UTF-16 to UTF-8, 32 units a step: ASCII narrowed with vpmovwb; units
- * below 0x800 as one or two bytes in their 16-bit lanes, packed with
- * vpcompressb; without surrogates, each unit's first two bytes in its
- * 16-bit lane and its third in another vector, laid out three bytes a
- * unit by two vpermt2b and packed; 16 surrogate pairs (emoji) encoded in
- * place in 32-bit lanes; otherwise each unit's one to three bytes, or a
- * surrogate pair's four, in 32-bit lanes, 16 units at a time, packed.
+ * UTF-16 to UTF-8, 32 units a step: ASCII narrowed with vpmovwb, its
+ * runs 64 units a trip; units below 0x800 as one or two bytes in their
+ * 16-bit lanes, packed with vpcompressb; without surrogates, each unit's
+ * first two bytes in its 16-bit lane and its third in another vector,
+ * laid out three bytes a unit by two vpermt2b and packed; 16 surrogate
+ * pairs (emoji) encoded in place in 32-bit lanes; otherwise each unit's
+ * one to three bytes, or a surrogate pair's four, in 32-bit lanes, 16
+ * units at a time, packed.
  * The step ends before a lone surrogate (the careful path's turn) or a
  * lead surrogate in its last unit.
  */
@@ -293,6 +294,44 @@ const u8 *utfconv_z_utf16_lim(const u8 *s, const u8 *se, const u8 *d,
 	return s + min_t(size_t, in, out / 3 * 2);
 }
 
+/*
+ * The 32 ASCII units @a at *@sp and the ones after them while they are
+ * ASCII, 64 a trip while a trip starts at or before @lim, narrowed to
+ * bytes at *@dp. Returns the units taken; *@sp and *@dp advanced. Why
+ * 64 a trip: with 32 a trip, one ASCII step per vector in the main loop,
+ * some placements of the code in the module ran text that mixes ASCII
+ * with other scripts at about half the speed of the others on AMD Zen 5
+ * (Documentation/benchmarks.rst, "Where the code lands"); with 64 no
+ * placement measured slow.
+ */
+static __always_inline UTFCONV_AVX512
+unsigned int utfconv_z_utf16_ascii(const struct utfconv_z_k16 *k,
+				   const u8 **sp, u8 **dp, utfconv_u16x32 a,
+				   const u8 *lim, bool le)
+{
+	const u8 *s = *sp, *s0 = s;
+	u8 *d = *dp;
+
+	utfconv_z_narrow(d, a);
+	s += 64;
+	d += 32;
+	while (s + 64 <= lim) {
+		utfconv_u16x32 b;
+
+		a = utfconv_z_units(s, le);
+		b = utfconv_z_units(s + 64, le);
+		if (utfconv_z_test16(a | b, k->xff80))
+			break;
+		utfconv_z_narrow(d, a);
+		utfconv_z_narrow(d + 32, b);
+		s += 128;
+		d += 64;
+	}
+	*sp = s;
+	*dp = d;
+	return (s - s0) / 2;
+}
+
 static __always_inline UTFCONV_AVX512
 u64 utfconv_avx512_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le)
 {
@@ -317,10 +356,7 @@ u64 utfconv_avx512_utf16(const u8 **sp, const u8 *se, u8 **dp, u8 *de, bool le)
 			u32 two = utfconv_z_test16(a, k.xff80);
 
 			if (!two) {
-				utfconv_z_narrow(d, a);
-				s += 64;
-				d += 32;
-				ncp += 32;
+				ncp += utfconv_z_utf16_ascii(&k, &s, &d, a, lim, le);
 				continue;
 			}
 			ncp += utfconv_z_utf16_step(&k, &s, &d, a, two, le,
