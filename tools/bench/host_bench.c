@@ -21,8 +21,9 @@
  * time per call over the rounds is kept. Prints MB/s of input bytes, the
  * ratios of each of our paths to its peer of the same instruction-set
  * level (scalar / simdutf fallback, SSSE3 / westmere, AVX2 / haswell),
- * the geometric means and the goal lines of issues 4 and 15. Ratios are information, never a pass/fail
- * test: the exit status only reports errors.
+ * the geometric means and the goal lines of issues 4, 15 and 28. Ratios
+ * are information, never a pass/fail test: the exit status only reports
+ * errors.
  */
 #include <errno.h>
 #include <iconv.h>
@@ -291,9 +292,9 @@ static void check_outputs(const char *path, int d, const void *src,
  * that widen ASCII run at the rate of the cache lines they write, and
  * where an output buffer lies moves that rate: in one run two copies of
  * simdutf's icelake kernel, each with a buffer of its own, measured 9%
- * apart on Latin lipsum. Hence one buffer, @out, for all.
- * Where a round starts moves it too (up to 4% for the first of the
- * round); hence the turn.
+ * apart on Latin lipsum. Hence one buffer, @out, for all. Where a round
+ * starts moves it too (up to 4% for the first of the round); hence the
+ * turn.
  */
 static void time_impls(int d, const void *src, size_t n, char *out,
 		       size_t cap, int rounds, double min_ms, double *mbs)
