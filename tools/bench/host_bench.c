@@ -461,6 +461,7 @@ static void print_goals(int nfiles, char **paths, double (*gm)[NIMPL],
 		goal_line(what, worst[d][PAIR_Z_ICL], 1.0,
 			  short_name(paths[wfile[d][PAIR_Z_ICL]]));
 	}
+	printf("\nscalar paths (simdutf fallback, ratios of input MB/s):\n");
 	for (int d = 0; d < NDIR; d++) {
 		snprintf(what, sizeof(what), "scalar >= 1.0x fallback, geo. mean, %s",
 			 dshort[d]);

@@ -3,20 +3,21 @@
 #
 # placement.sh FILE...: where the codec's code lands, against its speed.
 # `make -C tools/bench placement FILES="..."` runs it with the objects
-# host_bench is linked from (BUILD, BENCH_LINK, LIBS, SDU_OBJS from the
-# Makefile).
+# host_bench is linked from (BUILD, BENCH_LINK, CC, LIBS, SDU_OBJS from
+# the Makefile; SIMDUTF_DIR there says where simdutf is).
 #
 # A module's code lands wherever the objects linked before it end, at
 # any multiple of the functions' 16-byte alignment, and a loop's speed
 # can depend on where it falls (Documentation/benchmarks.rst, "Where the
-# code lands"). This links host_bench STEPS times (16), each time with a
-# function of 16 * k bytes (k = 0 .. STEPS - 1) before the codec, which
-# moves every codec function by that much, and runs it on FILE... with
+# code lands"). This links host_bench STEPS times (16), each time with
+# simdutf first, where it stays, then a function that grows by 16 bytes
+# a time (k = 0 .. STEPS - 1), which moves every codec function (and
+# host_bench's own) by 16 * k bytes, and runs it on FILE... with
 # ROUNDS rounds (6) of samples of MIN_MS (2) ms. Per placement it prints
 # the lowest ratio of the default path over simdutf's icelake kernel
 # each way, and the file it was on; then the lowest over all placements.
 # The offsets are those after the first placement's (+0: the pad an
-# empty function).
+# empty function); "address" is the low 16 bits of utfconv_buf's, hex.
 # Without simdutf's icelake kernel (no simdutf, or no AVX-512 on this
 # CPU) it says so and stops. Information, as the bench is: the exit
 # status only reports errors.
@@ -27,10 +28,17 @@ STEPS=${STEPS:-16}
 ROUNDS=${ROUNDS:-6}
 MIN_MS=${MIN_MS:-2}
 [ $# -gt 0 ] || { echo "placement.sh: FILE... (the corpus files)" >&2; exit 2; }
-[ -n "$SDU_OBJS" ] || { echo "placement: no simdutf built: nothing to compare with"; exit 0; }
+case $STEPS in
+''|*[!0-9]*|0) echo "placement.sh: STEPS=$STEPS: a count of placements, 1 or more" >&2; exit 2 ;;
+esac
+[ -n "$SDU_OBJS" ] || {
+	echo "placement: no simdutf built (SIMDUTF_DIR=DIR, the folder of simdutf.cpp): nothing to compare with"
+	exit 0
+}
 
 dir=$BUILD/placement
 mkdir -p "$dir"
+rm -f "$dir/all.txt"
 
 # The CSV's columns by name: file,direction,bytes,<impl>_MBps...
 ratios() {
@@ -62,11 +70,16 @@ while [ "$k" -lt "$STEPS" ]; do
 	${CC:-cc} -O2 -falign-functions=16 -c -o "$dir/pad.o" "$dir/pad.c"
 	# word lists: the compiler driver, the objects, the libraries
 	# shellcheck disable=SC2086
-	$BENCH_LINK -o "$dir/host_bench" "$dir/pad.o" "$BUILD/utfconv_codec.o" \
-		"$BUILD/host_bench.o" $SDU_OBJS $LIBS -lm
+	$BENCH_LINK -o "$dir/host_bench" $SDU_OBJS "$dir/pad.o" \
+		"$BUILD/utfconv_codec.o" "$BUILD/host_bench.o" $LIBS -lm
 	addr=$(nm "$dir/host_bench" | awk '$3 == "utfconv_buf" { print $1 }')
-	"$dir/host_bench" -r "$ROUNDS" -m "$MIN_MS" -c "$dir/run.csv" "$@" \
-		> /dev/null 2>&1
+	[ -n "$addr" ] || { echo "placement.sh: no utfconv_buf in host_bench" >&2; exit 1; }
+	if ! "$dir/host_bench" -r "$ROUNDS" -m "$MIN_MS" -c "$dir/run.csv" \
+			"$@" > "$dir/run.txt" 2>&1; then
+		echo "placement: host_bench failed at +$pad:" >&2
+		grep -v '^[.]*$' "$dir/run.txt" | tail -5 >&2
+		exit 1
+	fi
 	ratios "$dir/run.csv" > "$dir/low.txt"
 	if grep -qx none "$dir/low.txt"; then
 		echo "placement: simdutf's icelake kernel does not run on this CPU (no AVX-512): nothing to compare with"
