@@ -105,6 +105,7 @@ static const char *const dir_tag[NDIR] = { "utf8-to-utf16le",
 					   "utf16le-to-utf8" };
 
 static iconv_t cd[NDIR];
+static int name_w = 30;	/* the tables' first column: the longest name */
 static bool avail[NIMPL];
 static const void *sdu_kernel[NIMPL];	/* simdutf kernels, by IMPL_* */
 
@@ -168,7 +169,10 @@ static long run_icu(int dir, const void *src, size_t n, void *dst,
 	return U_FAILURE(err) ? -1 : len;
 }
 
-/* simdutf's validating conversions; it returns 0 for ill-formed input. */
+/*
+ * simdutf's validating conversions; it returns 0 for ill-formed input.
+ * Built without simdutf, no kernel is available and this is not called.
+ */
 static long run_simdutf(int impl, int dir, const void *src, size_t n,
 			void *dst)
 {
@@ -183,6 +187,8 @@ static long run_simdutf(int impl, int dir, const void *src, size_t n,
 	r = bench_simdutf_utf16le_to_utf8(sdu_kernel[impl], src, n / 2, dst);
 	return r || !n ? (long)r : -1;
 #else
+	(void)impl, (void)dir, (void)src, (void)n, (void)dst;
+	(void)sdu_kernel;
 	return -1;
 #endif
 }
@@ -334,21 +340,22 @@ static void print_mbs(int d, int nfiles, char **paths, size_t (*sizes)[NDIR],
 {
 	printf("\nhost bench, %s (input MB/s, best of %d rounds)\n",
 	       dir_name[d], rounds);
-	printf("%-30s %7s", "file", "bytes");
+	printf("%-*s %7s", name_w, "file", "bytes");
 	for (int i = 0; i < NIMPL; i++)
 		printf(" %8s", impl_name[i]);
 	printf("\n");
 	for (int i = 0; i < NIMPL; i++)
 		gm[i] = 0;
 	for (int fi = 0; fi < nfiles; fi++) {
-		printf("%-30.30s %7zu", short_name(paths[fi]), sizes[fi][d]);
+		printf("%-*s %7zu", name_w, short_name(paths[fi]),
+		       sizes[fi][d]);
 		for (int i = 0; i < NIMPL; i++) {
 			printf(" %8.0f", mbs[fi][d][i]);
 			gm[i] += log(mbs[fi][d][i]);
 		}
 		printf("\n");
 	}
-	printf("%-30s %7s", "geometric mean", "");
+	printf("%-*s %7s", name_w, "geometric mean", "");
 	for (int i = 0; i < NIMPL; i++) {
 		gm[i] = exp(gm[i] / nfiles);
 		printf(" %8.0f", gm[i]);
@@ -363,7 +370,7 @@ static void print_ratios(int d, int nfiles, char **paths,
 {
 	printf("\n%s, ratios (ours / peer; SIMD is the default path)\n",
 	       dir_name[d]);
-	printf("%-30s", "file");
+	printf("%-*s", name_w, "file");
 	for (size_t p = 0; p < NPAIRS; p++) {
 		printf(" %10s", pairs[p].label);
 		worst[p] = NAN;
@@ -371,7 +378,7 @@ static void print_ratios(int d, int nfiles, char **paths,
 	}
 	printf("\n");
 	for (int fi = 0; fi < nfiles; fi++) {
-		printf("%-30.30s", short_name(paths[fi]));
+		printf("%-*s", name_w, short_name(paths[fi]));
 		for (size_t p = 0; p < NPAIRS; p++) {
 			double r = mbs[fi][d][pairs[p].ours] /
 				   mbs[fi][d][pairs[p].peer];
@@ -388,7 +395,7 @@ static void print_ratios(int d, int nfiles, char **paths,
 		}
 		printf("\n");
 	}
-	printf("%-30s", "geometric mean");
+	printf("%-*s", name_w, "geometric mean");
 	for (size_t p = 0; p < NPAIRS; p++) {
 		double r = gm[pairs[p].ours] / gm[pairs[p].peer];
 
@@ -509,7 +516,12 @@ int main(int argc, char **argv)
 	}
 	nfiles = argc - optind;
 	paths = argv + optind;
-	if (nfiles <= 0 || rounds <= 0)
+	for (int fi = 0; fi < nfiles; fi++)
+		if ((int)strlen(short_name(paths[fi])) > name_w)
+			name_w = strlen(short_name(paths[fi]));
+	if (rounds <= 0 || min_ms < 0)
+		die("%s", "-r wants a positive number of rounds, -m milliseconds >= 0");
+	if (nfiles <= 0)
 		die("%s", "no files given");
 	cd[D_8TO16] = iconv_open("UTF-16LE", "UTF-8");
 	cd[D_16TO8] = iconv_open("UTF-8", "UTF-16LE");
