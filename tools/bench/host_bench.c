@@ -21,8 +21,12 @@
  * time per call over the rounds is kept. Prints MB/s of input bytes, the
  * ratios of each of our paths to its peer of the same instruction-set
  * level (scalar / simdutf fallback, SSSE3 / westmere, AVX2 / haswell),
- * the geometric means and the goal lines of issues 4, 15 and 28. Ratios
- * are information, never a pass/fail test: the exit status only reports
+ * the geometric means and the goal lines of issues 4, 15 and 28. A goal
+ * of being at or above a peer on every file reads "at par" where a file
+ * falls short of it in the best rounds but is not slower by a sign test
+ * over the rounds; the fastest simdutf kernel this CPU runs is timed twice
+ * in every round (the A/A column), a control of both. Ratios are
+ * information, never a pass/fail test: the exit status only reports
  * errors.
  */
 #include <errno.h>
@@ -108,6 +112,30 @@ static iconv_t cd[NDIR];
 static int name_w = 30;	/* the tables' first column: the longest name */
 static bool avail[NIMPL];
 static const void *sdu_kernel[NIMPL];	/* simdutf kernels, by IMPL_* */
+/*
+ * The A/A control: the fastest simdutf kernel this CPU runs (-1: none),
+ * timed twice in every round, in slot NIMPL, as if it were two
+ * implementations: its two timings differ by the run's noise only, and
+ * each should win about half of the rounds. A round takes the slots in
+ * the order of slot_at[], from a place one further on each round; the
+ * control's is half a round from the kernel's, which runs the same
+ * code just before it would give it warm predictors.
+ */
+static int aa_impl = -1;
+#define NSLOT	(NIMPL + 1)
+static const int slot_at[NSLOT] = {
+	IMPL_SCALAR, IMPL_BMI2, IMPL_SSE2, IMPL_SSSE3, IMPL_SIMD, IMPL_AVX2,
+	IMPL_AVX512, NIMPL, IMPL_ICONV, IMPL_ICU, IMPL_FALLBACK,
+	IMPL_WESTMERE, IMPL_HASWELL, IMPL_ICELAKE
+};
+/* ns per call of every sample: [file][direction][round][slot] */
+static double *round_ns;
+static int nrounds;
+
+static double *ns_of(int fi, int d)
+{
+	return round_ns + ((size_t)fi * NDIR + d) * nrounds * NSLOT;
+}
 
 /* Our paths and their peers of the same level: the ratio columns. */
 static const struct { int ours, peer; const char *label; } pairs[] = {
@@ -122,8 +150,6 @@ static const struct { int ours, peer; const char *label; } pairs[] = {
 	{ IMPL_AVX2, IMPL_ICELAKE, "AVX2/icl" },
 	{ IMPL_AVX512, IMPL_AVX2, "Z/AVX2" },
 };
-#define PAIR_SIMD_ICL	3
-#define PAIR_Z_ICL	6
 #define NPAIRS	(sizeof(pairs) / sizeof(pairs[0]))
 
 static long run_codec(unsigned int path, int dir, const void *src, size_t n,
@@ -261,6 +287,12 @@ static void find_impls(void)
 			printf("simdutf %s: not supported on this CPU, not measured\n",
 			       sdu[i - IMPL_SDU0]);
 	}
+	for (int i = IMPL_SDU0; i < NIMPL; i++)
+		if (avail[i])
+			aa_impl = i;
+	if (aa_impl >= 0)
+		printf("A/A control: simdutf %s timed twice in every round\n",
+		       impl_name[aa_impl]);
 #else
 	(void)sdu;
 	printf("simdutf: not found at %s (set SIMDUTF_DIR): measured without it\n",
@@ -293,26 +325,28 @@ static void check_outputs(const char *path, int d, const void *src,
 }
 
 /*
- * Interleaved rounds; the MB/s of the best round of each into @mbs. Where
+ * Interleaved rounds; the MB/s of the best round of each into @mbs, of
+ * the A/A control's second timing into *@aa, every sample into @ns
+ * (NSLOT a round, NAN for those not run). Where
  * a file's output does not fit the L1 data cache, the implementations
  * that widen ASCII run at the rate of the cache lines they write, and
  * where an output buffer lies moves that rate: in one run two copies of
  * simdutf's icelake kernel, each with a buffer of its own, measured 9%
  * apart on Latin lipsum. Hence one buffer, @out, for all. Where a round
  * starts moves it too (up to 4% for the first of the round); hence the
- * turn.
+ * turn, over the implementations and the control's slot.
  */
 static void time_impls(int d, const void *src, size_t n, char *out,
-		       size_t cap, int rounds, double min_ms, double *mbs)
+		       size_t cap, double min_ms, double *mbs, double *aa,
+		       double *ns)
 {
 	long iters[NIMPL];
-	double best[NIMPL];
+	double best[NSLOT];
 
 	/* Calibrate: calls per sample for >= min_ms. */
 	for (int i = 0; i < NIMPL; i++) {
 		long k = 1;
 
-		best[i] = INFINITY;
 		iters[i] = 0;
 		if (!avail[i])
 			continue;
@@ -320,19 +354,53 @@ static void time_impls(int d, const void *src, size_t n, char *out,
 			k *= 2;
 		iters[i] = k;
 	}
-	for (int r = 0; r < rounds; r++)
-		for (int j = 0; j < NIMPL; j++) {
-			int i = (r + j) % NIMPL;
-			double t;
+	for (int i = 0; i < NSLOT; i++)
+		best[i] = INFINITY;
+	for (int r = 0; r < nrounds; r++)
+		for (int j = 0; j < NSLOT; j++) {
+			int slot = slot_at[(r + j) % NSLOT];
+			int i = slot == NIMPL ? aa_impl : slot;
+			double t = NAN;
 
-			if (!avail[i])
-				continue;
-			t = sample(i, d, src, n, out, cap, iters[i]);
-			if (t < best[i])
-				best[i] = t;
+			if (i >= 0 && avail[i])
+				t = sample(i, d, src, n, out, cap, iters[i]);
+			ns[r * NSLOT + slot] = t;
+			if (t < best[slot])
+				best[slot] = t;
 		}
 	for (int i = 0; i < NIMPL; i++)
 		mbs[i] = avail[i] ? n / best[i] * 1e3 : NAN; /* B/ns -> MB/s */
+	*aa = aa_impl >= 0 ? n / best[NIMPL] * 1e3 : NAN;
+}
+
+/* In how many rounds of file @fi, direction @d, slot @a beat slot @b. */
+static int rounds_won(int fi, int d, int a, int b)
+{
+	const double *t = ns_of(fi, d);
+	int won = 0;
+
+	for (int r = 0; r < nrounds; r++)
+		won += t[r * NSLOT + a] < t[r * NSLOT + b];
+	return won;
+}
+
+/*
+ * The most of @n rounds that one of two equally fast implementations
+ * wins with a probability of at most 1% (a one-sided sign test): one
+ * that wins no more is slower. -1 where @n rounds are too few to tell.
+ */
+static int sign_floor(int n)
+{
+	double p = 0;
+	int k;
+
+	for (k = 0; k <= n; k++) {
+		p += exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) -
+			 n * log(2));
+		if (p > 0.01)
+			break;
+	}
+	return k - 1;
 }
 
 static void print_mbs(int d, int nfiles, char **paths, size_t (*sizes)[NDIR],
@@ -363,20 +431,25 @@ static void print_mbs(int d, int nfiles, char **paths, size_t (*sizes)[NDIR],
 	printf("\n");
 }
 
-/* Per file, ours / peer for each of pairs[]; worst[] its lowest. */
+/*
+ * Per file, ours / peer for each of pairs[], worst[] its lowest; then
+ * the A/A control's first timing over its second.
+ */
 static void print_ratios(int d, int nfiles, char **paths,
-			 double (*mbs)[NDIR][NIMPL], const double *gm,
-			 double *worst, int *worst_file)
+			 double (*mbs)[NDIR][NIMPL], double (*aa)[NDIR],
+			 const double *gm, double *worst, int *worst_file)
 {
-	printf("\n%s, ratios (ours / peer; SIMD is the default path)\n",
-	       dir_name[d]);
+	printf("\n%s, ratios (ours / peer; SIMD is the default path%s%s%s)\n",
+	       dir_name[d], aa_impl < 0 ? "" : "; A/A: ",
+	       aa_impl < 0 ? "" : impl_name[aa_impl],
+	       aa_impl < 0 ? "" : "'s two timings");
 	printf("%-*s", name_w, "file");
 	for (size_t p = 0; p < NPAIRS; p++) {
 		printf(" %10s", pairs[p].label);
 		worst[p] = NAN;
 		worst_file[p] = 0;
 	}
-	printf("\n");
+	printf(" %10s\n", "A/A");
 	for (int fi = 0; fi < nfiles; fi++) {
 		printf("%-*s", name_w, short_name(paths[fi]));
 		for (size_t p = 0; p < NPAIRS; p++) {
@@ -393,7 +466,10 @@ static void print_ratios(int d, int nfiles, char **paths,
 				worst_file[p] = fi;
 			}
 		}
-		printf("\n");
+		if (aa_impl < 0)
+			printf(" %10s\n", "-");
+		else
+			printf(" %9.2fx\n", mbs[fi][d][aa_impl] / aa[fi][d]);
 	}
 	printf("%-*s", name_w, "geometric mean");
 	for (size_t p = 0; p < NPAIRS; p++) {
@@ -407,8 +483,9 @@ static void print_ratios(int d, int nfiles, char **paths,
 	printf("\n");
 }
 
+/* "met" where @r reaches @goal, else "MISSED"; @par: the verdict instead. */
 static void goal_line(const char *what, double r, double goal,
-		      const char *file)
+		      const char *file, const char *par)
 {
 	if (isnan(r)) {
 		printf("  %-52s not measured (no simdutf)\n", what);
@@ -416,11 +493,52 @@ static void goal_line(const char *what, double r, double goal,
 	}
 	printf("  %-52s measured %5.2fx%s%s%s  %s\n", what, r,
 	       file ? " (" : "", file ? file : "", file ? ")" : "",
-	       r >= goal ? "met" : "MISSED");
+	       par ? par : r >= goal ? "met" : "MISSED");
 }
 
-static void print_goals(int nfiles, char **paths, double (*gm)[NIMPL],
-			double (*worst)[NPAIRS], int (*wfile)[NPAIRS])
+/*
+ * The goal of @ours at or above @peer on every file, direction @d: met
+ * where no file's ratio of best rounds is below 1; at par where every
+ * file below still won more rounds than sign_floor(), so that it is not
+ * slower; else missed, at the lowest file that is slower.
+ */
+static void every_file_goal(const char *what, int d, int ours, int peer,
+			    int nfiles, char **paths,
+			    double (*mbs)[NDIR][NIMPL])
+{
+	int most = sign_floor(nrounds), low = -1, slow = -1, won = 0;
+	char par[80];
+
+	for (int fi = 0; fi < nfiles; fi++) {
+		double r = mbs[fi][d][ours] / mbs[fi][d][peer];
+		int w = rounds_won(fi, d, ours, peer);
+
+		if (isnan(r))
+			continue;
+		if (low < 0 || r < mbs[low][d][ours] / mbs[low][d][peer])
+			low = fi;
+		if (r < 1 && w <= most && (slow < 0 || r <
+		    mbs[slow][d][ours] / mbs[slow][d][peer]))
+			slow = fi;
+	}
+	if (low < 0) {
+		goal_line(what, NAN, 1, NULL, NULL);
+		return;
+	}
+	if (slow >= 0)
+		low = slow;
+	won = rounds_won(low, d, ours, peer);
+	/* too few rounds for the sign test: no file below 1 is at par */
+	snprintf(par, sizeof(par), "%s, won %d of %d rounds",
+		 mbs[low][d][ours] >= mbs[low][d][peer] ? "met" :
+		 slow >= 0 || most < 0 ? "MISSED" : "at par", won, nrounds);
+	goal_line(what, mbs[low][d][ours] / mbs[low][d][peer], 1,
+		  short_name(paths[low]), par);
+}
+
+static void print_goals(int nfiles, char **paths, double (*mbs)[NDIR][NIMPL],
+			double (*gm)[NIMPL], double (*worst)[NPAIRS],
+			int (*wfile)[NPAIRS])
 {
 	static const struct {
 		int d, impl, peer;
@@ -438,45 +556,56 @@ static void print_goals(int nfiles, char **paths, double (*gm)[NIMPL],
 						  "UTF-16 -> UTF-8" };
 	char what[96];
 
+	for (int d = 0; d < NDIR && aa_impl >= 0; d++) {
+		int won = 0;
+
+		for (int fi = 0; fi < nfiles; fi++)
+			won += rounds_won(fi, d, aa_impl, NIMPL);
+		printf("%sA/A control, %s: simdutf %s's first timing won %d of %d rounds (%.0f%%) from its second; an equal pair wins half\n",
+		       d ? "" : "\n", dshort[d], impl_name[aa_impl], won,
+		       nfiles * nrounds, 100.0 * won / (nfiles * nrounds));
+	}
 	printf("\nissue 4 goals (geometric mean over %d files):\n", nfiles);
 	for (size_t g = 0; g < sizeof(g4) / sizeof(g4[0]); g++)
 		goal_line(g4[g].what, gm[g4[g].d][g4[g].impl] /
-				      gm[g4[g].d][g4[g].peer], g4[g].goal, NULL);
+				      gm[g4[g].d][g4[g].peer], g4[g].goal, NULL, NULL);
 
 	printf("\nissue 15 goals 2 and 3 (simdutf kernels of the same level, ratios of input MB/s):\n");
 	for (int d = 0; d < NDIR; d++) {
 		snprintf(what, sizeof(what), "SIMD >= 1.0x haswell, every file, %s",
 			 dshort[d]);
-		goal_line(what, worst[d][2], 1.0, short_name(paths[wfile[d][2]]));
+		every_file_goal(what, d, IMPL_SIMD, IMPL_HASWELL, nfiles, paths,
+				mbs);
 		snprintf(what, sizeof(what), "SIMD >= 1.3x haswell, geo. mean, %s",
 			 dshort[d]);
 		goal_line(what, gm[d][IMPL_SIMD] / gm[d][IMPL_HASWELL], 1.3,
-			  NULL);
+			  NULL, NULL);
 	}
 	printf("\nissue 28 goals (simdutf icelake, ratios of input MB/s):\n");
 	for (int d = 0; d < NDIR; d++) {
 		snprintf(what, sizeof(what), "SIMD >= 1.0x icelake, every file, %s",
 			 dshort[d]);
-		goal_line(what, worst[d][PAIR_SIMD_ICL], 1.0,
-			  short_name(paths[wfile[d][PAIR_SIMD_ICL]]));
+		every_file_goal(what, d, IMPL_SIMD, IMPL_ICELAKE, nfiles, paths,
+				mbs);
 		snprintf(what, sizeof(what), "SIMD >= 1.2x icelake, geo. mean, %s",
 			 dshort[d]);
 		goal_line(what, gm[d][IMPL_SIMD] / gm[d][IMPL_ICELAKE], 1.2,
-			  NULL);
+			  NULL, NULL);
 		snprintf(what, sizeof(what), "AVX512 >= 1.0x icelake, every file, %s",
 			 dshort[d]);
-		goal_line(what, worst[d][PAIR_Z_ICL], 1.0,
-			  short_name(paths[wfile[d][PAIR_Z_ICL]]));
+		every_file_goal(what, d, IMPL_AVX512, IMPL_ICELAKE, nfiles,
+				paths, mbs);
 	}
 	printf("\nscalar paths (simdutf fallback, ratios of input MB/s):\n");
 	for (int d = 0; d < NDIR; d++) {
 		snprintf(what, sizeof(what), "scalar >= 1.0x fallback, geo. mean, %s",
 			 dshort[d]);
 		goal_line(what, gm[d][IMPL_SCALAR] / gm[d][IMPL_FALLBACK], 1.0,
-			  NULL);
+			  NULL, NULL);
 		snprintf(what, sizeof(what), "scalar >= 0.9x fallback, every file, %s",
 			 dshort[d]);
-		goal_line(what, worst[d][0], 0.9, short_name(paths[wfile[d][0]]));
+		goal_line(what, worst[d][0], 0.9, short_name(paths[wfile[d][0]]),
+			  NULL);
 	}
 }
 
@@ -501,6 +630,7 @@ int main(int argc, char **argv)
 	double (*mbs)[NDIR][NIMPL];
 	size_t (*sizes)[NDIR];
 	double gm[NDIR][NIMPL], worst[NDIR][NPAIRS];
+	double (*aa)[NDIR];
 	int wfile[NDIR][NPAIRS];
 	char **paths;
 
@@ -529,6 +659,11 @@ int main(int argc, char **argv)
 		die("%s", "iconv_open failed");
 	mbs = calloc(nfiles, sizeof(*mbs));
 	sizes = calloc(nfiles, sizeof(*sizes));
+	aa = calloc(nfiles, sizeof(*aa));
+	nrounds = rounds;
+	round_ns = calloc((size_t)nfiles * NDIR * rounds, NSLOT * sizeof(double));
+	if (!mbs || !sizes || !aa || !round_ns)
+		die("%s", "out of memory");
 	if (csv_path) {
 		csv = fopen(csv_path, "w");
 		if (!csv)
@@ -562,8 +697,8 @@ int main(int argc, char **argv)
 			size_t n = d == D_8TO16 ? n8 : n16;
 
 			check_outputs(paths[fi], d, src, n, out, cap);
-			time_impls(d, src, n, out[0], cap, rounds, min_ms,
-				   mbs[fi][d]);
+			time_impls(d, src, n, out[0], cap, min_ms, mbs[fi][d],
+				   &aa[fi][d], ns_of(fi, d));
 			sizes[fi][d] = n;
 			if (csv)
 				csv_row(csv, paths[fi], d, n, mbs[fi][d]);
@@ -580,8 +715,9 @@ int main(int argc, char **argv)
 
 	for (int d = 0; d < NDIR; d++) {
 		print_mbs(d, nfiles, paths, sizes, mbs, rounds, gm[d]);
-		print_ratios(d, nfiles, paths, mbs, gm[d], worst[d], wfile[d]);
+		print_ratios(d, nfiles, paths, mbs, aa, gm[d], worst[d],
+			     wfile[d]);
 	}
-	print_goals(nfiles, paths, gm, worst, wfile);
+	print_goals(nfiles, paths, mbs, gm, worst, wfile);
 	return 0;
 }

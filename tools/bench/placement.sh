@@ -45,7 +45,7 @@ rm -f "$dir/all.txt"
 # and "utf16 R FILE", R without its x; nothing where icelake was not
 # measured ("not measured").
 lowest() {
-	sed -n 's/^ *SIMD >= 1\.0x icelake, every file, UTF-\([0-9]*\) -> .* measured *\([0-9.]*\)x (\(.*\)).*/utf\1 \2 \3/p' "$1"
+	sed -n 's/^ *SIMD >= 1\.0x icelake, every file, UTF-\([0-9]*\) -> .* measured *\([0-9.]*\)x (\([^)]*\)).*/utf\1 \2 \3/p' "$1"
 }
 
 printf '%-7s %-8s  %-40s  %s\n' offset address "UTF-8 -> UTF-16LE, lowest" \
