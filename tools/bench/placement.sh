@@ -15,7 +15,8 @@
 # host_bench's own) by 16 * k bytes, and runs it on FILE... with
 # ROUNDS rounds (6) of samples of MIN_MS (2) ms. Per placement it prints
 # the lowest ratio of the default path over simdutf's icelake kernel
-# each way, and the file it was on; then the lowest over all placements.
+# each way, the rounds it won on that file and the file; then the lowest
+# over all placements.
 # The offsets are those after the first placement's (+0: the pad an
 # empty function); "address" is the low 16 bits of utfconv_buf's, hex.
 # Without simdutf's icelake kernel (no simdutf, or no AVX-512 on this
@@ -41,15 +42,16 @@ mkdir -p "$dir"
 rm -f "$dir/all.txt"
 
 # host_bench's own lowest SIMD/icelake ratio over the files, the goal
-# line "SIMD >= 1.0x icelake, every file, <direction>": "utf8 R FILE"
-# and "utf16 R FILE", R without its x; nothing where icelake was not
-# measured ("not measured").
+# line "SIMD >= 1.0x icelake, every file, <direction>": "utf8 R FILE W"
+# and "utf16 R FILE W", R without its x, W the rounds it won there
+# ("12/20"); nothing where icelake was not measured ("not measured").
 lowest() {
-	sed -n 's/^ *SIMD >= 1\.0x icelake, every file, UTF-\([0-9]*\) -> .* measured *\([0-9.]*\)x (\([^)]*\)).*/utf\1 \2 \3/p' "$1"
+	sed -n 's/^ *SIMD >= 1\.0x icelake, every file, UTF-\([0-9]*\) -> .* measured *\([0-9.]*\)x (\([^)]*\)).*, won \([0-9]*\) of \([0-9]*\) rounds.*/utf\1 \2 \3 \4\/\5/p' "$1"
 }
 
-printf '%-7s %-8s  %-40s  %s\n' offset address "UTF-8 -> UTF-16LE, lowest" \
-	"UTF-16LE -> UTF-8, lowest"
+printf '%-7s %-8s  %-46s  %s\n' offset address \
+	"UTF-8 -> UTF-16LE, lowest, rounds won there" \
+	"UTF-16LE -> UTF-8, lowest, rounds won there"
 k=0
 while [ "$k" -lt "$STEPS" ]; do
 	pad=$((16 * k))
@@ -75,9 +77,9 @@ while [ "$k" -lt "$STEPS" ]; do
 		echo "placement: simdutf's icelake kernel does not run on this CPU (no AVX-512): nothing to compare with"
 		exit 0
 	fi
-	printf '%-7s %-8s  %-40s  %s\n' "+$pad" "${addr#"${addr%????}"}" \
-		"$(awk '$1 == "utf8" { printf "%.2fx %s", $2, $3 }' "$dir/low.txt")" \
-		"$(awk '$1 == "utf16" { printf "%.2fx %s", $2, $3 }' "$dir/low.txt")"
+	printf '%-7s %-8s  %-46s  %s\n' "+$pad" "${addr#"${addr%????}"}" \
+		"$(awk '$1 == "utf8" { printf "%.2fx %5s %s", $2, $4, $3 }' "$dir/low.txt")" \
+		"$(awk '$1 == "utf16" { printf "%.2fx %5s %s", $2, $4, $3 }' "$dir/low.txt")"
 	cat "$dir/low.txt" >> "$dir/all.txt"
 	k=$((k + 1))
 done
