@@ -415,8 +415,8 @@ utfconv_avx2_utf8_lead_runs(const u8 **sp, const u8 *se, u8 **dp, u8 *de,
  * The start of a section from UTF-8: its leading ASCII runs, each byte
  * 1 / 2^UTFCONV_SIMD_ASCII_SHIFT of the budget, and in *@cep the end of
  * the budget they leave for the rest of the section. Not static: the
- * AVX-512 path from UTF-8 (utfconv_avx512_utf8.c) starts with it too, whose
- * 512-bit widening of ASCII measures no faster.
+ * AVX-512 path from UTF-8 (utfconv_avx512_utf8.c) starts with it where
+ * its own loop of aligned loads and stores cannot start.
  */
 noinline UTFCONV_AVX2 u64
 utfconv_avx2_utf8_lead(const u8 **sp, const u8 *se, const u8 **cep, u8 **dp,

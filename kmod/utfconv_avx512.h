@@ -177,6 +177,31 @@ utfconv_u8x64 utfconv_z_permt2b(utfconv_u8x64 t1, utfconv_u8x64 idx,
 	return t1;
 }
 
+/*
+ * @t1's bytes and @t2's (from 64 on) picked by @idx where @m, zeros
+ * elsewhere (vpermt2b, zero-masking).
+ */
+static __always_inline UTFCONV_AVX512
+utfconv_u8x64 utfconv_z_permt2b_z(utfconv_u8x64 t1, utfconv_u8x64 idx,
+				  utfconv_u8x64 t2, u64 m)
+{
+	asm("vpermt2b %2, %1, %0%{%3%}%{z%}" : "+v" (t1)
+	    : "v" (idx), "v" (t2), "Yk" (m));
+	return t1;
+}
+
+/*
+ * @v at @d, which is 32-byte aligned, by two 256-bit stores (vmovdqa,
+ * vextracti64x4).
+ */
+static __always_inline UTFCONV_AVX512
+void utfconv_z_store_halves(u8 *d, utfconv_u8x64 v)
+{
+	asm volatile("vmovdqa %t1, %0" : "=m" (*(u8 (*)[32])d) : "v" (v));
+	asm volatile("vextracti64x4 $1, %1, %0"
+		     : "=m" (*(u8 (*)[32])(d + 32)) : "v" (v));
+}
+
 /* The 16-bit lanes of @b where @m, of @a elsewhere (vpblendmw). */
 static __always_inline UTFCONV_AVX512
 utfconv_u16x32 utfconv_z_blend16(utfconv_u16x32 a, utfconv_u16x32 b, u32 m)

@@ -32,8 +32,9 @@
  * well-formed sequence; the characters are decoded in 16-bit lanes as in
  * a run, or, with four-byte sequences, in 32-bit lanes, a quarter at a
  * time (utfconv_z_utf8_four()), 16 four-byte ones (emoji) in place. The
- * ASCII run a call starts with goes through the AVX2 path's loop
- * (utfconv_avx2_utf8_lead()), which 512-bit vectors do not beat there;
+ * ASCII run a call starts with goes through a loop whose loads and
+ * stores are aligned (utfconv_z_utf8_ascii_aligned()), or where that
+ * cannot start, through the AVX2 path's (utfconv_avx2_utf8_lead());
  * ASCII the input ends with, too short for the loops, goes through
  * masked loads and stores (utfconv_z_utf8_tail()) rather than the
  * careful path.
@@ -672,6 +673,107 @@ void utfconv_z_utf8_tail32(u8 *d, utfconv_u8x64 v, unsigned int n, bool be)
 }
 
 /*
+ * vpermt2b's indices for a run of ASCII read by aligned loads: byte i in
+ * both bytes of 16-bit lane i, the one that takes it chosen by a mask.
+ */
+static const u8 utfconv_z_ascii_idx[64] __aligned(64) = {
+	0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7,
+	8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15,
+	16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 21, 21, 22, 22, 23, 23,
+	24, 24, 25, 25, 26, 26, 27, 27, 28, 28, 29, 29, 30, 30, 31, 31,
+};
+
+/*
+ * A run of ASCII at *@sp whose loop loads only whole aligned 64-byte
+ * blocks and stores only whole cache lines, two aligned 256-bit stores
+ * each: where loads or stores cross cache lines, wherever the caller's
+ * buffers put them, a run as long as a section is bound by that (as
+ * simdutf's kernels are), and 512-bit stores are slower than 256-bit
+ * ones on Zen 5. The first 128 bytes are widened by loads and stores as
+ * they fall, up to where the output is aligned; from there each 64 bytes
+ * of input, which span two aligned blocks, are picked from both into
+ * 16-bit lanes by two vpermt2b, zeros in the other byte of each lane.
+ * Every load stays within [*@sp, @lim): an aligned block is loaded only
+ * where the run has reached it. Returns the bytes converted (0 where the
+ * output is not at an even address, the run is not 128 bytes of ASCII,
+ * or @lim is too close); *@sp and *@dp advanced.
+ */
+static __always_inline UTFCONV_AVX512
+size_t utfconv_z_utf8_ascii_aligned(const u8 **sp, const u8 *lim, u8 **dp,
+				    bool be)
+{
+	const u8 *s = *sp, *a;
+	u8 *d = *dp;
+	/* in each lane the low byte: the first of LE, the second of BE */
+	const u64 keep = be ? 0xAAAAAAAAAAAAAAAAULL : 0x5555555555555555ULL;
+	utfconv_u8x64 cur, nxt, lo, hi;
+	size_t k;
+
+	if (((uintptr_t)d & 1) || lim - s < 256 ||
+	    utfconv_z_msb(utfconv_z_load(s) | utfconv_z_load(s + 64)))
+		return 0;
+	utfconv_z_utf8_ascii(s, d, be);
+	utfconv_z_utf8_ascii(s + 64, d + 128, be);
+	/* 64 to 95 bytes on: the output aligned, the block at s past *@sp */
+	k = 64 + (-(uintptr_t)d & 63) / 2;
+	s += k;
+	d += 2 * k;
+	a = s - ((uintptr_t)s & 63);
+	lo = utfconv_z_load(utfconv_z_ascii_idx) + (u8)(s - a);
+	hi = lo + 32;
+	cur = utfconv_z_load(a);
+	if (!utfconv_z_msb(cur)) {
+		while (a + 128 <= lim) {
+			nxt = utfconv_z_load(a + 64);
+			if (utfconv_z_msb(nxt))
+				break;
+			utfconv_z_store_halves(d, utfconv_z_permt2b_z(cur, lo, nxt,
+								      keep));
+			utfconv_z_store_halves(d + 64,
+					       utfconv_z_permt2b_z(cur, hi, nxt,
+								   keep));
+			cur = nxt;
+			a += 64;
+			s += 64;
+			d += 128;
+		}
+	}
+	k = s - *sp;
+	*sp = s;
+	*dp = d;
+	return k;
+}
+
+/*
+ * The start of a section from UTF-8 where it is ASCII: as
+ * utfconv_avx2_utf8_lead(), by utfconv_z_utf8_ascii_aligned(). Returns
+ * the code points converted, 0 where it converts none (*@cep not set
+ * then).
+ */
+static noinline UTFCONV_AVX512 u64 utfconv_z_utf8_lead(const u8 **sp,
+						       const u8 *se,
+						       const u8 **cep,
+						       u8 **dp, u8 *de,
+						       bool be)
+{
+	const u8 *s0 = *sp;
+	const u8 *ce = utfconv_simd_cut(s0, se, (size_t)UTFCONV_SIMD_CHUNK <<
+					       UTFCONV_SIMD_ASCII_SHIFT);
+	/* the room utfconv_utf8_room() keeps, as the AVX2 path's run */
+	size_t last = min_t(size_t, ce - s0, (de - *dp) / 2);
+	size_t n;
+
+	if (last < UTFCONV_UTF8_BLOCK + 8 + 256)
+		return 0;
+	last -= UTFCONV_UTF8_BLOCK + 8;
+	n = be ? utfconv_z_utf8_ascii_aligned(sp, s0 + last, dp, true) :
+		 utfconv_z_utf8_ascii_aligned(sp, s0 + last, dp, false);
+	if (n)
+		*cep = utfconv_simd_cut(*sp, se, utfconv_simd_rest(n));
+	return n;
+}
+
+/*
  * The ASCII bytes the input ends with, where they are fewer than the
  * loops need room for (utfconv_utf8_room()): by masked loads and stores,
  * which touch no byte past @se nor past @de, the three loads of 32 bytes
@@ -724,9 +826,8 @@ static noinline UTFCONV_AVX512 u64 utfconv_z_utf8_tail(const u8 **sp,
  * path) while the input and output left cover a block's worst case, and
  * ASCII up to the end of the input where the budget reaches it, one
  * FPU section's worth: %UTFCONV_SIMD_CHUNK bytes, the ASCII run the call
- * starts with at 1 / 2^%UTFCONV_SIMD_ASCII_SHIFT of a byte each, which
- * the AVX2 path's loop widens (as fast as 512-bit vectors here, and with
- * the same budget).
+ * starts with at 1 / 2^%UTFCONV_SIMD_ASCII_SHIFT of a byte each (the
+ * AVX2 path's budget), widened with aligned loads and stores.
  *
  * Context: Between kernel_fpu_begin() and kernel_fpu_end(), on a CPU
  * with the instructions named at the top of this file.
@@ -735,8 +836,10 @@ static noinline UTFCONV_AVX512 u64 utfconv_z_utf8_tail(const u8 **sp,
 u64 utfconv_avx512_from_utf8(const u8 **sp, const u8 *se, const u8 **cep,
 			     u8 **dp, u8 *de, bool be)
 {
-	u64 ncp = utfconv_avx2_utf8_lead(sp, se, cep, dp, de, be);
+	u64 ncp = utfconv_z_utf8_lead(sp, se, cep, dp, de, be);
 
+	if (!ncp)
+		ncp = utfconv_avx2_utf8_lead(sp, se, cep, dp, de, be);
 	if (utfconv_utf8_room(*sp, *cep, *dp, de))
 		ncp += utfconv_avx512_utf8_all(sp, *cep, dp, de, be);
 	/* the end of the input within the budget, too short for the loops */
