@@ -709,7 +709,12 @@ size_t utfconv_z_utf8_ascii_aligned(const u8 **sp, const u8 *lim, u8 **dp,
 	utfconv_u8x64 cur, nxt, lo, hi;
 	size_t k;
 
-	if (((uintptr_t)d & 1) || lim - s < 256 ||
+	/*
+	 * odd output; or input and output that align together, which the
+	 * AVX2 path's loop, with fewer instructions, takes faster
+	 */
+	if (((uintptr_t)d & 1) || !((2 * (uintptr_t)s - (uintptr_t)d) & 63) ||
+	    lim - s < 256 ||
 	    utfconv_z_msb(utfconv_z_load(s) | utfconv_z_load(s + 64)))
 		return 0;
 	utfconv_z_utf8_ascii(s, d, be);
