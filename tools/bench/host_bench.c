@@ -302,7 +302,7 @@ static void find_impls(void)
 		       impl_name[aa_impl]);
 #else
 	(void)sdu;
-	printf("simdutf: not found at %s (set SIMDUTF_DIR): measured without it\n",
+	printf("simdutf: not found at %s when built (make -C tools/bench SIMDUTF_DIR=DIR): measured without it\n",
 	       BENCH_SIMDUTF_DIR);
 #endif
 }
@@ -380,6 +380,17 @@ static void time_impls(int d, const void *src, size_t n, char *out,
 	*aa = aa_impl >= 0 ? n / best[NIMPL] * 1e3 : NAN;
 }
 
+/* -a's and -o's argument: a number of bytes from 0 to 63. */
+static int offset_arg(const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end || v < 0 || v > 63)
+		die("-a, -o: %s is not a number of bytes from 0 to 63", arg);
+	return v;
+}
+
 /*
  * @n bytes @off bytes past a 64-byte boundary, a copy of @src's where
  * @src is not NULL; free_placed() frees them.
@@ -446,7 +457,10 @@ static void print_mbs(int d, int nfiles, char **paths, size_t (*sizes)[NDIR],
 		printf("%-*s %7zu", name_w, short_name(paths[fi]),
 		       sizes[fi][d]);
 		for (int i = 0; i < NIMPL; i++) {
-			printf(" %8.0f", mbs[fi][d][i]);
+			if (isnan(mbs[fi][d][i]))
+				printf(" %8s", "-");
+			else
+				printf(" %8.0f", mbs[fi][d][i]);
 			gm[i] += log(mbs[fi][d][i]);
 		}
 		printf("\n");
@@ -454,7 +468,10 @@ static void print_mbs(int d, int nfiles, char **paths, size_t (*sizes)[NDIR],
 	printf("%-*s %7s", name_w, "geometric mean", "");
 	for (int i = 0; i < NIMPL; i++) {
 		gm[i] = exp(gm[i] / nfiles);
-		printf(" %8.0f", gm[i]);
+		if (isnan(gm[i]))
+			printf(" %8s", "-");
+		else
+			printf(" %8.0f", gm[i]);
 	}
 	printf("\n");
 }
@@ -557,9 +574,11 @@ static void every_file_goal(const char *what, int d, int ours, int peer,
 		low = slow;
 	won = rounds_won(low, d, ours, peer);
 	/* too few rounds for the sign test: no file below 1 is at par */
-	snprintf(par, sizeof(par), "%s, won %d of %d rounds",
+	snprintf(par, sizeof(par), "%s, won %d of %d rounds%s",
 		 mbs[low][d][ours] >= mbs[low][d][peer] ? "met" :
-		 slow >= 0 || most < 0 ? "MISSED" : "at par", won, nrounds);
+		 slow >= 0 || most < 0 ? "MISSED" : "at par", won, nrounds,
+		 mbs[low][d][ours] < mbs[low][d][peer] && most < 0 ?
+		 " (too few for at par)" : "");
 	goal_line(what, mbs[low][d][ours] / mbs[low][d][peer], 1,
 		  short_name(paths[low]), par);
 }
@@ -594,10 +613,13 @@ static void print_goals(int nfiles, char **paths, double (*mbs)[NDIR][NIMPL],
 			won += w;
 			slower += (w <= most) + (nrounds - w <= most);
 		}
-		printf("%sA/A control, %s: simdutf %s's first timing won %d of %d rounds (%.0f%%) from its second, and either read slower on %d of %d files (an equal pair: half, and 1%%)\n",
+		printf("%sA/A control, %s: simdutf %s's first timing won %d of %d rounds (%.0f%%) from its second, either slower by the sign test on %d of %d files; an equal pair in a quiet run: about half, and 1 file in 100%s\n",
 		       d ? "" : "\n", dshort[d], impl_name[aa_impl], won,
 		       nfiles * nrounds, 100.0 * won / (nfiles * nrounds),
-		       slower, nfiles);
+		       slower, nfiles,
+		       fabs((double)won / (nfiles * nrounds) - 0.5) > 0.1 ?
+		       " (far from half: verdicts near a goal are the machine's)" :
+		       "");
 	}
 	printf("\nissue 4 goals (geometric mean over %d files):\n", nfiles);
 	for (size_t g = 0; g < sizeof(g4) / sizeof(g4[0]); g++)
@@ -668,10 +690,13 @@ int main(int argc, char **argv)
 	int wfile[NDIR][NPAIRS];
 	char **paths;
 
-	while ((opt = getopt(argc, argv, "r:m:c:a:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:m:c:a:o:h")) != -1) {
 		switch (opt) {
-		case 'a': align_off = atoi(optarg) & 63; break;
-		case 'o': out_off = atoi(optarg) & 63; break;
+		case 'a': align_off = offset_arg(optarg); break;
+		case 'o': out_off = offset_arg(optarg); break;
+		case 'h':
+			printf("usage: host_bench [-r ROUNDS] [-m MIN_MS] [-c CSV] [-a IN [-o OUT]] FILE...\n");
+			return 0;
 		case 'r': rounds = atoi(optarg); break;
 		case 'm': min_ms = atof(optarg); break;
 		case 'c': csv_path = optarg; break;
@@ -689,13 +714,13 @@ int main(int argc, char **argv)
 		die("%s", "-o OUT goes with -a IN");
 	if (out_off < 0)
 		out_off = align_off;
-	if (align_off >= 0)
-		printf("timed input %d and output %d bytes past a 64-byte boundary\n",
-		       align_off, out_off);
 	if (rounds <= 0 || min_ms < 0)
 		die("%s", "-r wants a positive number of rounds, -m milliseconds >= 0");
 	if (nfiles <= 0)
 		die("%s", "no files given");
+	if (align_off >= 0)
+		printf("timed input %d and output %d bytes past a 64-byte boundary\n",
+		       align_off, out_off);
 	cd[D_8TO16] = iconv_open("UTF-16LE", "UTF-8");
 	cd[D_16TO8] = iconv_open("UTF-8", "UTF-16LE");
 	if (cd[D_8TO16] == (iconv_t)-1 || cd[D_16TO8] == (iconv_t)-1)
@@ -727,6 +752,9 @@ int main(int argc, char **argv)
 		size_t cap = 4 * n8 + 64;
 		char *u16 = malloc(cap), *out[NIMPL];
 		long len;
+
+		if (!n8)
+			die("%s is empty: nothing to time", paths[fi]);
 
 		for (int i = 0; i < NIMPL; i++)
 			out[i] = malloc(cap);

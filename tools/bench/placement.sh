@@ -28,7 +28,7 @@ set -eu
 STEPS=${STEPS:-16}
 ROUNDS=${ROUNDS:-6}
 MIN_MS=${MIN_MS:-2}
-[ $# -gt 0 ] || { echo "placement.sh: FILE... (the corpus files)" >&2; exit 2; }
+[ $# -gt 0 ] || { echo "placement.sh: FILE... (the corpus files; make -C tools/bench placement FILES=\"...\")" >&2; exit 2; }
 case $STEPS in
 ''|*[!0-9]*|0) echo "placement.sh: STEPS=$STEPS: a count of placements, 1 or more" >&2; exit 2 ;;
 esac

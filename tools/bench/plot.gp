@@ -17,13 +17,13 @@ set grid ytics
 set ylabel "input MB/s"
 set xtics rotate by -45 scale 0
 set key top left
-set multiplot layout 2,1 title "utfconv host bench: codec (-O2) scalar and SIMD paths vs glibc iconv vs ICU vs simdutf haswell, min over rounds"
+set multiplot layout 2,1 title "utfconv host bench: codec (-O2) scalar and SIMD paths vs glibc iconv vs ICU vs simdutf haswell and icelake, min over rounds"
 set title "UTF-8 -> UTF-16LE"
 plot u8 using 4:xtic(1) title "utfconv scalar", '' using 5 title "utfconv SIMD", \
 	'' using 6 title "glibc iconv", '' using 7 title "ICU", \
-	'' using 11 title "simdutf haswell"
+	'' using 11 title "simdutf haswell", '' using 12 title "simdutf icelake"
 set title "UTF-16LE -> UTF-8"
 plot u16 using 4:xtic(1) title "utfconv scalar", '' using 5 title "utfconv SIMD", \
 	'' using 6 title "glibc iconv", '' using 7 title "ICU", \
-	'' using 11 title "simdutf haswell"
+	'' using 11 title "simdutf haswell", '' using 12 title "simdutf icelake"
 unset multiplot
