@@ -406,9 +406,58 @@ void utfconv_check_section_ends(void *ctx)
 				return;
 }
 
+/*
+ * A run of ASCII from UTF-8 at every input address modulo 64, against
+ * output addresses where the AVX-512 path's run loads its input aligned
+ * as it falls (twice the input's modulo 64: the AVX2 loop), where it
+ * picks each 64 bytes from two aligned blocks (the others), and where
+ * it cannot start (odd): UTFCONV_ALIGN_RUN bytes of ASCII, a two-byte
+ * character after them. @in: 127 bytes more than that; @buf: 63 more
+ * than twice its output's room (utfconv_check_against_ref() puts the
+ * codec's output after the reference's).
+ */
+#define UTFCONV_ALIGN_RUN	1000
+
+static bool utfconv_align_in_utf8(void *ctx, u8 *in, u8 *buf)
+{
+	static const unsigned int outs[] = { 1, 2, 16, 32, 62 };
+	u8 *s0 = in + (-(uintptr_t)in & 63), *d0 = buf + (-(uintptr_t)buf & 63);
+	/* the codec's output: after the reference's, this far on */
+	size_t room = utfconv_ref_out_max(UTFCONV_TEST_UTF8_TO_UTF16LE,
+					  UTFCONV_ALIGN_RUN + 2);
+	unsigned int off, k, o;
+	size_t n;
+	u8 *s, *d;
+
+	for (off = 0; off < 64; off++) {
+		s = s0 + off;
+		for (n = 0; n < UTFCONV_ALIGN_RUN; n++)
+			s[n] = 0x61 + n % 26;
+		s[n++] = 0xC3;
+		s[n++] = 0xA9;
+		for (k = 0; k <= ARRAY_SIZE(outs); k++) {
+			o = k < ARRAY_SIZE(outs) ? outs[k] : 2 * off % 64;
+			d = d0 + ((o - room) & 63);
+			if (!utfconv_check_against_ref(ctx, "input alignment",
+						       UTFCONV_TEST_UTF8_TO_UTF16LE,
+						       UTFCONV_STRICT, 0, s, n,
+						       d) ||
+			    !utfconv_check_against_ref(ctx, "input alignment",
+						       UTFCONV_TEST_UTF8_TO_UTF16BE,
+						       UTFCONV_STRICT, 0, s, n,
+						       d))
+				return false;
+		}
+	}
+	return true;
+}
+
 /**
  * utfconv_check_out_alignment() - every output alignment, every direction
  * @ctx: test context
+ *
+ * From UTF-8, a run of ASCII at every input alignment too
+ * (utfconv_align_in_utf8()).
  */
 void utfconv_check_out_alignment(void *ctx)
 {
@@ -421,6 +470,9 @@ void utfconv_check_out_alignment(void *ctx)
 	int be;
 
 	if (!in || !buf)
+		return;
+	BUILD_BUG_ON(UTFCONV_ALIGN_RUN + 2 + 127 > UTFCONV_ALIGN_LONG);
+	if (!utfconv_align_in_utf8(ctx, in, buf))
 		return;
 	for (n = 0; n < UTFCONV_ALIGN_LONG; n++)
 		in[n] = 0x61 + n % 26;
