@@ -332,9 +332,8 @@ static void check_outputs(const char *path, int d, const void *src,
 }
 
 /*
- * Interleaved rounds; the MB/s of the best round of each into @mbs, of
- * the A/A control's second timing into *@aa, every sample into @ns
- * (NSLOT a round, NAN for those not run). Where
+ * Interleaved rounds; the MB/s of the best round of each into @mbs,
+ * every sample into @ns (NSLOT a round, NAN for those not run). Where
  * a file's output does not fit the L1 data cache, the implementations
  * that widen ASCII run at the rate of the cache lines they write, and
  * where an output buffer lies moves that rate: in one run two copies of
@@ -344,8 +343,7 @@ static void check_outputs(const char *path, int d, const void *src,
  * turn, over the implementations and the control's slot.
  */
 static void time_impls(int d, const void *src, size_t n, char *out,
-		       size_t cap, double min_ms, double *mbs, double *aa,
-		       double *ns)
+		       size_t cap, double min_ms, double *mbs, double *ns)
 {
 	long iters[NIMPL];
 	double best[NSLOT];
@@ -377,7 +375,6 @@ static void time_impls(int d, const void *src, size_t n, char *out,
 		}
 	for (int i = 0; i < NIMPL; i++)
 		mbs[i] = avail[i] ? n / best[i] * 1e3 : NAN; /* B/ns -> MB/s */
-	*aa = aa_impl >= 0 ? n / best[NIMPL] * 1e3 : NAN;
 }
 
 /* -a's and -o's argument: a number of bytes from 0 to 63. */
@@ -410,6 +407,23 @@ static void free_placed(char *p, int off)
 {
 	if (p)
 		free(p - off);
+}
+
+/*
+ * Slot @a's speed over slot @b's, file @fi, direction @d, from the best
+ * round of each (NAN where either was not run).
+ */
+static double best_ratio(int fi, int d, int a, int b)
+{
+	const double *t = ns_of(fi, d);
+	double ta = INFINITY, tb = INFINITY;
+
+	for (int r = 0; r < nrounds; r++) {
+		ta = fmin(ta, t[r * NSLOT + a]);
+		tb = fmin(tb, t[r * NSLOT + b]);
+	}
+	/* fmin() skips the NANs of a slot not run: all of them, then */
+	return isinf(ta) || isinf(tb) ? NAN : tb / ta;
 }
 
 /* In how many rounds of file @fi, direction @d, slot @a beat slot @b. */
@@ -481,8 +495,8 @@ static void print_mbs(int d, int nfiles, char **paths, size_t (*sizes)[NDIR],
  * the A/A control's first timing over its second.
  */
 static void print_ratios(int d, int nfiles, char **paths,
-			 double (*mbs)[NDIR][NIMPL], double (*aa)[NDIR],
-			 const double *gm, double *worst, int *worst_file)
+			 double (*mbs)[NDIR][NIMPL], const double *gm,
+			 double *worst, int *worst_file)
 {
 	printf("\n%s, ratios (ours / peer; SIMD is the default path%s%s%s)\n",
 	       dir_name[d], aa_impl < 0 ? "" : "; A/A: ",
@@ -514,7 +528,7 @@ static void print_ratios(int d, int nfiles, char **paths,
 		if (aa_impl < 0)
 			printf(" %10s\n", "-");
 		else
-			printf(" %9.2fx\n", mbs[fi][d][aa_impl] / aa[fi][d]);
+			printf(" %9.2fx\n", best_ratio(fi, d, aa_impl, NIMPL));
 	}
 	printf("%-*s", name_w, "geometric mean");
 	for (size_t p = 0; p < NPAIRS; p++) {
@@ -548,42 +562,44 @@ static void goal_line(const char *what, double r, double goal,
  * slower; else missed, at the lowest file that is slower.
  */
 static void every_file_goal(const char *what, int d, int ours, int peer,
-			    int nfiles, char **paths,
-			    double (*mbs)[NDIR][NIMPL])
+			    int nfiles, char **paths)
 {
 	int most = sign_floor(nrounds), low = -1, slow = -1, won = 0;
+	double r, rlow = NAN, rslow = NAN;
 	char par[80];
 
 	for (int fi = 0; fi < nfiles; fi++) {
-		double r = mbs[fi][d][ours] / mbs[fi][d][peer];
-		int w = rounds_won(fi, d, ours, peer);
-
+		r = best_ratio(fi, d, ours, peer);
 		if (isnan(r))
 			continue;
-		if (low < 0 || r < mbs[low][d][ours] / mbs[low][d][peer])
+		if (low < 0 || r < rlow) {
 			low = fi;
-		if (r < 1 && w <= most && (slow < 0 || r <
-		    mbs[slow][d][ours] / mbs[slow][d][peer]))
+			rlow = r;
+		}
+		if (r < 1 && rounds_won(fi, d, ours, peer) <= most &&
+		    (slow < 0 || r < rslow)) {
 			slow = fi;
+			rslow = r;
+		}
 	}
 	if (low < 0) {
 		goal_line(what, NAN, 1, NULL, NULL);
 		return;
 	}
-	if (slow >= 0)
+	if (slow >= 0) {
 		low = slow;
+		rlow = rslow;
+	}
 	won = rounds_won(low, d, ours, peer);
 	/* too few rounds for the sign test: no file below 1 is at par */
 	snprintf(par, sizeof(par), "%s, won %d of %d rounds%s",
-		 mbs[low][d][ours] >= mbs[low][d][peer] ? "met" :
-		 slow >= 0 || most < 0 ? "MISSED" : "at par", won, nrounds,
-		 mbs[low][d][ours] < mbs[low][d][peer] && most < 0 ?
-		 " (too few for at par)" : "");
-	goal_line(what, mbs[low][d][ours] / mbs[low][d][peer], 1,
-		  short_name(paths[low]), par);
+		 rlow >= 1 ? "met" : slow >= 0 || most < 0 ? "MISSED" :
+		 "at par", won, nrounds,
+		 rlow < 1 && most < 0 ? " (too few for at par)" : "");
+	goal_line(what, rlow, 1, short_name(paths[low]), par);
 }
 
-static void print_goals(int nfiles, char **paths, double (*mbs)[NDIR][NIMPL],
+static void print_goals(int nfiles, char **paths,
 			double (*gm)[NIMPL], double (*worst)[NPAIRS],
 			int (*wfile)[NPAIRS])
 {
@@ -630,8 +646,8 @@ static void print_goals(int nfiles, char **paths, double (*mbs)[NDIR][NIMPL],
 	for (int d = 0; d < NDIR; d++) {
 		snprintf(what, sizeof(what), "SIMD >= 1.0x haswell, every file, %s",
 			 dshort[d]);
-		every_file_goal(what, d, IMPL_SIMD, IMPL_HASWELL, nfiles, paths,
-				mbs);
+		every_file_goal(what, d, IMPL_SIMD, IMPL_HASWELL, nfiles,
+				paths);
 		snprintf(what, sizeof(what), "SIMD >= 1.3x haswell, geo. mean, %s",
 			 dshort[d]);
 		goal_line(what, gm[d][IMPL_SIMD] / gm[d][IMPL_HASWELL], 1.3,
@@ -641,8 +657,8 @@ static void print_goals(int nfiles, char **paths, double (*mbs)[NDIR][NIMPL],
 	for (int d = 0; d < NDIR; d++) {
 		snprintf(what, sizeof(what), "SIMD >= 1.0x icelake, every file, %s",
 			 dshort[d]);
-		every_file_goal(what, d, IMPL_SIMD, IMPL_ICELAKE, nfiles, paths,
-				mbs);
+		every_file_goal(what, d, IMPL_SIMD, IMPL_ICELAKE, nfiles,
+				paths);
 		snprintf(what, sizeof(what), "SIMD >= 1.2x icelake, geo. mean, %s",
 			 dshort[d]);
 		goal_line(what, gm[d][IMPL_SIMD] / gm[d][IMPL_ICELAKE], 1.2,
@@ -650,7 +666,7 @@ static void print_goals(int nfiles, char **paths, double (*mbs)[NDIR][NIMPL],
 		snprintf(what, sizeof(what), "AVX512 >= 1.0x icelake, every file, %s",
 			 dshort[d]);
 		every_file_goal(what, d, IMPL_AVX512, IMPL_ICELAKE, nfiles,
-				paths, mbs);
+				paths);
 	}
 	printf("\nscalar paths (simdutf fallback, ratios of input MB/s):\n");
 	for (int d = 0; d < NDIR; d++) {
@@ -686,7 +702,6 @@ int main(int argc, char **argv)
 	double (*mbs)[NDIR][NIMPL];
 	size_t (*sizes)[NDIR];
 	double gm[NDIR][NIMPL], worst[NDIR][NPAIRS];
-	double (*aa)[NDIR];
 	int wfile[NDIR][NPAIRS];
 	char **paths;
 
@@ -727,10 +742,9 @@ int main(int argc, char **argv)
 		die("%s", "iconv_open failed");
 	mbs = calloc(nfiles, sizeof(*mbs));
 	sizes = calloc(nfiles, sizeof(*sizes));
-	aa = calloc(nfiles, sizeof(*aa));
 	nrounds = rounds;
 	round_ns = calloc((size_t)nfiles * NDIR * rounds, NSLOT * sizeof(double));
-	if (!mbs || !sizes || !aa || !round_ns)
+	if (!mbs || !sizes || !round_ns)
 		die("%s", "out of memory");
 	if (csv_path) {
 		csv = fopen(csv_path, "w");
@@ -774,7 +788,7 @@ int main(int argc, char **argv)
 			if (align_off >= 0)
 				tout = placed(NULL, cap, out_off);
 			time_impls(d, src, n, tout ? tout : out[0], cap, min_ms,
-				   mbs[fi][d], &aa[fi][d], ns_of(fi, d));
+				   mbs[fi][d], ns_of(fi, d));
 			free_placed(tsrc, align_off);
 			free_placed(tout, out_off);
 			sizes[fi][d] = n;
@@ -793,9 +807,9 @@ int main(int argc, char **argv)
 
 	for (int d = 0; d < NDIR; d++) {
 		print_mbs(d, nfiles, paths, sizes, mbs, rounds, gm[d]);
-		print_ratios(d, nfiles, paths, mbs, aa, gm[d], worst[d],
+		print_ratios(d, nfiles, paths, mbs, gm[d], worst[d],
 			     wfile[d]);
 	}
-	print_goals(nfiles, paths, mbs, gm, worst, wfile);
+	print_goals(nfiles, paths, gm, worst, wfile);
 	return 0;
 }
