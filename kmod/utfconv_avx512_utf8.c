@@ -693,10 +693,11 @@ static const u8 utfconv_z_ascii_idx[64] __aligned(64) = {
  * they fall, up to where the output is aligned; from there each 64 bytes
  * of input, which span two aligned blocks, are picked from both into
  * 16-bit lanes by two vpermt2b, zeros in the other byte of each lane.
- * Every load stays within [*@sp, @lim): an aligned block is loaded only
- * where the run has reached it. Returns the bytes converted (0 where the
- * output is not at an even address, the run is not 128 bytes of ASCII,
- * or @lim is too close); *@sp and *@dp advanced.
+ * Every load stays within [*@sp, @lim), which is at least 256 bytes
+ * past *@sp: an aligned block is loaded only where the run has reached
+ * it. Returns the bytes converted (0 where the output is not at an even
+ * address, or the run is not 128 bytes of ASCII); *@sp and *@dp
+ * advanced.
  */
 static __always_inline UTFCONV_AVX512
 size_t utfconv_z_utf8_ascii_aligned(const u8 **sp, const u8 *lim, u8 **dp,
@@ -714,7 +715,6 @@ size_t utfconv_z_utf8_ascii_aligned(const u8 **sp, const u8 *lim, u8 **dp,
 	 * AVX2 path's loop, with fewer instructions, takes faster
 	 */
 	if (((uintptr_t)d & 1) || !((2 * (uintptr_t)s - (uintptr_t)d) & 63) ||
-	    lim - s < 256 ||
 	    utfconv_z_msb(utfconv_z_load(s) | utfconv_z_load(s + 64)))
 		return 0;
 	utfconv_z_utf8_ascii(s, d, be);
@@ -768,6 +768,7 @@ static noinline UTFCONV_AVX512 u64 utfconv_z_utf8_lead(const u8 **sp,
 	size_t last = min_t(size_t, ce - s0, (de - *dp) / 2);
 	size_t n;
 
+	/* the aligned loop's 256 bytes, and the room after them */
 	if (last < UTFCONV_UTF8_BLOCK + 8 + 256)
 		return 0;
 	last -= UTFCONV_UTF8_BLOCK + 8;
