@@ -206,10 +206,21 @@ smb() {
 	while read -r opt; do
 		o=
 		[ "$opt" = default ] || o=,$opt
-		# the names on the wire, from the server (smbwire)
+		# the names on the wire, from the server (smbwire); the last
+		# option's file goes first, or its "started" could be read
+		# before this capture has its socket and the mount's SYN lost
+		rm -f /tmp/wire.txt
 		./smbwire 120 >/tmp/wire.txt &
 		wire=$!
-		until grep -q started /tmp/wire.txt; do sleep 1; done
+		i=0
+		until grep -q started /tmp/wire.txt 2>/dev/null; do
+			if [ $i -ge 20 ] || ! kill -0 "$wire" 2>/dev/null; then
+				say "ERROR smbwire did not start"
+				break
+			fi
+			sleep 1
+			i=$((i + 1))
+		done
 		# shellcheck disable=SC2086
 		mount $cifs$o //127.0.0.1/names /mnt/c
 		echo "FSX-BEGIN $1 smb-names-$opt mount=$?"

@@ -13,7 +13,8 @@
  * and one line at the end:
  *   N - names=<n> conns=<n> class=<FileInformationClass> error=<what>
  * where error is "none", or why the stream could not be read whole
- * (a gap in the TCP sequence, an encrypted message, a bad header).
+ * (a gap in the TCP sequence, an encrypted message, a bad header, no
+ * connection seen from its SYN).
  *
  * The server's responses are plain SMB2 (signed, not encrypted: cifs
  * asks for no sealing and ksmbd requires none). The directory entries are
@@ -237,6 +238,9 @@ int main(int argc, char **argv)
 			break;
 	}
 	parse();
+	/* a mount that shares an older connection shows no SYN */
+	if (!conns && !strcmp(error, "none"))
+		error = "no-connection";
 	printf("N - names=%d conns=%d class=%d error=%s\n", names, conns,
 	       info_class, error);
 	return 0;
