@@ -629,15 +629,16 @@ static void print_goals(int nfiles, char **paths,
 			won += w;
 			slower += (w <= most) + (nrounds - w <= most);
 		}
-		printf("%sA/A control, %s: simdutf %s's first timing won %d of %d rounds (%.0f%%) from its second, either slower by the sign test on %d of %d files; an equal pair in a quiet run: about half, and 1 file in 100%s\n",
+		printf("%sA/A control, %s: simdutf %s's first timing won %d of %d rounds (%.0f%%) from its second, either slower by the sign test on %d of %d file%s; an equal pair in a quiet run: about half, and 1 file in 100%s\n",
 		       d ? "" : "\n", dshort[d], impl_name[aa_impl], won,
 		       nfiles * nrounds, 100.0 * won / (nfiles * nrounds),
-		       slower, nfiles,
+		       slower, nfiles, nfiles == 1 ? "" : "s",
 		       fabs((double)won / (nfiles * nrounds) - 0.5) > 0.1 ?
 		       " (far from half: verdicts near a goal are the machine's)" :
 		       "");
 	}
-	printf("\nissue 4 goals (geometric mean over %d files):\n", nfiles);
+	printf("\nissue 4 goals (geometric mean over %d file%s):\n", nfiles,
+	       nfiles == 1 ? "" : "s");
 	for (size_t g = 0; g < sizeof(g4) / sizeof(g4[0]); g++)
 		goal_line(g4[g].what, gm[g4[g].d][g4[g].impl] /
 				      gm[g4[g].d][g4[g].peer], g4[g].goal, NULL, NULL);
@@ -757,8 +758,8 @@ int main(int argc, char **argv)
 	}
 	find_impls();
 	printf("machine shared and noisy: absolute MB/s are not meaningful, ratios from the same interleaved rounds are\n");
-	fprintf(stderr, "host_bench: %d files, %d rounds, samples >= %.1f ms\n",
-		nfiles, rounds, min_ms);
+	fprintf(stderr, "host_bench: %d file%s, %d rounds, samples >= %.1f ms\n",
+		nfiles, nfiles == 1 ? "" : "s", rounds, min_ms);
 
 	for (int fi = 0; fi < nfiles; fi++) {
 		size_t n8, n16;
