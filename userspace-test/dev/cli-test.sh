@@ -548,6 +548,27 @@ double() {
 	done
 }
 
+# mapped FILE: wait (up to 10 s) until a process has FILE mapped: the CLI,
+# whose output pipe is not read yet, so that it stays within the mapping
+# while the file is changed under it. A change made on a timer instead
+# could come before the CLI opened the file, or after it was read.
+mapped() {
+	case $1 in
+	/*) f=$1 ;;
+	*) f=$(pwd)/$1 ;;
+	esac
+	i=0
+	until cat /proc/[0-9]*/maps 2>/dev/null |
+	    awk -v f="$f" '$6 == f { m = 1 } END { exit !m }'; do
+		if [ $i -ge 100 ]; then
+			echo "cli-test: no process mapped $f in 10 s" >&2
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # A regular file of at least 64 KiB is mapped 8 MiB at a time: its output
 # is the same as through stdin (read in chunks), also when a window ends
 # inside a character: 8 MiB of three-byte euro signs ends one byte short;
@@ -589,14 +610,12 @@ rm -f "$T/m8" "$T/m4" "$T/m8.map" "$T/m4.map" "$T/cut"
 # A mapped file truncated while it is read, within its last page: the
 # pages read as zeros up to the page's end, which were never in the file;
 # the CLI must fail (exit 4, "shrank"), not convert them as U+0000 and
-# exit 0. Its output pipe is not read at first, so the CLI waits in a
-# write while the file is cut.
+# exit 0. Its output pipe is not read until the file is cut, so the CLI
+# is blocked in a write, within its mapping, when that happens.
 printf 'a' > "$T/sh"
 double "$T/sh" 17	# 128 KiB
-(sleep 1; truncate -s 130000 "$T/sh") &
 { "$CLI" -f UTF-8 -t UTF-16LE "$T/sh" 2> "$T/err"; echo $? > "$T/rc"; } |
-	{ sleep 2; cat > "$T/out"; }
-wait
+	{ mapped "$T/sh"; truncate -s 130000 "$T/sh"; cat > "$T/out"; }
 rc=$(cat "$T/rc")
 [ "$rc" = 4 ] && says 'shrank while it was read'
 ok $? "mapped file cut short under the CLI: exit 4 and says so"
@@ -609,10 +628,8 @@ rm -f "$T/sh" "$T/rc"
 # that stopped at the size it saw at open would miss their 4 units.
 printf 'a' > "$T/gr"
 double "$T/gr" 17	# 128 KiB
-(sleep 1; printf '\342\202\254z' >> "$T/gr") &
 { "$CLI" -f UTF-8 -t UTF-16LE "$T/gr" 2> "$T/err"; echo $? > "$T/rc"; } |
-	{ sleep 2; cat > "$T/out"; }
-wait
+	{ mapped "$T/gr"; printf '\342\202\254z' >> "$T/gr"; cat > "$T/out"; }
 rc=$(cat "$T/rc")
 printf 'a\000' > "$T/want"
 double "$T/want" 17
