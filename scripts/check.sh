@@ -16,15 +16,16 @@
 # full). vm-test and vm-debug run alone: their device suites time polls
 # and races, which a busy host would stretch.
 # A failing step does not stop the later ones; any failure fails the run.
-# CHECK_STEPS="kunit style" runs a subset ("a+b" runs a beside b, as
-# below); CHECK_STEPS can also name series-boot (scripts/series-boot.sh
-# on a fresh `make series`), which is not a default step.
+# CHECK_STEPS="kunit style" runs a subset ("a+b" runs a beside b, and
+# "a,b+c" a then b beside c, as below); CHECK_STEPS can also name
+# series-boot (scripts/series-boot.sh on a fresh `make series`), which is
+# not a default step.
 
 . "$(dirname "$0")/lib.sh"
 
 SHARED=${SHARED:-$(cd "$UTFCONV_ROOT/.." && pwd)/shared}
 export SHARED
-STEPS=${CHECK_STEPS:-host-check style docs kunit+install-test+fs-experiments+series vm-test vm-debug}
+STEPS=${CHECK_STEPS:-host-check kunit,style,docs+install-test+fs-experiments+series vm-test vm-debug}
 cd "$SRC"
 
 passed=0 failed=0 report= tests_passed=0 tests_failed=0 failed_steps=
@@ -79,21 +80,35 @@ account() {
 	echo "check: $step: $res in ${secs}s"
 }
 
+# lane STEP...: each STEP in turn, its output to its log alone, its
+# status and seconds to build/check/STEP.rc for the summary.
+lane() {
+	local step s st
+	for step; do
+		step_cmd "$step"
+		s=$(date +%s) st=0
+		"${cmd[@]}" >"$SRC/build/check/$step.log" 2>&1 || st=$?
+		echo "$st $(( $(date +%s) - s ))" >"$SRC/build/check/$step.rc"
+	done
+}
+
 mkdir -p "$SRC/build/check"
+rm -f "$SRC"/build/check/*.rc
 t0=$(date +%s)
 for group in $STEPS; do
-	# A group "a+b+c" runs a in the background, its output to its log
-	# alone (shown when the group is done), while b and c run one after
-	# the other: a step that keeps one CPU busy (kunit's UML kernel)
-	# beside steps that keep the other busy (one QEMU guest at a time).
+	# A group "a,b+c+d" runs a then b in the background, each one's
+	# output to its log alone (shown when the group is done), while c
+	# and d run one after the other: steps that keep one CPU busy
+	# (kunit's UML kernel, then style's checkpatch and builds) beside
+	# steps that keep the other busy (one QEMU guest at a time).
 	IFS=+ read -ra steps <<<"$group"
-	bg=
+	bg=()
 	if [ "${#steps[@]}" -gt 1 ]; then
-		bg=${steps[0]} steps=("${steps[@]:1}")
-		section "check: $bg, beside ${steps[*]} (its log follows them)"
-		step_cmd "$bg"
-		bs=$(date +%s)
-		beside "$SRC/build/check/$bg.log" "${cmd[@]}"
+		IFS=, read -ra bg <<<"${steps[0]}"
+		steps=("${steps[@]:1}")
+		section "check: ${bg[*]}, beside ${steps[*]} (their logs follow them)"
+		lane "${bg[@]}" &
+		lane_pid=$!
 	fi
 	for step in "${steps[@]}"; do
 		section "check: $step"
@@ -102,11 +117,14 @@ for group in $STEPS; do
 		"${cmd[@]}" 2>&1 | tee "$SRC/build/check/$step.log" || st=${PIPESTATUS[0]}
 		account "$step" "$st" "$(( $(date +%s) - s ))"
 	done
-	if [ -n "$bg" ]; then
-		st=0
-		beside_done "check: $bg" || st=$?
-		account "$bg" "$st" "$(( $(date +%s) - bs ))"
-	fi
+	[ "${#bg[@]}" -eq 0 ] || wait "$lane_pid"
+	for step in "${bg[@]}"; do
+		section "check: $step ($SRC/build/check/$step.log)"
+		cat "$SRC/build/check/$step.log"
+		# no status: the lane died before the step ended
+		read -r st secs <"$SRC/build/check/$step.rc" || st=1 secs=0
+		account "$step" "$st" "$secs"
+	done
 done
 
 # CI shows the end of the output only: the failures of each failed
