@@ -56,7 +56,8 @@
 # MiB per direction, as root and as a user: vm-test runs it on Debian's
 # kernels and the hardening stress runs under KASAN in both slices. It
 # runs utfconv_vectors_test as the unprivileged user only, not as root
-# too: the same calls, half of the suite's time under KASAN. Nor does
+# too: the same calls, half of the suite's time under KASAN; so does
+# scripts/vm-debug.sh's race boot with utfconv_race_test. Nor does
 # it run the CLI checks and module parameters (RUN_CLI=0): the
 # CLI is userspace over the same calls, run on both of Debian's kernels
 # by vm-test and under KASAN by the full slice. KUnit's
@@ -597,15 +598,16 @@ for k in $KERNELS; do
 			# short ones (utfconv_[a-mv]*: api, capacity,
 			# chunking, fsname, vectors; a third of KUnit's time
 			# in the check slice) after the device suite, the
-			# nls, codec path and sweep suites (utfconv_[!a-mv]*)
-			# alone, so that the boots take about as long and
-			# every suite runs in one of them.
+			# hardening tests, then the nls, codec path and sweep
+			# suites (utfconv_[!a-mv]*) in the other, so that the
+			# boots take about as long and every suite runs in
+			# one of them.
 			case $VM_DEBUG_PART in
 			kunit)
 				GUEST_RUN=
+				GUEST_EXTRA=/utfconv/hardening/run.sh
 				GUEST_ENV="$GUEST_ENV KUNIT_FILTER='utfconv_[!a-mv]*'" ;;
 			suite)
-				GUEST_EXTRA=/utfconv/hardening/run.sh
 				GUEST_ENV="$GUEST_ENV KUNIT_FILTER='utfconv_[a-mv]*'" ;;
 			*)
 				GUEST_EXTRA=/utfconv/hardening/run.sh ;;

@@ -20,8 +20,9 @@ passed=0
 failed=0
 TESTS=${TESTS:-"utfconv_api_test utfconv_iter_test utfconv_vectors_test utfconv_block_test utfconv_stress_test utfconv_race_test"}
 # Programs of $TESTS run as the unprivileged user only, not as root too:
-# the debug kernel's check slice (scripts/vm.sh) passes the vectors
-# suite, whose root run takes as long there as the rest of the suite.
+# the debug kernel's check slice (scripts/vm.sh, scripts/vm-debug.sh)
+# passes the vectors suite, whose root run takes as long there as the
+# rest of the suite, and the race suite.
 USER_ONLY=${USER_ONLY:-}
 # RUN_CLI=0 leaves out the CLI checks and the module parameters:
 # scripts/vm-debug.sh's race boot, after a boot that ran them.
