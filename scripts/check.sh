@@ -1,25 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make check`: every test of the project: host-check (codec under
-# ASan/UBSan, differential), style (checkpatch, kernel-doc, W=1, sparse),
-# docs (Sphinx -W, man pages), kunit (UML) beside install-test (make
-# install and DKMS into scratch trees), fs-experiments (FS_SLICE=check:
-# vfat and Joliet images and JFS creates and renames under the stock and
-# utfconv-wtf8 drivers, one boot; `make fs-experiments` runs every
-# filesystem and driver) and series (the patch series applied and each
-# patch checked by checkpatch, without the builds of `make series-test`),
-# vm-test (Debian 6.1 and 6.12 in QEMU; then scripts/vm.sh run compared
-# with iconv), vm-debug (the debug kernel in QEMU: device suite,
-# hardening slice, KUnit, kmemleak, then the race suite on two CPUs;
-# VM_DEBUG_SLICE=check, the shorter slice; `make vm-debug` runs it in
-# full). vm-test and vm-debug run alone: their device suites time polls
-# and races, which a busy host would stretch.
+# `make check`: every test of the project, in this order: host-check
+# (codec under ASan/UBSan, differential; alone, on both CPUs); kunit
+# (UML), then style (checkpatch, kernel-doc, W=1, sparse) and docs
+# (Sphinx -W, man pages), beside install-test (make install and DKMS into
+# scratch trees), fs-experiments (FS_SLICE=check: vfat and Joliet images
+# and JFS creates and renames under the stock and utfconv-wtf8 drivers,
+# one boot; `make fs-experiments` runs every filesystem and driver) and
+# series (the patch series applied and each patch checked by checkpatch,
+# without the builds of `make series-test`); vm-test (Debian 6.1 and 6.12
+# in QEMU; then scripts/vm.sh run compared with iconv); vm-debug (the
+# debug kernel in QEMU: device suite, hardening slice, KUnit, kmemleak,
+# then the race suite on two CPUs; VM_DEBUG_SLICE=check, the shorter
+# slice; `make vm-debug` runs it in full). vm-test and vm-debug run
+# alone: their device suites time polls and races, which a busy host
+# would stretch.
 # A failing step does not stop the later ones; any failure fails the run.
-# CHECK_STEPS="kunit style" runs a subset ("a+b" runs a beside b, and
-# "a,b+c" a then b beside c, as below); CHECK_STEPS can also name
-# series-boot (scripts/series-boot.sh on a fresh `make series`), which is
-# not a default step.
+# CHECK_STEPS="kunit style" runs a subset; in a group "a,b+c+d" (as
+# below), a then b run in the background while c then d run in the
+# foreground (only a group's first member is a list); CHECK_STEPS can
+# also name series-boot (scripts/series-boot.sh on a fresh `make
+# series`), which is not a default step.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -106,6 +108,11 @@ for group in $STEPS; do
 	if [ "${#steps[@]}" -gt 1 ]; then
 		IFS=, read -ra bg <<<"${steps[0]}"
 		steps=("${steps[@]:1}")
+		# a misspelt step stops the run now, not after the group
+		for step in "${bg[@]}"; do
+			step_cmd "$step"
+			rm -f "$SRC/build/check/$step.rc" "$SRC/build/check/$step.log"
+		done
 		section "check: ${bg[*]}, beside ${steps[*]} (their logs follow them)"
 		lane "${bg[@]}" &
 		lane_pid=$!
@@ -117,12 +124,18 @@ for group in $STEPS; do
 		"${cmd[@]}" 2>&1 | tee "$SRC/build/check/$step.log" || st=${PIPESTATUS[0]}
 		account "$step" "$st" "$(( $(date +%s) - s ))"
 	done
-	[ "${#bg[@]}" -eq 0 ] || wait "$lane_pid"
+	# each step's own status is in its .rc; the lane's would stop the
+	# run here (set -e) before any of them were counted
+	[ "${#bg[@]}" -eq 0 ] || wait "$lane_pid" || true
 	for step in "${bg[@]}"; do
 		section "check: $step ($SRC/build/check/$step.log)"
-		cat "$SRC/build/check/$step.log"
+		cat "$SRC/build/check/$step.log" 2>/dev/null || echo "check: $step: no log"
 		# no status: the lane died before the step ended
-		read -r st secs <"$SRC/build/check/$step.rc" || st=1 secs=0
+		if ! read -r st secs 2>/dev/null <"$SRC/build/check/$step.rc"; then
+			echo "check: $step: no status, the lane ended before it did"
+			st=1 secs=0
+			touch "$SRC/build/check/$step.log"
+		fi
 		account "$step" "$st" "$secs"
 	done
 done
@@ -133,8 +146,9 @@ for log in "$SRC"/build/check/*.log; do
 	step=$(basename "$log" .log)
 	case " $failed_steps " in *" $step "*) ;; *) continue ;; esac
 	section "check: $step: what failed (the first 40 lines)"
+	# no such line (pipefail, set -e) must not cost the summary
 	grep -a -E 'not ok [0-9]|Expected|[^A-Za-z]FAIL|fatal:|error:|Error [0-9]' \
-		"$log" | grep -a -v -E '# SKIP|^check:' | head -40
+		"$log" | grep -a -v -E '# SKIP|^check:' | head -40 || true
 done
 
 section "check: summary ($(( $(date +%s) - t0 ))s)"
