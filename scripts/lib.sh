@@ -135,11 +135,15 @@ maintainer_identity() {
 # when its content differs, and then gets a new mtime, so make rebuilds
 # exactly what changed (kept mtimes could make an older source look
 # newer than nothing, or older than a stale object).
+# Only sources are copied (C files and headers but kbuild's *.mod.c, and
+# the Kbuild files), never what a build writes beside them: make check
+# runs style, which copies, beside install-test's `make install`, which
+# builds in the tree, and a temporary of that build (kbuild's
+# .<module>.o.tmp) could vanish between rsync's listing and its copy.
 copy_module_tree() {
 	mkdir -p "$1"
-	rsync -r --checksum --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.o.d' \
-		--exclude=modules.order --exclude=Module.symvers \
+	rsync -r --checksum --exclude='*.mod.c' --include='*/' \
+		--include='*.[ch]' --include=Kbuild --exclude='*' \
 		"$SRC/Kbuild" "$SRC/kmod" "$SRC/include" "$1/"
 }
 
