@@ -35,7 +35,8 @@
 # "debug" is the KASAN/UBSAN/kmemleak/lockdep kernel that
 # scripts/debug-kernel.sh builds (cached): the module is built against
 # its build tree, the VM gets at least 1536 MiB, the in-guest hardening
-# tests (hardening/run.sh of the payload) run after the suite; after
+# tests (hardening/run.sh of the payload) run after the suite (in the
+# KUnit boot of VM_DEBUG_PART=kunit, which has no suite); after
 # rmmod of utfconv_dev.ko the KUnit suites run in the guest as the module
 # utfconv_kunit.ko (kunit/Kbuild, built out of tree against the debug
 # kernel with the library, whose exports it calls) with their KTAP on the
@@ -90,8 +91,9 @@
 # VM_GUEST_ENV (more NAME=VALUE words for the guest's test runner, e.g.
 # RUN_CLI=0 of userspace-test/dev/run-tests.sh), VM_DEBUG_PART (all:
 # the debug kernel's device suite with the hardening tests and its KUnit
-# suites in one boot; suite: the device suite, the hardening tests and
-# the KUnit suites utfconv_[a-mv]*; kunit: the others; so that
+# suites in one boot; suite: the device suite and the KUnit suites
+# utfconv_[a-mv]*; kunit: the hardening tests and the other KUnit
+# suites; so that
 # scripts/vm-debug.sh can boot both at once, each with its own log
 # build/vm/debug-<version>-test-<part>.log),
 # VM_MODULES (a directory with utfconv.ko and utfconv_dev.ko built for

@@ -14,7 +14,7 @@
  *   N - names=<n> conns=<n> class=<FileInformationClass> error=<what>
  * where error is "none", or why the stream could not be read whole
  * (a gap in the TCP sequence, an encrypted message, a bad header, no
- * connection seen from its SYN).
+ * connection: no SYN seen).
  *
  * The server's responses are plain SMB2 (signed, not encrypted: cifs
  * asks for no sealing and ksmbd requires none). The directory entries are

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # In-guest hardening tests (busybox sh), run by scripts/vm.sh on the debug
-# kernel after run-tests.sh: info leaks, stress, fault injection, syscall
+# kernel (after run-tests.sh, where the boot runs both): info leaks, stress, fault injection, syscall
 # fuzz, unload while open, per-open memory. Each program's "#" figures,
 # failures and totals go to the console line by line as they come (a hang
 # shows where it stopped), with the seconds each part took; the last line
