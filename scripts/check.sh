@@ -6,8 +6,9 @@
 # (UML), then style (checkpatch, kernel-doc, W=1, sparse) and docs
 # (Sphinx -W, man pages), beside install-test (make install and DKMS into
 # scratch trees), fs-experiments (FS_SLICE=check: vfat and Joliet images
-# and JFS creates and renames under the stock and utfconv-wtf8 drivers,
-# one boot; `make fs-experiments` runs every filesystem and driver) and
+# under the stock, utfconv-wtf8 and utfconv-strict drivers, JFS creates
+# and renames under the first two, SMB end to end, one boot; `make
+# fs-experiments` runs every filesystem and driver) and
 # series (the patch series applied and each patch checked by checkpatch,
 # without the builds of `make series-test`); vm-test (Debian 6.1 and 6.12
 # in QEMU; then scripts/vm.sh run compared with iconv); vm-debug (the
@@ -17,11 +18,13 @@
 # alone: their device suites time polls and races, which a busy host
 # would stretch.
 # A failing step does not stop the later ones; any failure fails the run.
-# CHECK_STEPS="kunit style" runs a subset; in a group "a,b+c+d" (as
-# below), a then b run in the background while c then d run in the
-# foreground (only a group's first member is a list); CHECK_STEPS can
-# also name series-boot (scripts/series-boot.sh on a fresh `make
-# series`), which is not a default step.
+# CHECK_STEPS="kunit style" runs a subset: groups separated by spaces
+# run one after the other; in a group "a,b+c+d" (as below), a then b run
+# in the background while c then d run in the foreground (only a group's
+# first member is a list). Each step may be named once; the list is
+# checked before any step runs. CHECK_STEPS can also name series-boot
+# (scripts/series-boot.sh on a fresh `make series`), which is not a
+# default step.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -53,7 +56,7 @@ step_cmd() {
 	# written and its kernel booted, without the per-patch builds.
 	series-boot) cmd=(bash -c '"$1/scripts/series.sh" && "$1/scripts/series-boot.sh"'
 		_ "$UTFCONV_ROOT") ;;
-	*) die "unknown step $1" ;;
+	*) die "unknown step '$1' (the steps: host-check style docs kunit install-test fs-experiments series vm-test vm-debug series-boot)" ;;
 	esac
 }
 
@@ -94,6 +97,38 @@ lane() {
 	done
 }
 
+# check_steps: every group of STEPS well formed, every step known and
+# named once (a step's log and status are one file each), before any
+# runs: a misspelt name would otherwise end the run where it stands,
+# without a summary, and leave a background lane running.
+check_steps() {
+	local group m step i names steps
+	local -A seen=()
+	for group in $STEPS; do
+		case +$group+ in
+		*++*) die "CHECK_STEPS: '$group' has an empty step" ;;
+		esac
+		IFS=+ read -ra steps <<<"$group"
+		for i in "${!steps[@]}"; do
+			m=${steps[$i]}
+			case ,$m, in
+			*,,*) die "CHECK_STEPS: '$group' has an empty step" ;;
+			esac
+			[ "$i" = 0 ] || [ "$m" = "${m%,*}" ] ||
+				die "CHECK_STEPS: '$group': only a group's first member may be a list (a,b+c)"
+			IFS=, read -ra names <<<"$m"
+			for step in "${names[@]}"; do
+				step_cmd "$step"
+				[ -z "${seen[$step]:-}" ] ||
+					die "CHECK_STEPS: step '$step' named twice"
+				seen[$step]=1
+			done
+		done
+	done
+	[ "${#seen[@]}" -gt 0 ] || die "CHECK_STEPS names no step"
+}
+check_steps
+
 mkdir -p "$SRC/build/check"
 rm -f "$SRC"/build/check/*.rc
 t0=$(date +%s)
@@ -108,9 +143,7 @@ for group in $STEPS; do
 	if [ "${#steps[@]}" -gt 1 ]; then
 		IFS=, read -ra bg <<<"${steps[0]}"
 		steps=("${steps[@]:1}")
-		# a misspelt step stops the run now, not after the group
 		for step in "${bg[@]}"; do
-			step_cmd "$step"
 			rm -f "$SRC/build/check/$step.rc" "$SRC/build/check/$step.log"
 		done
 		section "check: ${bg[*]}, beside ${steps[*]} (their logs follow them)"
@@ -147,7 +180,7 @@ for log in "$SRC"/build/check/*.log; do
 	case " $failed_steps " in *" $step "*) ;; *) continue ;; esac
 	section "check: $step: what failed (the first 40 lines)"
 	# no such line (pipefail, set -e) must not cost the summary
-	grep -a -E 'not ok [0-9]|Expected|[^A-Za-z]FAIL|fatal:|error:|Error [0-9]' \
+	grep -a -E 'not ok [0-9]|Expected|[^A-Za-z]FAIL|fatal:|error:|Error [0-9]|[Ww][Aa][Rr][Nn][Ii][Nn][Gg]:' \
 		"$log" | grep -a -v -E '# SKIP|^check:' | head -40 || true
 done
 
