@@ -32,8 +32,9 @@
 # utfconv-wtf8 and utfconv-strict, the last on the images only, without
 # creates and renames (FSEXP_IMAGES_ONLY), and JFS's creates and renames
 # on its scratch disks under the first two (FSEXP_WRITES_ONLY=jfs: no
-# image of names, which would need the boot that makes its files), one
-# boot; FS_DRIVERS still overrides the drivers), FS_KERNEL (6.12:
+# image of names, which would need the boot that makes its files), and
+# SMB as in the full run, one boot; FS_DRIVERS still overrides the
+# drivers), FS_KERNEL (6.12:
 # Debian's kernel, the drivers as modules; "series": the kernel of the
 # series in SERIES_KERNEL_BUILD, an O= build directory of
 # scripts/series-boot.sh), where the driver is "intree": the filesystems
