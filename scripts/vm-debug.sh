@@ -4,9 +4,9 @@
 # `make vm-debug` (VM_DEBUG_SLICE=full) and the vm-debug step of `make
 # check` (VM_DEBUG_SLICE=check): the debug kernel (KASAN, UBSAN, kmemleak,
 # lockdep; scripts/debug-kernel.sh) in QEMU: two one-CPU guests at once,
-# one for the device suite and the KUnit vector suites, one for the
-# hardening tests and the other KUnit suites (its console goes to a
-# file, shown when both are done); then one more with
+# one for the device suite, the hardening tests and the KUnit vector
+# suites, one for the other KUnit suites (its console goes to a file,
+# shown when both are done); then one more with
 # two CPUs for the race suite alone (calls racing on one file, now under
 # KASAN and lockdep; without the CLI checks: the full slice runs them
 # in the first guest; in the check slice as the unprivileged user only,
